@@ -1,0 +1,28 @@
+# Every target sets up .venv on first use (and again whenever pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.PHONY: run test bench clean-venv
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV) && $(VENV)/bin/pip install -e '.[dev]'
+	touch $@
+
+run: $(STAMP)
+	$(VPY) main.py
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@set -e; found=0; for script in bench/*.py; do \
+		[ -e "$$script" ] || continue; found=1; \
+		echo "== $$script"; $(VPY) "$$script"; \
+	done; [ $$found = 1 ] || echo "no benchmarks in bench/ yet"
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Autograd Playground: the Qt desktop app (graph editor, backward-pass animator, training panel)."""
