@@ -1,0 +1,297 @@
+"""Toy 2-D classification datasets, a train/test split and CSV input/output.
+
+Every generator returns ``(X, y)``: ``X`` float64 of shape (n, 2) and ``y``
+int64 of shape (n,) with labels 0..k-1. ``random_state`` may be None, an int,
+a ``numpy.random.Generator`` or a ``numpy.random.RandomState``.
+"""
+
+import csv
+import math
+import numbers
+import os
+import secrets
+
+import numpy as np
+
+__all__ = [
+    "as_generator",
+    "make_moons",
+    "make_circles",
+    "make_xor",
+    "make_spiral",
+    "make_blobs",
+    "train_test_split",
+    "load_csv",
+    "save_csv",
+]
+
+
+def as_generator(random_state=None):
+    """Return a ``numpy.random.Generator`` for None, an int, a Generator or a RandomState."""
+    if random_state is None or isinstance(random_state, numbers.Integral):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        # Seed from a draw rather than sharing its private bit generator; the
+        # RandomState still advances, so repeated calls give different data.
+        return np.random.default_rng(int(random_state.randint(2**63 - 1, dtype=np.int64)))
+    raise TypeError(f"random_state must be None, an int, a Generator or a RandomState, got {random_state!r}")
+
+
+def _check_count(n_samples):
+    if not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive int, got {n_samples!r}")
+    return int(n_samples)
+
+
+def _split_counts(n_samples):
+    """(first, second) class sizes from an int (first = n // 2) or a 2-tuple."""
+    if isinstance(n_samples, numbers.Integral):
+        n = _check_count(n_samples)
+        return n // 2, n - n // 2
+    if isinstance(n_samples, tuple) and len(n_samples) == 2:
+        first, second = (int(v) for v in n_samples)
+        if first < 0 or second < 0 or first + second < 1:
+            raise ValueError(f"n_samples must be two counts >= 0 with a positive sum, got {n_samples}")
+        return first, second
+    raise ValueError(f"n_samples must be an int or a tuple of two ints, got {n_samples!r}")
+
+
+def _finish(X, y, rng, noise, shuffle):
+    """Shuffle, then add Gaussian noise; return contiguous float64/int64 arrays."""
+    if noise is not None and not noise >= 0:
+        raise ValueError(f"noise must be >= 0, got {noise}")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.int64)
+    if shuffle:
+        order = rng.permutation(len(y))
+        X, y = X[order], y[order]
+    # Skip the draw for zero noise so noiseless data stays exactly on its curve.
+    if noise:
+        X = X + rng.normal(scale=noise, size=X.shape)
+    return X, y
+
+
+def _two_classes(n0, n1):
+    return np.concatenate([np.zeros(n0, dtype=np.int64), np.ones(n1, dtype=np.int64)])
+
+
+def make_moons(n_samples=100, noise=None, random_state=None, shuffle=True):
+    """Two interleaving half circles (scikit-learn's geometry); outer moon is label 0."""
+    n_out, n_in = _split_counts(n_samples)
+    t_out = np.linspace(0, np.pi, n_out)
+    t_in = np.linspace(0, np.pi, n_in)
+    x = np.concatenate([np.cos(t_out), 1 - np.cos(t_in)])
+    # Keep scikit-learn's operation order, (1 - sin) - 0.5, for bit-identical output.
+    y_coord = np.concatenate([np.sin(t_out), 1 - np.sin(t_in) - 0.5])
+    X = np.column_stack([x, y_coord])
+    return _finish(X, _two_classes(n_out, n_in), as_generator(random_state), noise, shuffle)
+
+
+def make_circles(n_samples=100, noise=None, random_state=None, factor=0.8, shuffle=True):
+    """A unit circle (label 0) around a smaller circle of radius ``factor`` (label 1)."""
+    if not 0 <= factor < 1:
+        raise ValueError(f"factor must be in [0, 1), got {factor}")
+    n_out, n_in = _split_counts(n_samples)
+    # endpoint=False so the first and last point of a circle do not coincide.
+    t_out = np.linspace(0, 2 * np.pi, n_out, endpoint=False)
+    t_in = np.linspace(0, 2 * np.pi, n_in, endpoint=False)
+    x = np.concatenate([np.cos(t_out), np.cos(t_in) * factor])
+    y_coord = np.concatenate([np.sin(t_out), np.sin(t_in) * factor])
+    X = np.column_stack([x, y_coord])
+    return _finish(X, _two_classes(n_out, n_in), as_generator(random_state), noise, shuffle)
+
+
+def make_xor(n_samples=200, noise=0.0, random_state=None):
+    """Uniform points in [-1, 1]^2; label 1 where x1 and x2 share a sign (before noise)."""
+    rng = as_generator(random_state)
+    X = rng.uniform(-1.0, 1.0, size=(_check_count(n_samples), 2))
+    y = X[:, 0] * X[:, 1] > 0
+    # Points are i.i.d., so their order is already random: no shuffle needed.
+    return _finish(X, y, rng, noise, shuffle=False)
+
+
+def make_spiral(n_samples=200, noise=0.0, random_state=None, turns=1.5, shuffle=True):
+    """Two interleaved spirals (labels 0 and 1) with radius growing linearly up to 1."""
+    counts = _split_counts(n_samples)
+    parts = []
+    for label, count in enumerate(counts):
+        # Radius (i + 1) / count avoids both spirals starting on the same origin point.
+        r = np.arange(1, count + 1) / max(count, 1)
+        theta = 2 * np.pi * turns * r + np.pi * label
+        parts.append(np.column_stack([r * np.cos(theta), r * np.sin(theta)]))
+    X = np.concatenate(parts)
+    return _finish(X, _two_classes(*counts), as_generator(random_state), noise, shuffle)
+
+
+def make_blobs(
+    n_samples=200, centers=2, cluster_std=1.0, center_box=(-5.0, 5.0), random_state=None, shuffle=True
+):
+    """Isotropic Gaussian blobs; ``centers`` is a count (drawn in ``center_box``) or a (k, 2) array."""
+    n_samples = _check_count(n_samples)
+    rng = as_generator(random_state)
+    if isinstance(centers, numbers.Integral):
+        if centers < 1:
+            raise ValueError(f"centers must be at least 1, got {centers}")
+        low, high = center_box
+        centers = rng.uniform(low, high, size=(int(centers), 2))
+    centers = np.asarray(centers, dtype=np.float64)
+    if centers.ndim != 2 or centers.shape[1] != 2 or len(centers) == 0:
+        raise ValueError(f"centers must be an int or an array of shape (k, 2), got shape {centers.shape}")
+    k = len(centers)
+    std = np.asarray(cluster_std, dtype=np.float64)
+    if std.shape not in ((), (k,)) or np.any(std < 0):
+        raise ValueError(f"cluster_std must be one number >= 0 or {k} of them, got {cluster_std!r}")
+    std = np.broadcast_to(std, (k,))
+    # Like scikit-learn: n // k per blob, the first n % k blobs get one extra point.
+    counts = np.full(k, n_samples // k)
+    counts[: n_samples % k] += 1
+    y = np.repeat(np.arange(k, dtype=np.int64), counts)
+    X = centers[y] + rng.normal(size=(n_samples, 2)) * std[y, None]
+    return _finish(X, y, rng, None, shuffle)
+
+
+def train_test_split(X, y, test_size=0.25, random_state=None, shuffle=True):
+    """Split into ``X_train, X_test, y_train, y_test``; ``test_size`` is a fraction or a count."""
+    X, y = np.asarray(X), np.asarray(y)
+    if X.ndim == 0 or y.ndim == 0:
+        raise ValueError("X and y must be arrays with one row per sample")
+    n = len(X)
+    if len(y) != n:
+        raise ValueError(f"X and y have different lengths: len(X) = {n}, len(y) = {len(y)}")
+    if isinstance(test_size, bool):
+        raise ValueError(f"test_size must be a float in (0, 1) or an int count, got {test_size!r}")
+    if isinstance(test_size, numbers.Integral):
+        if not 1 <= test_size < n:
+            raise ValueError(f"test_size={test_size} must be between 1 and n_samples - 1 = {n - 1}")
+        n_test = int(test_size)
+    elif isinstance(test_size, numbers.Real):
+        if not 0 < test_size < 1:
+            raise ValueError(f"test_size={test_size} as a fraction must be strictly between 0 and 1")
+        n_test = math.ceil(test_size * n)  # rounding up, as scikit-learn does
+    else:
+        raise ValueError(f"test_size must be a float in (0, 1) or an int count, got {test_size!r}")
+    if n_test >= n:
+        raise ValueError(f"test_size={test_size} with {n} samples leaves no training samples")
+    # Without shuffling the test set is the tail, as in scikit-learn.
+    order = as_generator(random_state).permutation(n) if shuffle else np.arange(n)
+    train, test = order[: n - n_test], order[n - n_test :]
+    return X[train], X[test], y[train], y[test]
+
+
+def _label_sort_key(labels):
+    """Numbers when every label is numeric (so 2 < 10), otherwise the strings themselves."""
+    values = {}
+    for label in labels:
+        try:
+            value = int(label)
+        except ValueError:
+            try:
+                value = float(label)
+            except ValueError:
+                return {label: label for label in labels}
+        if value != value:  # NaN never equals itself, so it cannot order or group classes
+            return {label: label for label in labels}
+        values[label] = value
+    return values
+
+
+def load_csv(path):
+    """Read rows ``x1,x2,label`` (optional header, ``#`` comments); labels map to 0..k-1 in sorted order."""
+    name = os.fspath(path)
+    # utf-8-sig strips the byte-order mark that spreadsheet programs often write.
+    try:
+        with open(name, encoding="utf-8-sig", newline="") as f:
+            lines = f.read().splitlines()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{name}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    header_allowed = True
+    points, labels = [], []
+    for lineno, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        where = f"{name}, line {lineno}"
+        # Guessed per row: numbers never hold a separator, so one row says which it uses.
+        fields = [field.strip() for field in next(csv.reader([text], delimiter=_guess_delimiter(text)))]
+        if header_allowed:
+            header_allowed = False
+            if not _is_number(fields[0]):
+                continue  # a header row: its first field is not a number
+        if len(fields) != 3:
+            found = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")
+            raise ValueError(f"{where}: found {found}, expected 3 (x1, x2, label)")
+        coords = []
+        for field in fields[:2]:
+            try:
+                value = float(field)
+            except ValueError:
+                raise ValueError(f"{where}: coordinate {field!r} is not a number") from None
+            if not math.isfinite(value):
+                raise ValueError(f"{where}: coordinate {field!r} is not finite (nan or inf)")
+            coords.append(value)
+        if not fields[2]:
+            raise ValueError(f"{where}: the label is empty")
+        points.append(coords)
+        labels.append(fields[2])
+    if not points:
+        raise ValueError(f"{name}: no data rows found (expected rows of x1,x2,label)")
+    keys = _label_sort_key(labels)
+    classes = sorted(set(keys.values()))
+    index = {key: i for i, key in enumerate(classes)}
+    y = np.array([index[keys[label]] for label in labels], dtype=np.int64)
+    return np.array(points, dtype=np.float64).reshape(-1, 2), y
+
+
+def _guess_delimiter(text):
+    """The separator that splits ``text`` into 3 fields, else the first one present, else a comma."""
+    candidates = (",", ";", "\t")
+    for d in candidates:
+        if text.count(d) == 2:
+            return d
+    return next((d for d in candidates if d in text), ",")
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def save_csv(path, X, y, header=True):
+    """Write ``x1,x2,label`` rows atomically (temp file + ``os.replace``); return ``path``."""
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have shape (n, 2), got {X.shape}")
+    if y.shape != (len(X),):
+        raise ValueError(f"y must have shape ({len(X)},), got {y.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains nan or inf, which load_csv would reject")
+    # repr of a Python float is the shortest text that reads back to the same bits.
+    rows = [(repr(float(a)), repr(float(b)), label) for (a, b), label in zip(X, y.tolist())]
+    name = os.fspath(path)
+    directory, base = os.path.split(name)
+    # Same directory so os.replace is a rename on one filesystem; a reader never sees half a file.
+    tmp = os.path.join(directory, f".{base}.{secrets.token_hex(4)}.tmp")
+    # os.open with 0o666 lets the umask decide permissions, as for a normally created file.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as f:
+            # csv quotes a label holding a comma, which load_csv reads back.
+            writer = csv.writer(f, lineterminator="\n")
+            if header:
+                writer.writerow(("x1", "x2", "label"))
+            writer.writerows(rows)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, name)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
