@@ -1,0 +1,134 @@
+"""The autograd core shared by the scalar `Value` and the numpy `Tensor`.
+
+A node of either kind has:
+
+- ``_prev``: the tuple of its parents, in argument order (``x*x`` keeps both edges);
+- ``_backward``: its vector-Jacobian product, a plain module-level function
+  ``rule(node, upstream) -> tuple of contributions, one per parent`` (``None`` for a parent
+  that needs no gradient), or ``None`` for a leaf;
+- two class hooks: ``_receive_grad(node, total)``, called once per backward pass when a
+  node's gradient is complete, and ``_local_derivatives(node)``, called only when steps are
+  recorded (scalars return d(node)/d(parent); tensors return ``None``, their Jacobians are
+  never built).
+
+The rules are plain functions, never closures over the output node: a closure that
+captures its own output is a reference cycle, and cycles keep every spent graph alive until
+the cyclic garbage collector runs (the reason micrograd's demo step takes a second).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+from functools import wraps
+from typing import Any, NamedTuple
+
+
+class BackwardStep(NamedTuple):
+    """One application of the chain rule: ``node`` hands ``contribution`` to ``parent``.
+
+    ``contribution = upstream x local`` (for tensors, a vector-Jacobian product), and
+    ``total`` is the parent's running gradient in this pass after adding it.
+    """
+
+    node: Any
+    parent: Any
+    local: Any
+    upstream: Any
+    contribution: Any
+    total: Any
+
+
+def topological_order(root) -> list:
+    """Every node that ``root`` depends on, parents before children, ending with ``root``.
+
+    Iterative depth-first search, so a chain of a million ops needs no recursion.
+    """
+    order = []
+    seen = {root}
+    # Each node is pushed once to expand it and once more (flag True) to emit it after
+    # all its parents have been emitted.
+    stack = [(root, False)]
+    push, pop, emit = stack.append, stack.pop, order.append
+    while stack:
+        node, expanded = pop()
+        if expanded:
+            emit(node)
+            continue
+        push((node, True))
+        for parent in node._prev:
+            if parent not in seen:
+                seen.add(parent)
+                push((parent, False))
+    return order
+
+
+def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False) -> Iterator[BackwardStep]:
+    """Run reverse-mode autodiff from ``root``, seeded with ``seed`` = d(root)/d(root).
+
+    Yields a `BackwardStep` per edge when ``record`` is true; ``backward()`` runs this same
+    loop with ``record=False`` (no step objects built) to the end. ``free_graph`` releases
+    each node's saved context once its gradient has been passed on, as PyTorch frees its
+    saved tensors unless ``retain_graph=True``.
+    """
+    order = topological_order(root)
+    node_type = type(root)
+    receive, local_derivatives = node_type._receive_grad, node_type._local_derivatives
+    totals = {root: seed}  # gradient received so far by each node in this pass
+    for node in reversed(order):
+        upstream = totals.pop(node, None)
+        if upstream is None:  # nothing flows here (no parent of it needs a gradient)
+            continue
+        receive(node, upstream)
+        rule = node._backward
+        if rule is None:
+            continue
+        contributions = rule(node, upstream)
+        locals_ = local_derivatives(node) if record else None
+        for i, (parent, contribution) in enumerate(zip(node._prev, contributions)):
+            if contribution is None:
+                continue
+            total = totals.get(parent)
+            total = contribution if total is None else total + contribution
+            totals[parent] = total
+            if record:
+                yield BackwardStep(node, parent, locals_[i], upstream, contribution, total)
+        if free_graph:
+            node_type._free_saved(node)
+
+
+def run_backward(root, seed, *, free_graph: bool = False) -> None:
+    """Run `backward_steps` to the end without recording: what ``backward()`` does."""
+    deque(backward_steps(root, seed, record=False, free_graph=free_graph), maxlen=0)
+
+
+# ---------------------------------------------------------------------------------------
+# Grad mode: PyTorch's ``no_grad``, per thread (the GUI's training worker has its own).
+
+_grad_mode = threading.local()
+
+
+def is_grad_enabled() -> bool:
+    return getattr(_grad_mode, "enabled", True)
+
+
+class no_grad:
+    """Context manager and decorator: ops inside build no graph, as ``torch.no_grad``."""
+
+    def __enter__(self):
+        self._previous = is_grad_enabled()
+        _grad_mode.enabled = False
+        return self
+
+    def __exit__(self, *exc_info):
+        _grad_mode.enabled = self._previous
+        return False
+
+    def __call__(self, function):
+        @wraps(function)
+        def without_grad(*args, **kwargs):
+            with no_grad():
+                return function(*args, **kwargs)
+
+        return without_grad

@@ -1,0 +1,73 @@
+"""`Module`: the parameter bookkeeping shared by scalar and tensor networks, as in PyTorch.
+
+Parameters are found by walking a module's attributes in definition order: a `Value`, a
+`Tensor` that requires grad, a sub-`Module`, or a list/tuple of those. Names follow
+PyTorch's dotted form (``layers.0.neurons.3.w.1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..tensor import Tensor
+from ..value import Value
+
+
+class Module:
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} defines no forward()")
+
+    def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Value | Tensor]]:
+        for name, attribute in vars(self).items():
+            yield from _named_parameters_of(attribute, prefix + name)
+
+    def parameters(self) -> list[Value | Tensor]:
+        return [parameter for _, parameter in self.named_parameters()]
+
+    def zero_grad(self) -> None:
+        for parameter in self.parameters():
+            if isinstance(parameter, Value):
+                parameter.grad = 0.0
+            else:
+                parameter.grad = None  # PyTorch's default, set_to_none=True
+
+    def state_dict(self) -> dict[str, float | np.ndarray]:
+        """A copy of every parameter's data by name: floats for `Value`s, arrays for `Tensor`s."""
+        return {
+            name: parameter.data if isinstance(parameter, Value) else parameter.data.copy()
+            for name, parameter in self.named_parameters()
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        """Copy ``state`` into the parameters; every name must match and every shape agree."""
+        parameters = dict(self.named_parameters())
+        missing = sorted(parameters.keys() - state.keys())
+        unexpected = sorted(state.keys() - parameters.keys())
+        if missing or unexpected:
+            raise KeyError(f"state_dict does not match the model: missing {missing}, unexpected {unexpected}")
+        for name, parameter in parameters.items():
+            if isinstance(parameter, Value):
+                parameter.data = float(state[name])
+                continue
+            data = np.asarray(state[name], dtype=parameter.data.dtype)
+            if data.shape != parameter.data.shape:
+                raise ValueError(f"{name}: shape {data.shape} in state_dict, {parameter.data.shape} in the model")
+            parameter.data[...] = data
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _named_parameters_of(attribute, name: str):
+    if isinstance(attribute, Value) or (isinstance(attribute, Tensor) and attribute.requires_grad):
+        yield name, attribute
+    elif isinstance(attribute, Module):
+        yield from attribute.named_parameters(prefix=name + ".")
+    elif isinstance(attribute, (list, tuple)):
+        for index, item in enumerate(attribute):
+            yield from _named_parameters_of(item, f"{name}.{index}")
