@@ -74,10 +74,11 @@ def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False)
     """
     order = topological_order(root)
     node_type = type(root)
-    receive, local_derivatives = node_type._receive_grad, node_type._local_derivatives
+    receive, local_derivatives, free = node_type._receive_grad, node_type._local_derivatives, node_type._free_saved
     totals = {root: seed}  # gradient received so far by each node in this pass
+    pop, get = totals.pop, totals.get
     for node in reversed(order):
-        upstream = totals.pop(node, None)
+        upstream = pop(node, None)
         if upstream is None:  # nothing flows here (no parent of it needs a gradient)
             continue
         receive(node, upstream)
@@ -85,17 +86,19 @@ def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False)
         if rule is None:
             continue
         contributions = rule(node, upstream)
-        locals_ = local_derivatives(node) if record else None
-        for i, (parent, contribution) in enumerate(zip(node._prev, contributions)):
-            if contribution is None:
-                continue
-            total = totals.get(parent)
-            total = contribution if total is None else total + contribution
-            totals[parent] = total
-            if record:
-                yield BackwardStep(node, parent, locals_[i], upstream, contribution, total)
+        if record:
+            for parent, contribution, local in zip(node._prev, contributions, local_derivatives(node)):
+                if contribution is not None:
+                    total = get(parent)
+                    totals[parent] = total = contribution if total is None else total + contribution
+                    yield BackwardStep(node, parent, local, upstream, contribution, total)
+        else:  # the same accumulation, without building step records
+            for parent, contribution in zip(node._prev, contributions):
+                if contribution is not None:
+                    total = get(parent)
+                    totals[parent] = contribution if total is None else total + contribution
         if free_graph:
-            node_type._free_saved(node)
+            free(node)
 
 
 def run_backward(root, seed, *, free_graph: bool = False) -> None:

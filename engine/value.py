@@ -83,6 +83,21 @@ class Value:
     def __neg__(self):
         return Value(-self.data, "", (self,), "neg", _neg_rule)
 
+    @staticmethod
+    def sum(terms) -> Value:
+        """``terms[0] + terms[1] + ...`` as one node with many parents, added left to right.
+
+        The same number as a chain of ``+``, in a graph with one node instead of n-1: the
+        "Sum" node of the graph editor, and a neuron's weighted sum.
+        """
+        terms = tuple(term if isinstance(term, Value) else Value(term) for term in terms)
+        if not terms:
+            raise ValueError("Value.sum needs at least one term")
+        total = terms[0].data
+        for term in terms[1:]:
+            total += term.data
+        return Value(total, "", terms, "sum", _sum_rule)
+
     # -- functions --------------------------------------------------------------------
 
     def exp(self):
@@ -149,6 +164,11 @@ class Value:
 def _add_rule(node, upstream):
     # d(a+b)/da = 1, d(a+b)/db = 1
     return upstream, upstream
+
+
+def _sum_rule(node, upstream):
+    # d(a+b+...)/da = 1 for every term
+    return (upstream,) * len(node._prev)
 
 
 def _sub_rule(node, upstream):

@@ -1,0 +1,121 @@
+"""Losses and the fused linear map, with PyTorch's definitions and reductions.
+
+``linear`` and ``binary_cross_entropy_with_logits`` are single graph nodes with their own
+rules: fewer nodes is less Python per step, the animator shows them as one Linear or one
+loss node, and the loss's rule ``sigmoid(x) - y`` stays exact for huge logits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor, as_tensor, make_result
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
+
+
+def _check_same_shape(name: str, input: Tensor, target: Tensor) -> None:
+    if input.shape != target.shape:
+        raise ValueError(f"{name}: input shape {input.shape} and target shape {target.shape} differ")
+
+
+# -- linear ---------------------------------------------------------------------------------
+
+
+def linear(x, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``x @ weight.T + bias`` with PyTorch's layout: weight has shape (out_features, in_features)."""
+    x = as_tensor(x)
+    if x.shape[-1:] != weight.shape[1:]:
+        raise ValueError(f"linear: input shape {x.shape} does not fit weight shape {weight.shape}")
+    data = x.data @ weight.data.T
+    if bias is None:
+        return make_result(data, "linear", (x, weight), _linear_rule)
+    data += bias.data
+    return make_result(data, "linear", (x, weight, bias), _linear_rule)
+
+
+def _linear_rule(node, g):
+    # y = x W^T + b:  dx = g W,  dW = g^T x,  db = sum of g over the batch
+    x, weight = node._prev[0], node._prev[1]
+    g2 = g.reshape(-1, g.shape[-1])
+    grads = [
+        g @ weight.data if x.requires_grad else None,
+        g2.T @ x.data.reshape(-1, x.shape[-1]) if weight.requires_grad else None,
+    ]
+    if len(node._prev) == 3:
+        grads.append(g2.sum(axis=0) if node._prev[2].requires_grad else None)
+    return grads
+
+
+# -- losses ---------------------------------------------------------------------------------
+
+
+def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:
+    """``(input - target)^2``, averaged (or summed) as ``torch.nn.functional.mse_loss``."""
+    target = as_tensor(target)
+    _check_same_shape("mse_loss", input, target)
+    diff = input - target
+    return _reduce(diff * diff, reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target, reduction: str = "mean") -> Tensor:
+    """``-[y log sigmoid(x) + (1-y) log(1-sigmoid(x))]``, computed stably as
+    ``max(x, 0) - x*y + log(1 + exp(-|x|))`` so that no logit overflows."""
+    target = as_tensor(target)
+    _check_same_shape("binary_cross_entropy_with_logits", input, target)
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
+    x, y = input.data, target.data
+    loss = np.maximum(x, 0.0) - x * y + np.log1p(np.exp(-np.abs(x)))
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return make_result(np.asarray(loss), "bce_with_logits", (input, target), _bce_with_logits_rule, reduction)
+
+
+def _bce_with_logits_rule(node, g):
+    # d/dx = sigmoid(x) - y,  d/dy = -x  (times 1/n for the mean)
+    input, target = node._prev
+    x = input.data
+    if node._ctx == "mean":
+        g = g / x.size
+    z = np.exp(-np.abs(x))
+    sigmoid = np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+    return (
+        g * (sigmoid - target.data) if input.requires_grad else None,
+        g * -x if target.requires_grad else None,
+    )
+
+
+def hinge_loss(input: Tensor, target, margin: float = 1.0, reduction: str = "mean") -> Tensor:
+    """The SVM max-margin loss of micrograd's demo, ``max(0, margin - y*x)``, for labels y = -1 or +1."""
+    target = as_tensor(target)
+    _check_same_shape("hinge_loss", input, target)
+    return _reduce((margin - target * input).relu(), reduction)
+
+
+def cross_entropy(input: Tensor, target, reduction: str = "mean") -> Tensor:
+    """``-log softmax(input)[target]`` for logits of shape (N, C) and integer class labels (N,)."""
+    labels = np.asarray(target.data if isinstance(target, Tensor) else target)
+    if input.ndim != 2 or labels.shape != input.shape[:1]:
+        raise ValueError(f"cross_entropy: logits of shape {input.shape} need labels of shape {input.shape[:1]}, "
+                         f"got {labels.shape}")
+    if not np.issubdtype(labels.dtype, np.integer):
+        if not np.all(labels == np.round(labels)):
+            raise ValueError("cross_entropy: target must hold integer class labels")
+        labels = labels.astype(np.int64)
+    if labels.size and (labels.min() < 0 or labels.max() >= input.shape[1]):
+        raise ValueError(f"cross_entropy: labels must lie in [0, {input.shape[1]}), got {labels.min()}..{labels.max()}")
+    picked = input.log_softmax(axis=1)[np.arange(len(labels)), labels]
+    return _reduce(-picked, reduction)

@@ -1,0 +1,79 @@
+"""Tensor layers with PyTorch's names, layouts and default initialisation."""
+
+from __future__ import annotations
+
+import math
+
+from .._random import generator
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+
+class Linear(Module):
+    """``y = x W^T + b``; W and b uniform in +-1/sqrt(in_features), as PyTorch's default."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True):
+        bound = 1.0 / math.sqrt(in_features)
+        rng = generator()
+        self.in_features, self.out_features = in_features, out_features
+        self.weight = Tensor(rng.uniform(-bound, bound, (out_features, in_features)), requires_grad=True)
+        self.bias = Tensor(rng.uniform(-bound, bound, out_features), requires_grad=True) if bias else None
+
+    def forward(self, x):
+        return F.linear(x, self.weight, self.bias)
+
+    def __repr__(self) -> str:
+        return f"Linear(in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None})"
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return x.tanh()
+
+
+class ReLU(Module):
+    def forward(self, x):
+        return x.relu()
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return x.sigmoid()
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope: float = 0.01):
+        self.negative_slope = negative_slope
+
+    def forward(self, x):
+        return x.leaky_relu(self.negative_slope)
+
+    def __repr__(self) -> str:
+        return f"LeakyReLU(negative_slope={self.negative_slope})"
+
+
+class Sequential(Module):
+    """Modules applied in order; parameters named ``0.weight``, ``0.bias``, ... as PyTorch."""
+
+    def __init__(self, *modules: Module):
+        self.modules = list(modules)
+
+    def forward(self, x):
+        for module in self.modules:
+            x = module(x)
+        return x
+
+    def named_parameters(self, prefix: str = ""):
+        for index, module in enumerate(self.modules):
+            yield from module.named_parameters(prefix=f"{prefix}{index}.")
+
+    def __getitem__(self, index: int) -> Module:
+        return self.modules[index]
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def __repr__(self) -> str:
+        inner = "\n".join(f"  ({i}): {module!r}" for i, module in enumerate(self.modules))
+        return f"Sequential(\n{inner}\n)"
