@@ -1,0 +1,129 @@
+"""SGD (with momentum and Nesterov), Adam and AdamW, step for step as ``torch.optim``.
+
+They work on `Tensor` parameters (updated in place, with one scratch buffer per parameter
+so a step allocates nothing) and on `Value` parameters (gathered into one array, updated,
+written back). The update formulas follow PyTorch's single-tensor implementations in the
+same order of operations, so the two agree to rounding.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .tensor import Tensor
+from .value import Value
+
+
+class Optimizer:
+    def __init__(self, params, lr: float):
+        self.params = list(params)
+        if not self.params:
+            raise ValueError("optimizer got an empty parameter list")
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if all(isinstance(p, Value) for p in self.params):
+            self._scalar = True
+        elif all(isinstance(p, Tensor) for p in self.params):
+            self._scalar = False
+        else:
+            raise TypeError("parameters must be all Values or all Tensors")
+        self.lr = lr
+        self.state: list[dict] = [{} for _ in self.params]  # per parameter, for scalars one shared entry
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            p.grad = 0.0 if self._scalar else None
+
+    def step(self) -> None:
+        if self._scalar:
+            data = np.fromiter((p.data for p in self.params), np.float64, len(self.params))
+            grad = np.fromiter((p.grad for p in self.params), np.float64, len(self.params))
+            self._update(self.state[0], data, grad)
+            for p, new in zip(self.params, data.tolist()):
+                p.data = new
+            return
+        for p, state in zip(self.params, self.state):
+            if p.grad is not None:  # as PyTorch, a parameter without a gradient is left alone
+                self._update(state, p.data, p.grad)
+
+    def _update(self, state: dict, param: np.ndarray, grad: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0.0, dampening: float = 0.0,
+                 weight_decay: float = 0.0, nesterov: bool = False):
+        super().__init__(params, lr)
+        if nesterov and (momentum <= 0.0 or dampening != 0.0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        self.momentum, self.dampening, self.weight_decay, self.nesterov = momentum, dampening, weight_decay, nesterov
+
+    def _update(self, state, param, grad):
+        if self.weight_decay:
+            grad = grad + self.weight_decay * param
+        if self.momentum:
+            buffer = state.get("momentum_buffer")
+            if buffer is None:
+                buffer = state["momentum_buffer"] = np.array(grad)
+            else:
+                # buf = momentum * buf + (1 - dampening) * grad
+                buffer *= self.momentum
+                buffer += (1.0 - self.dampening) * grad
+            grad = grad + self.momentum * buffer if self.nesterov else buffer
+        param -= self.lr * grad
+
+
+class Adam(Optimizer):
+    """Adam; ``weight_decay`` adds ``weight_decay * param`` to the gradient (L2), as torch.optim.Adam."""
+
+    _decoupled = False
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0):
+        super().__init__(params, lr)
+        if not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
+            raise ValueError(f"Invalid beta parameters: {betas}")
+        self.betas, self.eps, self.weight_decay = tuple(betas), eps, weight_decay
+
+    def _update(self, state, param, grad):
+        beta1, beta2 = self.betas
+        if not state:
+            state.update(step=0, exp_avg=np.zeros_like(param), exp_avg_sq=np.zeros_like(param),
+                         scratch=np.empty_like(param))
+        state["step"] += 1
+        step, exp_avg, exp_avg_sq, scratch = state["step"], state["exp_avg"], state["exp_avg_sq"], state["scratch"]
+        if self.weight_decay:
+            if self._decoupled:
+                param *= 1.0 - self.lr * self.weight_decay  # AdamW: shrink the weights directly
+            else:
+                grad = grad + self.weight_decay * param  # Adam: L2 through the gradient
+
+        # m = m + (1 - beta1) (g - m)
+        np.subtract(grad, exp_avg, out=scratch)
+        scratch *= 1.0 - beta1
+        exp_avg += scratch
+        # v = beta2 v + (1 - beta2) g^2
+        np.multiply(grad, grad, out=scratch)
+        scratch *= 1.0 - beta2
+        exp_avg_sq *= beta2
+        exp_avg_sq += scratch
+        # p = p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
+        step_size = self.lr / (1.0 - beta1**step)
+        np.sqrt(exp_avg_sq, out=scratch)
+        scratch /= math.sqrt(1.0 - beta2**step)
+        scratch += self.eps
+        np.divide(exp_avg, scratch, out=scratch)
+        scratch *= step_size
+        param -= scratch
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 1e-2), as torch.optim.AdamW."""
+
+    _decoupled = True
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2):
+        super().__init__(params, lr, betas, eps, weight_decay)

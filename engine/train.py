@@ -1,0 +1,94 @@
+"""A Qt-free training loop: a generator of `TrainStep`s, for the GUI's worker thread and for scripts.
+
+Each step trains on one batch and reports the loss and the train and test accuracies of
+the weights that loss was computed with (before the optimizer's update).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .autograd import no_grad
+from .data import as_generator
+from .nn import functional as F
+from .tensor import Tensor
+
+
+@dataclass(frozen=True)
+class TrainStep:
+    step: int
+    loss: float
+    train_accuracy: float
+    test_accuracy: float | None
+
+
+def binary_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
+    """A loss for one logit per point and labels 0/1, by name: 'bce', 'hinge' or 'mse'.
+
+    All three put the decision boundary at logit 0: BCE with logits on 0/1 targets, the
+    hinge and squared error on -1/+1 targets.
+    """
+    if name == "bce":
+        return lambda logits, y: F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))
+    if name == "hinge":
+        return lambda logits, y: F.hinge_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))
+    if name == "mse":
+        return lambda logits, y: F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))
+    raise ValueError(f"unknown loss {name!r}; choose 'bce', 'hinge' or 'mse'")
+
+
+def accuracy(logits: np.ndarray, labels: np.ndarray) -> float:
+    """Share of points classified right: logit > 0 for one output, argmax for several."""
+    if logits.ndim == 2 and logits.shape[1] > 1:
+        predicted = logits.argmax(axis=1)
+    else:
+        predicted = (logits.reshape(-1) > 0).astype(labels.dtype)
+    return float(np.mean(predicted == labels)) if labels.size else float("nan")
+
+
+def train(model, optimizer, loss_fn, X_train, y_train, X_test=None, y_test=None, batch_size: int | None = None,
+          steps: int | None = None, random_state=None) -> Iterator[TrainStep]:
+    """Train ``model`` with ``optimizer`` on ``loss_fn(logits, labels)``; yields a `TrainStep` per step.
+
+    ``batch_size=None`` trains on the whole training set each step; otherwise each epoch
+    visits the points in a new random order. Runs forever unless ``steps`` is given: the
+    caller stops pulling when it is done.
+    """
+    X_train, y_train = np.asarray(X_train, dtype=np.float64), np.asarray(y_train)
+    has_test = X_test is not None and len(X_test) > 0
+    if has_test:
+        X_test, y_test = np.asarray(X_test, dtype=np.float64), np.asarray(y_test)
+    n = len(X_train)
+    if n == 0:
+        raise ValueError("train: the training set is empty")
+    full_batch = batch_size is None or batch_size >= n
+    rng = as_generator(random_state)
+    order, position = np.arange(n), n
+
+    step = 0
+    while steps is None or step < steps:
+        if full_batch:
+            X_batch, y_batch = X_train, y_train
+        else:
+            if position + batch_size > n:  # a new epoch
+                order, position = rng.permutation(n), 0
+            picked = order[position:position + batch_size]
+            position += batch_size
+            X_batch, y_batch = X_train[picked], y_train[picked]
+
+        logits = model(Tensor(X_batch))
+        loss = loss_fn(logits, y_batch)
+        with no_grad():
+            if full_batch:
+                train_accuracy = accuracy(logits.data, y_batch)
+            else:
+                train_accuracy = accuracy(model(Tensor(X_train)).data, y_train)
+            test_accuracy = accuracy(model(Tensor(X_test)).data, y_test) if has_test else None
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        step += 1
+        yield TrainStep(step, loss.item(), train_accuracy, test_accuracy)
