@@ -1,0 +1,326 @@
+"""The graph editor's document: nodes, wires and the chosen output, as plain Python.
+
+Qt-free. Graphics items draw it and undo commands change it; every change is announced to
+subscribers as a `Change`, so a view follows the model and holds no state of its own.
+networkx answers the graph questions (cycles, order).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+
+import networkx as nx
+
+from .catalog import DEFAULT_SUM_INPUTS, KINDS, kind
+
+FORMAT_NAME = "autograd-playground-graph"
+FORMAT_VERSION = 1
+
+
+class DocumentFormatError(ValueError):
+    """A graph file or dictionary that cannot be read; the message says what and where."""
+
+
+@dataclass
+class Node:
+    id: str
+    kind: str
+    x: float = 0.0
+    y: float = 0.0
+    label: str = ""
+    value: float = 0.0  # used by leaves (input, parameter, constant)
+    inputs: int = 0  # number of ports of a Sum node; other kinds have a fixed arity
+
+    @property
+    def port_count(self) -> int:
+        arity = kind(self.kind).arity
+        return self.inputs if arity < 0 else arity
+
+    @property
+    def is_leaf(self) -> bool:
+        return kind(self.kind).is_leaf
+
+    @property
+    def display_name(self) -> str:
+        return self.label or f"{kind(self.kind).title} {self.id}"
+
+
+@dataclass(frozen=True, order=True)
+class Edge:
+    """A wire from ``source``'s output to input ``port`` of ``target``."""
+
+    source: str
+    target: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """What happened to the document: ``what`` is one of the names below."""
+
+    what: str  # node_added, node_removed, node_changed, node_moved, edge_added, edge_removed, output_changed, reset
+    node_id: str | None = None
+    edge: Edge | None = None
+
+
+@dataclass
+class GraphDocument:
+    _nodes: dict[str, Node] = field(default_factory=dict)
+    _edges: dict[tuple[str, int], Edge] = field(default_factory=dict)  # keyed by (target, port): one wire per input
+    output: str | None = None  # the node whose gradient is 1; None means the single sink
+    _next_id: int = field(default=1, compare=False)
+    _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
+
+    # -- observing -------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[Change], None]) -> None:
+        self._subscribers.append(callback)
+
+    def unsubscribe(self, callback: Callable[[Change], None]) -> None:
+        self._subscribers.remove(callback)
+
+    def _announce(self, what: str, node_id: str | None = None, edge: Edge | None = None) -> None:
+        change = Change(what, node_id, edge)
+        for callback in list(self._subscribers):
+            callback(change)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def nodes(self) -> list[Node]:
+        return list(self._nodes.values())
+
+    @property
+    def edges(self) -> list[Edge]:
+        return sorted(self._edges.values())
+
+    def node(self, node_id: str) -> Node:
+        return self._nodes[node_id]
+
+    def has_node(self, node_id: str) -> bool:
+        return node_id in self._nodes
+
+    def edge_at(self, target: str, port: int) -> Edge | None:
+        return self._edges.get((target, port))
+
+    def edges_of(self, node_id: str) -> list[Edge]:
+        """Every wire into or out of ``node_id``."""
+        return [e for e in self.edges if node_id in (e.source, e.target)]
+
+    def new_id(self) -> str:
+        while f"n{self._next_id}" in self._nodes:
+            self._next_id += 1
+        return f"n{self._next_id}"
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        graph = nx.MultiDiGraph()
+        graph.add_nodes_from(self._nodes)
+        graph.add_edges_from((e.source, e.target, e.port) for e in self._edges.values())
+        return graph
+
+    def topological_order(self) -> list[str]:
+        """Node ids, operands before results, ties in the order the nodes were added."""
+        position = {node_id: i for i, node_id in enumerate(self._nodes)}
+        return list(nx.lexicographical_topological_sort(self.to_networkx(), key=position.__getitem__))
+
+    def sinks(self) -> list[str]:
+        used = {e.source for e in self._edges.values()}
+        return [node_id for node_id in self._nodes if node_id not in used]
+
+    def effective_output(self) -> str | None:
+        """The chosen output, else the single sink, else the most recently added sink."""
+        if self.output in self._nodes:
+            return self.output
+        sinks = self.sinks()
+        return sinks[-1] if sinks else None
+
+    def connection_problem(self, source: str, target: str, port: int) -> str | None:
+        """Why a wire from ``source`` to ``target``'s input ``port`` may not be made, or None."""
+        if source not in self._nodes or target not in self._nodes:
+            return "both ends must be nodes of this graph"
+        target_node = self._nodes[target]
+        if source == target:
+            return "a node cannot feed its own input"
+        if target_node.is_leaf:
+            return f"{target_node.display_name} is a leaf and has no inputs"
+        if not 0 <= port < target_node.port_count:
+            return f"{target_node.display_name} has no input port {port}"
+        occupied = self._edges.get((target, port))
+        if occupied is not None:
+            port_name = kind(target_node.kind).port_name(port)
+            return (f"input '{port_name}' of {target_node.display_name} is already connected to "
+                    f"{self._nodes[occupied.source].display_name}")
+        graph = self.to_networkx()
+        if nx.has_path(graph, target, source):
+            path = nx.shortest_path(graph, target, source)
+            names = " → ".join(self._nodes[n].display_name for n in [*path, target])
+            return f"this wire would make a cycle: {names}"
+        return None
+
+    # -- changing (undo commands call these) -------------------------------------------------
+
+    def add_node(self, node: Node) -> Node:
+        if node.id in self._nodes:
+            raise ValueError(f"a node with id {node.id!r} exists already")
+        kind(node.kind)  # unknown kinds are refused
+        if kind(node.kind).is_variadic and node.inputs < 1:
+            node = replace(node, inputs=DEFAULT_SUM_INPUTS)
+        self._nodes[node.id] = node
+        self._announce("node_added", node.id)
+        return node
+
+    def remove_node(self, node_id: str) -> list[Edge]:
+        """Remove a node and its wires; returns the wires removed (for undo)."""
+        removed = self.edges_of(node_id)
+        for edge in removed:
+            self.remove_edge(edge)
+        del self._nodes[node_id]
+        if self.output == node_id:
+            self.output = None
+        self._announce("node_removed", node_id)
+        return removed
+
+    def add_edge(self, edge: Edge) -> None:
+        problem = self.connection_problem(edge.source, edge.target, edge.port)
+        if problem:
+            raise ValueError(problem)
+        self._edges[(edge.target, edge.port)] = edge
+        self._announce("edge_added", edge=edge)
+
+    def remove_edge(self, edge: Edge) -> None:
+        if self._edges.get((edge.target, edge.port)) != edge:
+            raise ValueError(f"no wire {edge}")
+        del self._edges[(edge.target, edge.port)]
+        self._announce("edge_removed", edge=edge)
+
+    def move_node(self, node_id: str, x: float, y: float) -> None:
+        node = self._nodes[node_id]
+        node.x, node.y = float(x), float(y)
+        self._announce("node_moved", node_id)
+
+    def set_value(self, node_id: str, value: float) -> None:
+        self._nodes[node_id].value = float(value)
+        self._announce("node_changed", node_id)
+
+    def set_label(self, node_id: str, label: str) -> None:
+        self._nodes[node_id].label = label
+        self._announce("node_changed", node_id)
+
+    def set_inputs(self, node_id: str, count: int) -> None:
+        """Set the port count of a Sum node; wires on ports that go away must be removed first."""
+        node = self._nodes[node_id]
+        if not kind(node.kind).is_variadic:
+            raise ValueError(f"{node.display_name} has a fixed number of inputs")
+        if count < 1:
+            raise ValueError("a Sum needs at least one input")
+        if any(e.port >= count for e in self.edges_of(node_id) if e.target == node_id):
+            raise ValueError("remove the wires on the ports that go away first")
+        node.inputs = count
+        self._announce("node_changed", node_id)
+
+    def set_output(self, node_id: str | None) -> None:
+        if node_id is not None and node_id not in self._nodes:
+            raise ValueError(f"no node {node_id!r}")
+        self.output = node_id
+        self._announce("output_changed", node_id)
+
+    def replace_with(self, other: GraphDocument) -> None:
+        """Take ``other``'s nodes, wires and output (opening a file, parsing an expression)."""
+        self._nodes = {n.id: replace(n) for n in other.nodes}
+        self._edges = {(e.target, e.port): e for e in other.edges}
+        self.output = other.output
+        self._next_id = 1
+        self._announce("reset")
+
+    def copy(self) -> GraphDocument:
+        return GraphDocument.from_dict(self.to_dict())
+
+    # -- files -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        nodes = []
+        for node in self._nodes.values():
+            entry = {k: v for k, v in asdict(node).items() if k != "inputs"}
+            if not node.is_leaf:
+                del entry["value"]
+            if kind(node.kind).is_variadic:
+                entry["inputs"] = node.inputs
+            nodes.append(entry)
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "nodes": nodes,
+            "edges": [{"from": e.source, "to": e.target, "port": e.port} for e in self.edges],
+            "output": self.output,
+        }
+
+    @classmethod
+    def from_dict(cls, data) -> GraphDocument:
+        """Read a document written by `to_dict`, checking everything; raises `DocumentFormatError`."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+            raise DocumentFormatError("this is not an Autograd Playground graph ('format' is missing or wrong)")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise DocumentFormatError("the file has no valid format version")
+        if version > FORMAT_VERSION:
+            raise DocumentFormatError(f"the file uses format version {version}, written by a newer Autograd "
+                                      f"Playground; this one reads version {FORMAT_VERSION}")
+        document = cls()
+        for i, entry in enumerate(_list_field(data, "nodes")):
+            document.add_node(_node_from_dict(entry, i, document))
+        for i, entry in enumerate(_list_field(data, "edges")):
+            where = f"edge {i + 1}"
+            if not isinstance(entry, dict):
+                raise DocumentFormatError(f"{where} is not an object")
+            source, target, port = entry.get("from"), entry.get("to"), entry.get("port")
+            if not isinstance(port, int) or isinstance(port, bool):
+                raise DocumentFormatError(f"{where}: 'port' must be an integer")
+            if source not in document._nodes or target not in document._nodes:
+                raise DocumentFormatError(f"{where} refers to a node that does not exist ({source!r} → {target!r})")
+            problem = document.connection_problem(source, target, port)
+            if problem:
+                raise DocumentFormatError(f"{where}: {problem}")
+            document.add_edge(Edge(source, target, port))
+        output = data.get("output")
+        if output is not None and output not in document._nodes:
+            raise DocumentFormatError(f"the output {output!r} is not a node of the graph")
+        document.output = output
+        return document
+
+
+def _list_field(data: dict, name: str) -> list:
+    value = data.get(name, [])
+    if not isinstance(value, list):
+        raise DocumentFormatError(f"'{name}' must be a list")
+    return value
+
+
+def _node_from_dict(entry, index: int, document: GraphDocument) -> Node:
+    where = f"node {index + 1}"
+    if not isinstance(entry, dict):
+        raise DocumentFormatError(f"{where} is not an object")
+    node_id, kind_name = entry.get("id"), entry.get("kind")
+    if not isinstance(node_id, str) or not node_id:
+        raise DocumentFormatError(f"{where} has no id")
+    if document.has_node(node_id):
+        raise DocumentFormatError(f"{where}: the id {node_id!r} is used twice")
+    if kind_name not in KINDS:
+        raise DocumentFormatError(f"{where} ({node_id}): unknown kind {kind_name!r}")
+    numbers = {}
+    for name in ("x", "y", "value"):
+        number = entry.get(name, 0.0)
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be a number")
+        if name != "value" and not math.isfinite(number):
+            raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be finite")
+        numbers[name] = float(number)
+    label = entry.get("label", "")
+    if not isinstance(label, str):
+        raise DocumentFormatError(f"{where} ({node_id}): 'label' must be text")
+    inputs = entry.get("inputs", DEFAULT_SUM_INPUTS if kind(kind_name).is_variadic else 0)
+    if not isinstance(inputs, int) or isinstance(inputs, bool) or (kind(kind_name).is_variadic and inputs < 1):
+        raise DocumentFormatError(f"{where} ({node_id}): 'inputs' must be a positive integer")
+    return Node(node_id, kind_name, numbers["x"], numbers["y"], label, numbers["value"], inputs)
+

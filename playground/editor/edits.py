@@ -1,0 +1,219 @@
+"""Edits to a graph document as lists of primitive actions, each with its exact inverse.
+
+Qt-free. An edit is built from the document as it is now (the old state is captured when
+the edit is made), applied with `apply` and taken back with `revert`, which runs the
+inverses in reverse order. `playground.editor.commands` wraps one edit in one QUndoCommand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .catalog import kind
+from .document import Edge, GraphDocument, Node
+
+
+@dataclass(frozen=True)
+class AddNode:
+    node: Node
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.add_node(replace(self.node))
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.remove_node(self.node.id)
+
+
+@dataclass(frozen=True)
+class RemoveNode:  # its wires are removed by RemoveEdge actions before it
+    node: Node
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.remove_node(self.node.id)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.add_node(replace(self.node))
+
+
+@dataclass(frozen=True)
+class AddEdge:
+    edge: Edge
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.add_edge(self.edge)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.remove_edge(self.edge)
+
+
+@dataclass(frozen=True)
+class RemoveEdge:
+    edge: Edge
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.remove_edge(self.edge)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.add_edge(self.edge)
+
+
+@dataclass(frozen=True)
+class MoveNode:
+    node_id: str
+    old: tuple[float, float]
+    new: tuple[float, float]
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.move_node(self.node_id, *self.new)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.move_node(self.node_id, *self.old)
+
+
+@dataclass(frozen=True)
+class SetField:
+    """Set a node's ``value``, ``label`` or ``inputs`` (Sum ports)."""
+
+    node_id: str
+    name: str
+    old: object
+    new: object
+
+    def apply(self, doc: GraphDocument) -> None:
+        self._set(doc, self.new)
+
+    def revert(self, doc: GraphDocument) -> None:
+        self._set(doc, self.old)
+
+    def _set(self, doc: GraphDocument, value) -> None:
+        setter = {"value": doc.set_value, "label": doc.set_label, "inputs": doc.set_inputs}[self.name]
+        setter(self.node_id, value)
+
+
+@dataclass(frozen=True)
+class SetOutput:
+    old: str | None
+    new: str | None
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.set_output(self.new)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.set_output(self.old)
+
+
+@dataclass(frozen=True)
+class ReplaceDocument:
+    old: dict
+    new: dict
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.replace_with(GraphDocument.from_dict(self.new))
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.replace_with(GraphDocument.from_dict(self.old))
+
+
+@dataclass
+class Edit:
+    text: str  # what the Edit menu shows: "Undo Connect"
+    actions: list
+
+    def apply(self, doc: GraphDocument) -> None:
+        for action in self.actions:
+            action.apply(doc)
+
+    def revert(self, doc: GraphDocument) -> None:
+        for action in reversed(self.actions):
+            action.revert(doc)
+
+
+# -- building edits from the document as it is ------------------------------------------------
+
+
+def add_node(doc: GraphDocument, node: Node) -> Edit:
+    return Edit(f"Add {kind(node.kind).title}", [AddNode(node)])
+
+
+def remove_nodes(doc: GraphDocument, node_ids: Iterable[str]) -> Edit:
+    node_ids = [n for n in dict.fromkeys(node_ids) if doc.has_node(n)]
+    edges = sorted({e for n in node_ids for e in doc.edges_of(n)})
+    actions: list = [RemoveEdge(e) for e in edges]
+    if doc.output in node_ids:
+        actions.append(SetOutput(doc.output, None))
+    actions += [RemoveNode(replace(doc.node(n))) for n in node_ids]
+    return Edit("Delete" if len(node_ids) != 1 else f"Delete {doc.node(node_ids[0]).display_name}", actions)
+
+
+def remove_edges(doc: GraphDocument, edges: Iterable[Edge]) -> Edit:
+    return Edit("Disconnect", [RemoveEdge(e) for e in sorted(set(edges))])
+
+
+def connect(doc: GraphDocument, edge: Edge) -> Edit:
+    problem = doc.connection_problem(edge.source, edge.target, edge.port)
+    if problem:
+        raise ValueError(problem)
+    return Edit("Connect", [AddEdge(edge)])
+
+
+def move_nodes(doc: GraphDocument, positions: dict[str, tuple[float, float]], text: str = "Move") -> Edit:
+    """Move nodes to new positions (a drag of many nodes, or a layout), as one edit."""
+    actions = []
+    for node_id, (x, y) in positions.items():
+        node = doc.node(node_id)
+        if (node.x, node.y) != (x, y):
+            actions.append(MoveNode(node_id, (node.x, node.y), (float(x), float(y))))
+    return Edit(text, actions)
+
+
+def set_value(doc: GraphDocument, node_id: str, value: float) -> Edit:
+    node = doc.node(node_id)
+    return Edit(f"Set {node.display_name} = {value:g}", [SetField(node_id, "value", node.value, float(value))])
+
+
+def set_label(doc: GraphDocument, node_id: str, label: str) -> Edit:
+    node = doc.node(node_id)
+    return Edit(f"Rename {node.display_name}", [SetField(node_id, "label", node.label, label)])
+
+
+def set_inputs(doc: GraphDocument, node_id: str, count: int) -> Edit:
+    """Change a Sum node's number of inputs, dropping the wires on ports that go away."""
+    node = doc.node(node_id)
+    dropped = [e for e in doc.edges_of(node_id) if e.target == node_id and e.port >= count]
+    actions = [*map(RemoveEdge, dropped), SetField(node_id, "inputs", node.inputs, count)]
+    return Edit(f"Set {node.display_name} inputs", actions)
+
+
+def set_output(doc: GraphDocument, node_id: str | None) -> Edit:
+    return Edit("Set output", [SetOutput(doc.output, node_id)])
+
+
+def add_subgraph(doc: GraphDocument, nodes: list[Node], edges: list[Edge], text: str = "Paste") -> Edit:
+    """Add copies of ``nodes`` under fresh ids, with the wires among them (paste, duplicate)."""
+    taken = {n.id for n in doc.nodes}
+    new_ids = {}
+    counter = 1
+    for node in nodes:
+        while f"n{counter}" in taken:
+            counter += 1
+        new_ids[node.id] = f"n{counter}"
+        taken.add(new_ids[node.id])
+    actions: list = [AddNode(replace(node, id=new_ids[node.id])) for node in nodes]
+    actions += [AddEdge(Edge(new_ids[e.source], new_ids[e.target], e.port))
+                for e in edges if e.source in new_ids and e.target in new_ids]
+    return Edit(text, actions)
+
+
+def insert_on_wire(doc: GraphDocument, node: Node, edge: Edge) -> Edit:
+    """Drop ``node`` onto ``edge``: source → node's first input, node's output → the old target port."""
+    return Edit(f"Insert {kind(node.kind).title}", [
+        RemoveEdge(edge),
+        AddNode(node),
+        AddEdge(Edge(edge.source, node.id, 0)),
+        AddEdge(Edge(node.id, edge.target, edge.port)),
+    ])
+
+
+def replace_document(doc: GraphDocument, new: GraphDocument, text: str) -> Edit:
+    return Edit(text, [ReplaceDocument(doc.to_dict(), new.to_dict())])

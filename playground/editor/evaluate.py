@@ -1,0 +1,147 @@
+"""Forward and backward through the engine for a graph document.
+
+Each document node becomes one engine `Value`; the output's ``backward_steps()`` then give
+every node's gradient and the gradient each wire carries (its chain-rule contribution).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from engine import Value
+
+from .catalog import kind
+from .document import Edge, GraphDocument
+
+
+@dataclass
+class NodeResult:
+    value: float | None = None  # None: not computable (a missing input upstream)
+    grad: float | None = None  # None: the output does not depend on this node
+    problem: str | None = None  # why the value is nan or inf, in words
+    missing_ports: list[str] = field(default_factory=list)  # names of unconnected inputs
+
+
+@dataclass
+class Evaluation:
+    results: dict[str, NodeResult]
+    edge_grads: dict[Edge, float]
+    output: str | None
+    values: dict[str, Value]  # the engine objects, for the backward animator
+    incomplete: list[str]  # one message per unconnected input
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.incomplete
+
+    def summary(self) -> str:
+        if self.output is None:
+            return "Empty graph: drag a node from the palette or type an expression."
+        if self.incomplete:
+            more = f" (and {len(self.incomplete) - 1} more)" if len(self.incomplete) > 1 else ""
+            return f"Incomplete: {self.incomplete[0]}{more}"
+        problems = [r.problem for r in self.results.values() if r.problem]
+        result = self.results[self.output]
+        text = f"Output = {format_number(result.value)}"
+        return text + (f"; {len(problems)} node(s) give nan or inf" if problems else "")
+
+
+def build_values(document: GraphDocument, order: list[str] | None = None,
+                 leaf_values: dict[str, float] | None = None) -> tuple[dict[str, Value], dict[str, list[str]]]:
+    """Engine `Value`s for every computable node, and the unconnected ports of each node."""
+    values: dict[str, Value] = {}
+    missing: dict[str, list[str]] = {}
+    for node_id in order or document.topological_order():
+        node = document.node(node_id)
+        node_kind = kind(node.kind)
+        if node_kind.is_leaf:
+            value = node.value if leaf_values is None else leaf_values.get(node_id, node.value)
+            values[node_id] = Value(value, node.label)
+            continue
+        operands = []
+        for port in range(node.port_count):
+            edge = document.edge_at(node_id, port)
+            if edge is None:
+                missing.setdefault(node_id, []).append(node_kind.port_name(port))
+            else:
+                operands.append(values.get(edge.source))
+        if node_id in missing or any(operand is None for operand in operands):
+            continue
+        result = node_kind.apply(*operands)
+        result.label = node.label
+        values[node_id] = result
+    return values, missing
+
+
+def evaluate(document: GraphDocument) -> Evaluation:
+    order = document.topological_order()
+    values, missing = build_values(document, order)
+    results = {node_id: NodeResult() for node_id in order}
+    incomplete = []
+    for node_id, ports in missing.items():
+        name = document.node(node_id).display_name
+        results[node_id].missing_ports = ports
+        incomplete += [f"input '{port}' of {name} is not connected" for port in ports]
+
+    for node_id in order:
+        value = values.get(node_id)
+        if value is None:
+            continue
+        results[node_id].value = value.data
+        if not math.isfinite(value.data):
+            results[node_id].problem = _problem(document, node_id, values)
+
+    output = document.effective_output()
+    edge_grads: dict[Edge, float] = {}
+    if output is not None and output in values:
+        node_of = {id(v): node_id for node_id, v in values.items()}
+        root = values[output]
+        for step in root.backward_steps():
+            target = node_of[id(step.node)]
+            edge_grads[document.edge_at(target, step.index)] = step.contribution
+        depends = nx.ancestors(document.to_networkx(), output) | {output}
+        for node_id in depends:
+            if node_id in values:
+                results[node_id].grad = values[node_id].grad
+    return Evaluation(results, edge_grads, output, values, incomplete)
+
+
+def _problem(document: GraphDocument, node_id: str, values: dict[str, Value]) -> str:
+    node = document.node(node_id)
+    value = values[node_id].data
+    if node.is_leaf:
+        return "this value is nan" if math.isnan(value) else "this value is infinite"
+    operands = [values[document.edge_at(node_id, port).source] for port in range(node.port_count)]
+    for port, operand in enumerate(operands):
+        if not math.isfinite(operand.data):
+            source = document.node(document.edge_at(node_id, port).source)
+            return f"{format_number(operand.data)} comes in from {source.display_name}"
+    reason = kind(node.kind).problem(*(operand.data for operand in operands))
+    if reason:
+        return reason
+    return "the result is too large for a float (overflow)" if math.isinf(value) else "the result is undefined (nan)"
+
+
+def format_number(x: float | None, digits: int = 4) -> str:
+    """Short form for a node's face: 0.7071, -3, 1.2e+08, nan, inf."""
+    if x is None:
+        return "—"
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 1e12:
+        return str(int(x))
+    return f"{x:.{digits}g}"
+
+
+def full_number(x: float | None) -> str:
+    """Full precision for tooltips: the shortest repr that reads back exactly (2, 0.7071067811865476)."""
+    if x is None:
+        return "—"
+    if math.isfinite(x) and x == int(x) and abs(x) < 1e16:
+        return str(int(x))
+    return repr(x)
