@@ -28,8 +28,9 @@ from typing import Any, NamedTuple
 class BackwardStep(NamedTuple):
     """One application of the chain rule: ``node`` hands ``contribution`` to ``parent``.
 
-    ``contribution = upstream x local`` (for tensors, a vector-Jacobian product), and
-    ``total`` is the parent's running gradient in this pass after adding it.
+    ``contribution = upstream x local`` (for tensors, a vector-Jacobian product),
+    ``total`` is the parent's running gradient in this pass after adding it, and ``index``
+    is the parent's position among the node's operands (``x*x`` gives steps 0 and 1).
     """
 
     node: Any
@@ -38,6 +39,7 @@ class BackwardStep(NamedTuple):
     upstream: Any
     contribution: Any
     total: Any
+    index: int
 
 
 def topological_order(root) -> list:
@@ -46,20 +48,23 @@ def topological_order(root) -> list:
     Iterative depth-first search, so a chain of a million ops needs no recursion.
     """
     order = []
-    seen = {root}
-    # Each node is pushed once to expand it and once more (flag True) to emit it after
-    # all its parents have been emitted.
+    expanded_nodes = set()
+    # A node is pushed once to expand it and once more (flag True) to emit it after all its
+    # parents. It counts as expanded when popped, not when pushed: a node reached again by a
+    # longer path must still be expanded above everything that uses it.
     stack = [(root, False)]
-    push, pop, emit = stack.append, stack.pop, order.append
+    push, pop, emit, expand = stack.append, stack.pop, order.append, expanded_nodes.add
     while stack:
-        node, expanded = pop()
-        if expanded:
+        node, ready = pop()
+        if ready:
             emit(node)
             continue
+        if node in expanded_nodes:
+            continue
+        expand(node)
         push((node, True))
         for parent in node._prev:
-            if parent not in seen:
-                seen.add(parent)
+            if parent not in expanded_nodes:
                 push((parent, False))
     return order
 
@@ -87,11 +92,12 @@ def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False)
             continue
         contributions = rule(node, upstream)
         if record:
-            for parent, contribution, local in zip(node._prev, contributions, local_derivatives(node)):
+            operands = zip(node._prev, contributions, local_derivatives(node))
+            for index, (parent, contribution, local) in enumerate(operands):
                 if contribution is not None:
                     total = get(parent)
                     totals[parent] = total = contribution if total is None else total + contribution
-                    yield BackwardStep(node, parent, local, upstream, contribution, total)
+                    yield BackwardStep(node, parent, local, upstream, contribution, total, index)
         else:  # the same accumulation, without building step records
             for parent, contribution in zip(node._prev, contributions):
                 if contribution is not None:
