@@ -27,9 +27,11 @@ def gradcheck(fn, inputs, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1
     """
     inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
     if all(isinstance(x, Value) for x in inputs):
+        checked = list(inputs)
         analytical, numerical = _scalar_jacobians(fn, inputs, eps)
     elif all(isinstance(x, Tensor) for x in inputs):
-        analytical, numerical = _tensor_jacobians(fn, inputs, eps)
+        checked = [x for x in inputs if x.requires_grad]
+        analytical, numerical = _tensor_jacobians(fn, inputs, checked, eps)
     else:
         raise TypeError("gradcheck inputs must be all Values or all Tensors")
 
@@ -44,7 +46,8 @@ def gradcheck(fn, inputs, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1
     if worst is None or worst[0] <= 1.0:
         return True
     _, i, out_index, in_index, a, n = worst
-    shape = np.shape(inputs[i].data)
+    shape = np.shape(checked[i].data)
+    i = next(k for k, x in enumerate(inputs) if x is checked[i])  # name the input by its position in ``inputs``
     element = tuple(map(int, np.unravel_index(in_index, shape))) if shape else ()
     message = (
         f"Jacobian mismatch for output element {out_index} with respect to input {i}, element {element}: "
@@ -75,15 +78,17 @@ def _scalar_jacobians(fn, inputs: tuple[Value, ...], eps: float):
     return analytical, numerical
 
 
-def _tensor_jacobians(fn, inputs: tuple[Tensor, ...], eps: float):
-    checked = [x for x in inputs if x.requires_grad]
+def _tensor_jacobians(fn, inputs: tuple[Tensor, ...], checked: list[Tensor], eps: float):
     if not checked:
         raise ValueError("gradcheck: no input requires grad")
+    for x in checked:
+        if not x.data.flags.c_contiguous:  # perturbing works on a flat view of the data
+            x.data = np.ascontiguousarray(x.data)
     saved = [x.grad for x in checked]
     out = fn(*inputs)
     n_out = out.data.size
     analytical = [np.zeros((n_out, x.data.size)) for x in checked]
-    for j in range(n_out):
+    for j in range(n_out if out.requires_grad else 0):  # an output cut from the inputs has zero gradient
         seed = np.zeros(n_out)
         seed[j] = 1.0
         for x in checked:

@@ -357,8 +357,10 @@ def transpose(a, axes=None) -> Tensor:
     a = as_tensor(a)
     try:
         data = np.transpose(a.data, axes)
-    except ValueError:
+    except (ValueError, np.exceptions.AxisError):
         raise ValueError(f"transpose: axes {axes} do not fit shape {a.shape}") from None
+    if axes is not None:
+        axes = tuple(axis % a.ndim for axis in axes)  # the rule inverts the permutation with argsort
     return make_result(data, "transpose", (a,), _transpose_rule, axes)
 
 

@@ -21,7 +21,7 @@ class Optimizer:
         self.params = list(params)
         if not self.params:
             raise ValueError("optimizer got an empty parameter list")
-        if lr < 0.0:
+        if not lr >= 0.0:  # also refuses nan
             raise ValueError(f"Invalid learning rate: {lr}")
         if all(isinstance(p, Value) for p in self.params):
             self._scalar = True
@@ -52,10 +52,17 @@ class Optimizer:
         raise NotImplementedError
 
 
+def _check_non_negative(**settings: float) -> None:
+    for name, value in settings.items():
+        if not value >= 0.0:
+            raise ValueError(f"Invalid {name} value: {value}")
+
+
 class SGD(Optimizer):
     def __init__(self, params, lr: float = 1e-3, momentum: float = 0.0, dampening: float = 0.0,
                  weight_decay: float = 0.0, nesterov: bool = False):
         super().__init__(params, lr)
+        _check_non_negative(momentum=momentum, weight_decay=weight_decay)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         self.momentum, self.dampening, self.weight_decay, self.nesterov = momentum, dampening, weight_decay, nesterov
@@ -83,6 +90,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0):
         super().__init__(params, lr)
+        _check_non_negative(eps=eps, weight_decay=weight_decay)
         if not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
             raise ValueError(f"Invalid beta parameters: {betas}")
         self.betas, self.eps, self.weight_decay = tuple(betas), eps, weight_decay

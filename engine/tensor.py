@@ -220,6 +220,10 @@ class Tensor:
 
     __hash__ = object.__hash__  # identity, so graphs can key dictionaries by node
 
+    # numpy would otherwise apply ``array + tensor`` element by element, making an object array of
+    # Tensors; with this it hands the operation to our reflected operators (__radd__, __rmatmul__, ...).
+    __array_ufunc__ = None
+
     def exp(self):
         return ops.exp(self)
 

@@ -64,6 +64,8 @@ def train(model, optimizer, loss_fn, X_train, y_train, X_test=None, y_test=None,
     n = len(X_train)
     if n == 0:
         raise ValueError("train: the training set is empty")
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        raise ValueError(f"batch_size must be a positive integer or None (full batch), not {batch_size!r}")
     full_batch = batch_size is None or batch_size >= n
     rng = as_generator(random_state)
     order, position = np.arange(n), n

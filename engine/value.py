@@ -114,7 +114,7 @@ class Value:
 
     def relu(self):
         x = self.data
-        return Value(x if x > 0.0 else 0.0, "", (self,), "relu", _relu_rule)
+        return Value(0.0 if x <= 0.0 else x, "", (self,), "relu", _relu_rule)  # nan stays nan, as PyTorch
 
     def sin(self):
         return Value(_ieee.sin(self.data), "", (self,), "sin", _sin_rule)

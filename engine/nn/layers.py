@@ -64,9 +64,9 @@ class Sequential(Module):
             x = module(x)
         return x
 
-    def named_parameters(self, prefix: str = ""):
+    def _all_named_parameters(self, prefix: str = ""):
         for index, module in enumerate(self.modules):
-            yield from module.named_parameters(prefix=f"{prefix}{index}.")
+            yield from module._all_named_parameters(prefix=f"{prefix}{index}.")
 
     def __getitem__(self, index: int) -> Module:
         return self.modules[index]

@@ -23,6 +23,14 @@ class Module:
         raise NotImplementedError(f"{type(self).__name__} defines no forward()")
 
     def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Value | Tensor]]:
+        """Each parameter once, under the first name it is found by (a shared layer is listed once, as PyTorch)."""
+        seen = set()
+        for name, parameter in self._all_named_parameters(prefix):
+            if id(parameter) not in seen:
+                seen.add(id(parameter))
+                yield name, parameter
+
+    def _all_named_parameters(self, prefix: str = ""):
         for name, attribute in vars(self).items():
             yield from _named_parameters_of(attribute, prefix + name)
 
@@ -40,12 +48,12 @@ class Module:
         """A copy of every parameter's data by name: floats for `Value`s, arrays for `Tensor`s."""
         return {
             name: parameter.data if isinstance(parameter, Value) else parameter.data.copy()
-            for name, parameter in self.named_parameters()
+            for name, parameter in self._all_named_parameters()  # every name, shared ones too, as PyTorch
         }
 
     def load_state_dict(self, state: dict) -> None:
         """Copy ``state`` into the parameters; every name must match and every shape agree."""
-        parameters = dict(self.named_parameters())
+        parameters = dict(self._all_named_parameters())
         missing = sorted(parameters.keys() - state.keys())
         unexpected = sorted(state.keys() - parameters.keys())
         if missing or unexpected:
@@ -67,7 +75,7 @@ def _named_parameters_of(attribute, name: str):
     if isinstance(attribute, Value) or (isinstance(attribute, Tensor) and attribute.requires_grad):
         yield name, attribute
     elif isinstance(attribute, Module):
-        yield from attribute.named_parameters(prefix=name + ".")
+        yield from attribute._all_named_parameters(prefix=name + ".")
     elif isinstance(attribute, (list, tuple)):
         for index, item in enumerate(attribute):
             yield from _named_parameters_of(item, f"{name}.{index}")
