@@ -33,6 +33,9 @@ class Node:
     value: float = 0.0  # used by leaves (input, parameter, constant)
     inputs: int = 0  # number of ports of a Sum node; other kinds have a fixed arity
 
+    def __post_init__(self):
+        self.x, self.y, self.value = float(self.x), float(self.y), float(self.value)
+
     @property
     def port_count(self) -> int:
         arity = kind(self.kind).arity
@@ -70,6 +73,9 @@ class GraphDocument:
     _nodes: dict[str, Node] = field(default_factory=dict)
     _edges: dict[tuple[str, int], Edge] = field(default_factory=dict)  # keyed by (target, port): one wire per input
     output: str | None = None  # the node whose gradient is 1; None means the single sink
+    # Wires leaving each node, kept beside _edges so that the cycle check walks only what is
+    # reachable instead of rebuilding a graph for every wire.
+    _outgoing: dict[str, set[Edge]] = field(default_factory=dict, repr=False, compare=False)
     _next_id: int = field(default=1, compare=False)
     _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
 
@@ -107,7 +113,10 @@ class GraphDocument:
 
     def edges_of(self, node_id: str) -> list[Edge]:
         """Every wire into or out of ``node_id``."""
-        return [e for e in self.edges if node_id in (e.source, e.target)]
+        node = self._nodes.get(node_id)
+        ports = range(node.port_count) if node else ()
+        into = [self._edges[(node_id, p)] for p in ports if (node_id, p) in self._edges]
+        return sorted({*into, *self._outgoing.get(node_id, ())})
 
     def new_id(self) -> str:
         while f"n{self._next_id}" in self._nodes:
@@ -152,24 +161,52 @@ class GraphDocument:
             port_name = kind(target_node.kind).port_name(port)
             return (f"input '{port_name}' of {target_node.display_name} is already connected to "
                     f"{self._nodes[occupied.source].display_name}")
-        graph = self.to_networkx()
-        if nx.has_path(graph, target, source):
-            path = nx.shortest_path(graph, target, source)
+        path = self._path(target, source)
+        if path:
             names = " → ".join(self._nodes[n].display_name for n in [*path, target])
             return f"this wire would make a cycle: {names}"
         return None
 
+    def _path(self, start: str, goal: str) -> list[str] | None:
+        """A shortest path along wires from ``start`` to ``goal`` (breadth first), or None."""
+        previous = {start: None}
+        frontier = [start]
+        while frontier:
+            next_frontier = []
+            for node_id in frontier:
+                if node_id == goal:
+                    path = []
+                    while node_id is not None:
+                        path.append(node_id)
+                        node_id = previous[node_id]
+                    return path[::-1]
+                for edge in self._outgoing.get(node_id, ()):
+                    if edge.target not in previous:
+                        previous[edge.target] = node_id
+                        next_frontier.append(edge.target)
+            frontier = next_frontier
+        return None
+
     # -- changing (undo commands call these) -------------------------------------------------
 
-    def add_node(self, node: Node) -> Node:
+    def add_node(self, node: Node, index: int | None = None) -> Node:
+        """Add ``node`` last, or at position ``index`` of the node order (undoing a delete)."""
         if node.id in self._nodes:
             raise ValueError(f"a node with id {node.id!r} exists already")
         kind(node.kind)  # unknown kinds are refused
         if kind(node.kind).is_variadic and node.inputs < 1:
             node = replace(node, inputs=DEFAULT_SUM_INPUTS)
-        self._nodes[node.id] = node
+        if index is None or index >= len(self._nodes):
+            self._nodes[node.id] = node
+        else:
+            items = list(self._nodes.items())
+            items.insert(index, (node.id, node))
+            self._nodes = dict(items)
         self._announce("node_added", node.id)
         return node
+
+    def node_index(self, node_id: str) -> int:
+        return list(self._nodes).index(node_id)
 
     def remove_node(self, node_id: str) -> list[Edge]:
         """Remove a node and its wires; returns the wires removed (for undo)."""
@@ -187,12 +224,14 @@ class GraphDocument:
         if problem:
             raise ValueError(problem)
         self._edges[(edge.target, edge.port)] = edge
+        self._outgoing.setdefault(edge.source, set()).add(edge)
         self._announce("edge_added", edge=edge)
 
     def remove_edge(self, edge: Edge) -> None:
         if self._edges.get((edge.target, edge.port)) != edge:
             raise ValueError(f"no wire {edge}")
         del self._edges[(edge.target, edge.port)]
+        self._outgoing[edge.source].discard(edge)
         self._announce("edge_removed", edge=edge)
 
     def move_node(self, node_id: str, x: float, y: float) -> None:
@@ -230,6 +269,9 @@ class GraphDocument:
         """Take ``other``'s nodes, wires and output (opening a file, parsing an expression)."""
         self._nodes = {n.id: replace(n) for n in other.nodes}
         self._edges = {(e.target, e.port): e for e in other.edges}
+        self._outgoing = {}
+        for edge in self._edges.values():
+            self._outgoing.setdefault(edge.source, set()).add(edge)
         self.output = other.output
         self._next_id = 1
         self._announce("reset")
@@ -277,6 +319,8 @@ class GraphDocument:
             source, target, port = entry.get("from"), entry.get("to"), entry.get("port")
             if not isinstance(port, int) or isinstance(port, bool):
                 raise DocumentFormatError(f"{where}: 'port' must be an integer")
+            if not isinstance(source, str) or not isinstance(target, str):
+                raise DocumentFormatError(f"{where}: 'from' and 'to' must be node ids (text)")
             if source not in document._nodes or target not in document._nodes:
                 raise DocumentFormatError(f"{where} refers to a node that does not exist ({source!r} → {target!r})")
             problem = document.connection_problem(source, target, port)
@@ -284,7 +328,7 @@ class GraphDocument:
                 raise DocumentFormatError(f"{where}: {problem}")
             document.add_edge(Edge(source, target, port))
         output = data.get("output")
-        if output is not None and output not in document._nodes:
+        if output is not None and (not isinstance(output, str) or output not in document._nodes):
             raise DocumentFormatError(f"the output {output!r} is not a node of the graph")
         document.output = output
         return document
@@ -306,13 +350,17 @@ def _node_from_dict(entry, index: int, document: GraphDocument) -> Node:
         raise DocumentFormatError(f"{where} has no id")
     if document.has_node(node_id):
         raise DocumentFormatError(f"{where}: the id {node_id!r} is used twice")
-    if kind_name not in KINDS:
+    if not isinstance(kind_name, str) or kind_name not in KINDS:
         raise DocumentFormatError(f"{where} ({node_id}): unknown kind {kind_name!r}")
     numbers = {}
     for name in ("x", "y", "value"):
         number = entry.get(name, 0.0)
         if not isinstance(number, (int, float)) or isinstance(number, bool):
             raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be a number")
+        try:
+            number = float(number)
+        except OverflowError:
+            raise DocumentFormatError(f"{where} ({node_id}): '{name}' is too large for a float") from None
         if name != "value" and not math.isfinite(number):
             raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be finite")
         numbers[name] = float(number)

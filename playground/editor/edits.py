@@ -28,12 +28,13 @@ class AddNode:
 @dataclass(frozen=True)
 class RemoveNode:  # its wires are removed by RemoveEdge actions before it
     node: Node
+    index: int  # its place in the node order, so undo puts it back exactly there
 
     def apply(self, doc: GraphDocument) -> None:
         doc.remove_node(self.node.id)
 
     def revert(self, doc: GraphDocument) -> None:
-        doc.add_node(replace(self.node))
+        doc.add_node(replace(self.node), self.index)
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,9 @@ def remove_nodes(doc: GraphDocument, node_ids: Iterable[str]) -> Edit:
     actions: list = [RemoveEdge(e) for e in edges]
     if doc.output in node_ids:
         actions.append(SetOutput(doc.output, None))
-    actions += [RemoveNode(replace(doc.node(n))) for n in node_ids]
+    # Removed in order of their position, last first, so each recorded index stays valid on undo.
+    for n in sorted(node_ids, key=doc.node_index, reverse=True):
+        actions.append(RemoveNode(replace(doc.node(n)), doc.node_index(n)))
     return Edit("Delete" if len(node_ids) != 1 else f"Delete {doc.node(node_ids[0]).display_name}", actions)
 
 
