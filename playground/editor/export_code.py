@@ -1,0 +1,182 @@
+"""Export a graph document as a standalone Python script that rebuilds it with the engine.
+
+Qt-free. The script builds one ``Value`` per node in topological order, calls ``backward()``
+on the document's output and prints every node's value and gradient; optionally it builds the
+same graph in PyTorch float64 and prints PyTorch's gradients next to ours. Leaf values are
+written with ``repr`` so the script computes exactly what the editor shows.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import math
+import re
+
+from .catalog import kind
+from .document import GraphDocument
+from .evaluate import evaluate
+
+# Names the script itself uses: a node label must not shadow them.
+_RESERVED = frozenset({"Value", "torch", "show", "tensor"}) | frozenset(dir(builtins))
+
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
+_TORCH_FUNCTIONS = {"exp", "log", "tanh", "sigmoid", "relu", "sin", "cos", "abs"}
+
+
+def to_python(document: GraphDocument, use_torch: bool = False) -> str:
+    """A readable script that rebuilds ``document`` with ``engine.Value`` and prints values and grads.
+
+    Raises ``ValueError`` for an empty graph or one with an unconnected input.
+    """
+    evaluation = evaluate(document)
+    if evaluation.incomplete:
+        raise ValueError(f"cannot export an incomplete graph: {evaluation.incomplete[0]}")
+    output = document.effective_output()
+    if output is None:
+        raise ValueError("cannot export an empty graph")
+
+    order = document.topological_order()
+    names = _variable_names(document, order)
+    taken = set(names.values()) | _RESERVED
+    torch_names = {}
+    for node_id in order:
+        torch_names[node_id] = _unique(f"{names[node_id]}_t", taken)
+
+    out_name = names[output]
+    lines = [
+        "# Exported by Autograd Playground.",
+        "# Rebuilds the graph with the engine's Value, runs backward() from the output "
+        f"{document.node(output).display_name!r}",
+        "# and prints every node's value and gradient" + (", next to PyTorch's (float64)." if use_torch else "."),
+        "# Run it with the project's Python: python this_file.py",
+        "",
+    ]
+    if use_torch:
+        lines += ["import torch", ""]
+    lines += ["from engine import Value", "", "# Forward pass: operands before results."]
+    for node_id in order:
+        lines.append(f"{names[node_id]} = {_engine_expression(document, node_id, names)}")
+    lines += ["", f"# Backward pass from the output {out_name}: its gradient is 1, the chain rule does the rest.",
+              f"{out_name}.backward()"]
+
+    if use_torch:
+        lines += ["", "# The same graph in PyTorch, float64."]
+        interior = []
+        for node_id in order:
+            lines.append(f"{torch_names[node_id]} = {_torch_expression(document, node_id, torch_names)}")
+            if not document.node(node_id).is_leaf:
+                interior.append(torch_names[node_id])
+        if interior:
+            lines += ["# Keep the gradients of interior tensors too (PyTorch keeps only the leaves' by default).",
+                      f"for tensor in [{', '.join(interior)}]:",
+                      "    tensor.retain_grad()"]
+        lines.append(f"{torch_names[output]}.backward()")
+
+    shown = [document.node(node_id).display_name for node_id in order]
+    width = max(len(name) for name in shown)
+    lines += ["", ""]
+    if use_torch:
+        lines += [
+            "def show(name, ours, theirs):",
+            '    """One line per node: our value and grad, then PyTorch\'s grad (None: no gradient reached it)."""',
+            "    torch_grad = None if theirs.grad is None else theirs.grad.item()",
+            f'    print(f"{{name:>{width}}}  value={{ours.data!r}}  grad={{ours.grad!r}}  "',
+            "          f\"torch_grad={torch_grad!r}\")",
+        ]
+    else:
+        lines += [
+            "def show(name, ours):",
+            '    """One line per node: its value and gradient, in full precision."""',
+            f'    print(f"{{name:>{width}}}  value={{ours.data!r}}  grad={{ours.grad!r}}")',
+        ]
+    lines += ["", ""]
+    for node_id, name in zip(order, shown):
+        arguments = [_string(name), names[node_id]] + ([torch_names[node_id]] if use_torch else [])
+        lines.append(f"show({', '.join(arguments)})")
+    return "\n".join(lines) + "\n"
+
+
+# -- expressions ----------------------------------------------------------------------------
+
+
+def _operands(document: GraphDocument, node_id: str, names: dict[str, str]) -> list[str]:
+    node = document.node(node_id)
+    return [names[document.edge_at(node_id, port).source] for port in range(node.port_count)]
+
+
+def _engine_expression(document: GraphDocument, node_id: str, names: dict[str, str]) -> str:
+    node = document.node(node_id)
+    if node.is_leaf:
+        label = f", label={_string(node.label)}" if node.label else ""
+        return f"Value({_number(node.value)}{label})"
+    operands = _operands(document, node_id, names)
+    if node.kind in _INFIX:
+        return f"{operands[0]} {_INFIX[node.kind]} {operands[1]}"
+    if node.kind == "neg":
+        return f"-{operands[0]}"
+    if node.kind == "sum":
+        return f"Value.sum([{', '.join(operands)}])"
+    return f"{operands[0]}.{node.kind}()"
+
+
+def _torch_expression(document: GraphDocument, node_id: str, names: dict[str, str]) -> str:
+    node = document.node(node_id)
+    if node.is_leaf:
+        return f"torch.tensor({_number(node.value)}, dtype=torch.float64, requires_grad=True)"
+    operands = _operands(document, node_id, names)
+    if node.kind in _INFIX:
+        return f"{operands[0]} {_INFIX[node.kind]} {operands[1]}"
+    if node.kind == "neg":
+        return f"-{operands[0]}"
+    if node.kind == "sum":  # added left to right, as Value.sum does
+        return " + ".join(operands) if len(operands) > 1 else f"{operands[0]}.clone()"
+    if node.kind in _TORCH_FUNCTIONS:
+        return f"torch.{node.kind}({operands[0]})"
+    raise ValueError(f"no PyTorch function for {kind(node.kind).title}")
+
+
+# -- names and literals -----------------------------------------------------------------------
+
+
+def _variable_names(document: GraphDocument, order: list[str]) -> dict[str, str]:
+    """The label where it is a valid, unused Python name given to one node only, else kind + id (``mul_n5``)."""
+    counts: dict[str, int] = {}
+    for node in document.nodes:
+        counts[node.label] = counts.get(node.label, 0) + 1
+    names: dict[str, str] = {}
+    for node_id in order:
+        label = document.node(node_id).label
+        if label.isidentifier() and not keyword.iskeyword(label) and label not in _RESERVED and counts[label] == 1:
+            names[node_id] = label
+    taken = set(names.values()) | _RESERVED
+    for node_id in order:
+        if node_id not in names:
+            base = re.sub(r"[^0-9A-Za-z_]", "_", f"{document.node(node_id).kind}_{node_id}")
+            names[node_id] = _unique(base, taken)
+    return names
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    name, n = base, 2
+    while name in taken or keyword.iskeyword(name):
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def _number(x: float) -> str:
+    """A literal that reads back as exactly ``x`` (``repr``; nan and inf spelt as ``float(...)``)."""
+    if math.isnan(x):
+        return 'float("nan")'
+    if math.isinf(x):
+        return 'float("inf")' if x > 0 else '-float("inf")'
+    return repr(float(x))
+
+
+def _string(text: str) -> str:
+    """A string literal, in double quotes where that needs no escaping."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:
+        return f'"{literal[1:-1]}"'
+    return literal
