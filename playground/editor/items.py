@@ -1,0 +1,682 @@
+"""Graphics items that draw a graph document: node cards, their ports, and wires.
+
+The items draw the model and hold no state of their own: a `NodeItem` shows a copy of a
+`Node` and the `NodeResult` it was last given, a `WireItem` follows the two node items it
+joins. They know nothing about editing; `playground.editor.scene.GraphScene` does the
+interaction, so another scene (the backward animator) can reuse them read-only and recolour
+them with `NodeItem.set_highlight` / `NodeItem.set_body_lines`.
+
+Colours come from a palette dict looked up on the item's scene (``scene.colors``), so a
+scene switches theme by swapping that dict; a plain `QGraphicsScene` gets `LIGHT_COLORS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsPathItem,
+    QStyle,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from .catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, kind
+from .document import Edge, Node
+from .evaluate import NodeResult, format_number, full_number
+
+# -- geometry ------------------------------------------------------------------------------
+
+NODE_WIDTH = 130.0
+HEADER_HEIGHT = 24.0
+ROW_HEIGHT = 18.0
+BODY_PADDING = 5.0
+CORNER_RADIUS = 7.0
+PORT_RADIUS = 5.0
+PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
+DETAIL_THRESHOLD = 0.45  # below this scale a node is drawn as a plain coloured card
+
+# -- colours -------------------------------------------------------------------------------
+
+LIGHT_COLORS: dict[str, QColor] = {
+    "background": QColor("#f3f4f7"),
+    "grid": QColor("#d3d7df"),
+    "card": QColor("#ffffff"),
+    "card_border": QColor("#b6bcc7"),
+    "shadow": QColor(0, 0, 0, 38),
+    "text": QColor("#1f2328"),
+    "muted": QColor("#6b7280"),
+    "header_text": QColor("#ffffff"),
+    LEAF_GROUP: QColor("#3b78e7"),
+    ARITHMETIC_GROUP: QColor("#d9730d"),
+    FUNCTION_GROUP: QColor("#8656d6"),
+    "selected": QColor("#2563eb"),
+    "output": QColor("#d4a017"),
+    "problem": QColor("#dc2626"),
+    "wire": QColor("#7c8594"),
+    "wire_selected": QColor("#2563eb"),
+    "wire_drop": QColor("#16a34a"),
+    "wire_label_bg": QColor(255, 255, 255, 235),
+    "wire_label_border": QColor("#c9ced6"),
+    "wire_label_text": QColor("#374151"),
+    "ok": QColor("#16a34a"),
+    "refused": QColor("#dc2626"),
+    "pending": QColor("#6b7280"),
+    "port": QColor("#ffffff"),
+    "port_border": QColor("#6b7280"),
+    "port_connected": QColor("#6b7280"),
+    "minimap_bg": QColor(233, 235, 240, 235),
+    "minimap_border": QColor("#aab0bb"),
+    "minimap_view": QColor("#2563eb"),
+}
+
+DARK_COLORS: dict[str, QColor] = {
+    **LIGHT_COLORS,
+    "background": QColor("#1d1f23"),
+    "grid": QColor("#33363d"),
+    "card": QColor("#2a2d33"),
+    "card_border": QColor("#4a4f59"),
+    "shadow": QColor(0, 0, 0, 90),
+    "text": QColor("#e7e8eb"),
+    "muted": QColor("#9aa1ab"),
+    LEAF_GROUP: QColor("#2f65c8"),
+    ARITHMETIC_GROUP: QColor("#b45f0c"),
+    FUNCTION_GROUP: QColor("#7043bf"),
+    "selected": QColor("#60a5fa"),
+    "output": QColor("#e2b33b"),
+    "problem": QColor("#f87171"),
+    "wire": QColor("#8b93a1"),
+    "wire_selected": QColor("#60a5fa"),
+    "wire_label_bg": QColor(42, 45, 51, 235),
+    "wire_label_border": QColor("#4a4f59"),
+    "wire_label_text": QColor("#d7dae0"),
+    "port": QColor("#2a2d33"),
+    "port_border": QColor("#9aa1ab"),
+    "port_connected": QColor("#9aa1ab"),
+    "minimap_bg": QColor(36, 38, 43, 235),
+    "minimap_border": QColor("#4a4f59"),
+    "minimap_view": QColor("#60a5fa"),
+}
+
+
+def colors_of(item: QGraphicsItem) -> dict[str, QColor]:
+    """The palette of the item's scene (``scene.colors``), or the light palette."""
+    scene = item.scene()
+    return getattr(scene, "colors", None) or LIGHT_COLORS
+
+
+def _font(pixel_size: int, bold: bool = False, italic: bool = False) -> QFont:
+    font = QFont()
+    font.setPixelSize(pixel_size)
+    font.setBold(bold)
+    font.setItalic(italic)
+    return font
+
+
+def _level_of_detail(painter: QPainter) -> float:
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+# -- nodes ---------------------------------------------------------------------------------
+
+
+class PortItem(QGraphicsItem):
+    """A node's input (``index`` 0, 1, ...) or output port: a small circle, a larger hit area."""
+
+    def __init__(self, parent: NodeItem, index: int, is_output: bool, name: str = ""):
+        super().__init__(parent)
+        self.index = index
+        self.is_output = is_output
+        self.name = name
+        self._connected = False
+        self._hovered = False
+        self.setAcceptHoverEvents(True)
+        self.setToolTip("output: drag to an input to connect" if is_output else f"input '{name}'")
+
+    @property
+    def node_item(self) -> NodeItem:
+        return self.parentItem()
+
+    @property
+    def node_id(self) -> str:
+        return self.node_item.node_id
+
+    def set_connected(self, connected: bool) -> None:
+        if connected != self._connected:
+            self._connected = connected
+            self.update()
+
+    @property
+    def is_connected(self) -> bool:
+        return self._connected
+
+    def boundingRect(self) -> QRectF:
+        r = PORT_HIT_RADIUS
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(self.boundingRect())
+        return path
+
+    def hoverEnterEvent(self, event) -> None:
+        self._hovered = True
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hovered = False
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        if _level_of_detail(painter) < DETAIL_THRESHOLD:
+            return
+        colors = colors_of(self)
+        group_color = colors[kind(self.node_item.node.kind).group]
+        radius = PORT_RADIUS + (1.5 if self._hovered else 0.0)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        filled = self._connected or self.is_output
+        painter.setPen(QPen(group_color if filled else colors["port_border"], 1.6))
+        painter.setBrush(group_color if filled else colors["port"])
+        painter.drawEllipse(QPointF(0, 0), radius, radius)
+
+
+class NodeItem(QGraphicsObject):
+    """A rounded card for one node: coloured header by group, value and gradient lines, ports.
+
+    ``geometry_changed`` is emitted when the node moves or its ports move (a Sum's port count),
+    so wires can follow.
+    """
+
+    geometry_changed = Signal()
+
+    def __init__(self, node: Node, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._node = replace(node)
+        self._result: NodeResult | None = None
+        self._is_output = False
+        self._highlight: QColor | None = None
+        self._body_lines: list[str] | None = None
+        self._input_ports: list[PortItem] = []
+        self._output_port = PortItem(self, 0, True)
+        self._height = 0.0
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setZValue(1)
+        self.setPos(node.x, node.y)
+        self._layout()
+        self._refresh_tooltip()
+
+    # -- what is shown ---------------------------------------------------------------------
+
+    @property
+    def node(self) -> Node:
+        return self._node
+
+    @property
+    def node_id(self) -> str:
+        return self._node.id
+
+    @property
+    def result(self) -> NodeResult | None:
+        return self._result
+
+    @property
+    def is_output(self) -> bool:
+        return self._is_output
+
+    @property
+    def highlight(self) -> QColor | None:
+        return self._highlight
+
+    @property
+    def width(self) -> float:
+        return NODE_WIDTH
+
+    @property
+    def height(self) -> float:
+        return self._height
+
+    def set_node(self, node: Node) -> None:
+        """Show ``node`` (label, value or port count changed); the position is the scene's business."""
+        self._node = replace(node)
+        self._layout()
+        self._refresh_tooltip()
+        self.update()
+
+    def set_result(self, result: NodeResult | None) -> None:
+        self._result = result
+        self._refresh_tooltip()
+        self.update()
+
+    def set_is_output(self, is_output: bool) -> None:
+        if is_output != self._is_output:
+            self._is_output = is_output
+            self.update()
+
+    def set_highlight(self, color: QColor | str | None) -> None:
+        """Recolour the card (outline and a light tint), or None to go back to normal."""
+        self._highlight = QColor(color) if color is not None else None
+        self.update()
+
+    def set_body_lines(self, lines: list[str] | None) -> None:
+        """Show these lines instead of value and gradient; None goes back to value and gradient."""
+        self._body_lines = list(lines) if lines is not None else None
+        self._layout()
+        self.update()
+
+    def set_editable(self, editable: bool) -> None:
+        """Movable by mouse, with a crosshair over the ports; a read-only scene leaves this off."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, editable)
+        for port in self.ports():
+            if editable:
+                port.setCursor(Qt.CursorShape.CrossCursor)
+            else:
+                port.unsetCursor()
+
+    def title(self) -> str:
+        node_kind = kind(self._node.kind)
+        if node_kind.is_leaf:
+            return f"{self._node.label or node_kind.title} = {format_number(self.shown_value())}"
+        return self._node.label or node_kind.title
+
+    def shown_value(self) -> float | None:
+        if self._result is not None:
+            return self._result.value
+        return self._node.value if self._node.is_leaf else None
+
+    def shown_grad(self) -> float | None:
+        return self._result.grad if self._result is not None else None
+
+    def body_lines(self) -> list[str]:
+        if self._body_lines is not None:
+            return list(self._body_lines)
+        return [f"value {format_number(self.shown_value())}", f"grad {format_number(self.shown_grad())}"]
+
+    def problem_text(self) -> str | None:
+        """Why this node is drawn in red: a nan/inf result or unconnected inputs; None if fine."""
+        result = self._result
+        if result is None:
+            return None
+        if result.problem:
+            return result.problem
+        ports = result.missing_ports
+        if len(ports) == 1:
+            return f"input '{ports[0]}' is not connected"
+        if ports:
+            return "inputs " + ", ".join(f"'{p}'" for p in ports) + " are not connected"
+        return None
+
+    def tooltip_text(self) -> str:
+        text = (f"{self._node.display_name} ({self._node.kind}) = {full_number(self.shown_value())}, "
+                f"grad = {full_number(self.shown_grad())}")
+        problem = self.problem_text()
+        return f"{text}\n{problem}" if problem else text
+
+    def _refresh_tooltip(self) -> None:
+        self.setToolTip(self.tooltip_text())
+
+    # -- ports -----------------------------------------------------------------------------
+
+    def ports(self) -> list[PortItem]:
+        return [*self._input_ports, self._output_port]
+
+    def input_port(self, index: int) -> PortItem:
+        return self._input_ports[index]
+
+    @property
+    def input_ports(self) -> list[PortItem]:
+        return list(self._input_ports)
+
+    @property
+    def output_port(self) -> PortItem:
+        return self._output_port
+
+    def input_port_scene_pos(self, index: int) -> QPointF:
+        if 0 <= index < len(self._input_ports):
+            return self._input_ports[index].scenePos()
+        return self.mapToScene(QPointF(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5)))
+
+    def output_port_scene_pos(self) -> QPointF:
+        return self._output_port.scenePos()
+
+    def _shows_port_names(self) -> bool:
+        return len(self._input_ports) >= 2
+
+    def _text_left(self) -> float:
+        return 30.0 if self._shows_port_names() else 12.0
+
+    def _row_rect(self, row: int) -> QRectF:
+        left = self._text_left()
+        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, NODE_WIDTH - left - 10, ROW_HEIGHT)
+
+    def value_rect(self) -> QRectF:
+        """Where the value line is, in item coordinates (an inline editor goes there)."""
+        return self._row_rect(0)
+
+    def _layout(self) -> None:
+        count = self._node.port_count
+        editable = self.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+        node_kind = kind(self._node.kind)
+        while len(self._input_ports) > count:
+            port = self._input_ports.pop()
+            port.setParentItem(None)
+            if port.scene() is not None:
+                port.scene().removeItem(port)
+        while len(self._input_ports) < count:
+            index = len(self._input_ports)
+            port = PortItem(self, index, False, node_kind.port_name(index))
+            if editable:
+                port.setCursor(Qt.CursorShape.CrossCursor)
+            self._input_ports.append(port)
+        rows = max(2, len(self.body_lines()), count)
+        height = HEADER_HEIGHT + 2 * BODY_PADDING + rows * ROW_HEIGHT
+        if height != self._height:
+            self.prepareGeometryChange()
+            self._height = height
+        for index, port in enumerate(self._input_ports):
+            port.setPos(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5))
+        body_top = HEADER_HEIGHT + BODY_PADDING
+        self._output_port.setPos(NODE_WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
+        self.geometry_changed.emit()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, NODE_WIDTH, self._height).adjusted(-6, -6, 8, 9)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(0, 0, NODE_WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)
+        return path
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            self.geometry_changed.emit()
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self.setZValue(2 if value else 1)
+        return super().itemChange(change, value)
+
+    def _border(self, colors: dict[str, QColor]) -> QPen:
+        if self._highlight is not None:
+            return QPen(self._highlight, 3.0)
+        if self.problem_text():
+            return QPen(colors["problem"], 2.5)
+        if self._is_output:
+            return QPen(colors["output"], 3.0)
+        return QPen(colors["card_border"], 1.0)
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(0, 0, NODE_WIDTH, self._height)
+        header_color = colors[kind(self._node.kind).group]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        border = self._border(colors)
+
+        lod = _level_of_detail(painter)
+        if lod < DETAIL_THRESHOLD:
+            painter.setBrush(self._highlight or header_color)
+            special = selected or self._is_output or self.problem_text() or self._highlight is not None
+            if selected:
+                border = QPen(colors["selected"], 4.0)
+            width = max(border.widthF(), 2.5 / max(lod, 0.01))  # about 2.5 px on screen at any zoom
+            painter.setPen(QPen(border.color(), width) if special else Qt.PenStyle.NoPen)
+            painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+            return
+
+        # shadow, card, header
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors["shadow"])
+        painter.drawRoundedRect(rect.translated(1.5, 2.5), CORNER_RADIUS, CORNER_RADIUS)
+        card = QPainterPath()
+        card.addRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        painter.fillPath(card, colors["card"])
+        if self._highlight is not None:
+            tint = QColor(self._highlight)
+            tint.setAlpha(40)
+            painter.fillPath(card, tint)
+        header = QPainterPath()
+        header.addRect(QRectF(0, 0, NODE_WIDTH, HEADER_HEIGHT))
+        painter.fillPath(card.intersected(header), header_color)
+
+        # title (and the kind, when a label replaces it)
+        painter.setPen(colors["header_text"])
+        title_rect = QRectF(10, 0, NODE_WIDTH - 20, HEADER_HEIGHT)
+        node_kind = kind(self._node.kind)
+        if self._node.label and not node_kind.is_leaf:
+            painter.setFont(_font(10))
+            kind_width = QFontMetricsF(painter.font()).horizontalAdvance(node_kind.title) + 4
+            painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, node_kind.title)
+            title_rect.setRight(title_rect.right() - kind_width)
+        title_font = _font(12, bold=True)
+        painter.setFont(title_font)
+        title = QFontMetricsF(title_font).elidedText(self.title(), Qt.TextElideMode.ElideRight, title_rect.width())
+        painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
+
+        # port names (binary ops and Sum)
+        if self._shows_port_names():
+            painter.setFont(_font(9, italic=True))
+            painter.setPen(colors["muted"])
+            for port in self._input_ports:
+                y = port.pos().y()
+                painter.drawText(QRectF(9, y - ROW_HEIGHT / 2, 18, ROW_HEIGHT),
+                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, port.name)
+            painter.setPen(QPen(colors["card_border"], 0.8))
+            top = HEADER_HEIGHT + BODY_PADDING
+            painter.drawLine(QPointF(25, top + 2), QPointF(25, self._height - BODY_PADDING - 2))
+
+        # body lines: "value 0.7071" (the key muted, the number in the text colour)
+        body_font = _font(11)
+        number_font = _font(11, bold=True)
+        key_metrics = QFontMetricsF(body_font)
+        for row, line in enumerate(self.body_lines()):
+            line_rect = self._row_rect(row)
+            key, _, rest = line.partition(" ") if " " in line else ("", "", line)
+            x = line_rect.left()
+            if key:
+                painter.setFont(body_font)
+                painter.setPen(colors["muted"])
+                painter.drawText(QRectF(x, line_rect.top(), line_rect.width(), ROW_HEIGHT),
+                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, key)
+                x += key_metrics.horizontalAdvance(key + " ")
+            painter.setFont(number_font)
+            bad = rest in ("nan", "inf", "-inf")
+            painter.setPen(colors["problem"] if bad else colors["text"])
+            width = line_rect.right() - x
+            shown = QFontMetricsF(number_font).elidedText(rest, Qt.TextElideMode.ElideRight, width)
+            painter.drawText(QRectF(x, line_rect.top(), width, ROW_HEIGHT),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+
+        # outline, then the selection ring outside it
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(border)
+        painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        if selected:
+            painter.setPen(QPen(colors["selected"], 2.0))
+            painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
+
+
+# -- wires ---------------------------------------------------------------------------------
+
+
+def wire_path(start: QPointF, end: QPointF) -> QPainterPath:
+    """A cubic bezier leaving ``start`` to the right and entering ``end`` from the left."""
+    dx = end.x() - start.x()
+    reach = max(abs(dx) * 0.5, 40.0) if dx >= 0 else min(max(abs(dx) * 0.5, 60.0), 160.0)
+    path = QPainterPath(start)
+    path.cubicTo(start + QPointF(reach, 0), end - QPointF(reach, 0), end)
+    return path
+
+
+class WireItem(QGraphicsObject):
+    """A wire from ``source_item``'s output to input ``edge.port`` of ``target_item``.
+
+    Follows both items as they move; shows the gradient it carries (`set_grad`) in a small label
+    at its midpoint while `set_label_visible(True)`.
+    """
+
+    def __init__(self, edge: Edge, source_item: NodeItem, target_item: NodeItem,
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.edge = edge
+        self.source_item = source_item
+        self.target_item = target_item
+        self._path = QPainterPath()
+        self._grad: float | None = None
+        self._label_visible = True
+        self._emphasized = False
+        self._highlight: QColor | None = None
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(-1)
+        source_item.geometry_changed.connect(self.update_path)
+        target_item.geometry_changed.connect(self.update_path)
+        self.update_path()
+        self._refresh_tooltip()
+
+    def detach(self) -> None:
+        """Stop following the node items (call before removing the wire)."""
+        for item in (self.source_item, self.target_item):
+            try:
+                item.geometry_changed.disconnect(self.update_path)
+            except (RuntimeError, TypeError):
+                pass
+
+    @property
+    def grad(self) -> float | None:
+        return self._grad
+
+    def label_text(self) -> str:
+        return "" if self._grad is None else f"grad {format_number(self._grad)}"
+
+    def set_grad(self, grad: float | None) -> None:
+        self.prepareGeometryChange()
+        self._grad = grad
+        self._refresh_tooltip()
+        self.update()
+
+    def set_label_visible(self, visible: bool) -> None:
+        self.prepareGeometryChange()
+        self._label_visible = visible
+        self.update()
+
+    @property
+    def label_visible(self) -> bool:
+        return self._label_visible
+
+    def set_emphasized(self, emphasized: bool) -> None:
+        """Drawn thick and green: a node dropped now would be inserted on this wire."""
+        if emphasized != self._emphasized:
+            self._emphasized = emphasized
+            self.update()
+
+    def set_highlight(self, color: QColor | str | None) -> None:
+        self._highlight = QColor(color) if color is not None else None
+        self.update()
+
+    def path(self) -> QPainterPath:
+        return QPainterPath(self._path)
+
+    def midpoint(self) -> QPointF:
+        return self._path.pointAtPercent(0.5)
+
+    def update_path(self) -> None:
+        self.prepareGeometryChange()
+        start = self.source_item.output_port_scene_pos()
+        end = self.target_item.input_port_scene_pos(self.edge.port)
+        self._path = wire_path(start, end)
+        self.update()
+
+    def _refresh_tooltip(self) -> None:
+        target = self.target_item.node
+        port = kind(target.kind).port_name(self.edge.port)
+        text = f"{self.source_item.node.display_name} → {target.display_name} (input '{port}')"
+        if self._grad is not None:
+            text += f"\ngradient carried = {full_number(self._grad)}"
+        self.setToolTip(text)
+
+    def _label_rect(self) -> QRectF:
+        text = self.label_text()
+        if not text or not self._label_visible:
+            return QRectF()
+        metrics = QFontMetricsF(_font(10))
+        width = metrics.horizontalAdvance(text) + 10
+        height = metrics.height() + 3
+        mid = self.midpoint()
+        return QRectF(mid.x() - width / 2, mid.y() - height / 2, width, height)
+
+    def boundingRect(self) -> QRectF:
+        rect = self._path.boundingRect().adjusted(-5, -5, 5, 5)
+        label = self._label_rect()
+        return rect.united(label.adjusted(-1, -1, 1, 1)) if not label.isNull() else rect
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        shape = stroker.createStroke(self._path)
+        label = self._label_rect()
+        if not label.isNull():
+            shape.addRect(label)
+        return shape
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if self._emphasized:
+            pen = QPen(colors["wire_drop"], 4.0)
+        elif selected:
+            pen = QPen(colors["wire_selected"], 3.0)
+        elif self._highlight is not None:
+            pen = QPen(self._highlight, 3.0)
+        else:
+            pen = QPen(colors["wire"], 2.0)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self._path)
+        label = self._label_rect()
+        if label.isNull() or _level_of_detail(painter) < DETAIL_THRESHOLD:
+            return
+        painter.setPen(QPen(pen.color() if (selected or self._highlight) else colors["wire_label_border"], 1.0))
+        painter.setBrush(colors["wire_label_bg"])
+        painter.drawRoundedRect(label, label.height() / 2, label.height() / 2)
+        painter.setFont(_font(10))
+        bad = self._grad is not None and format_number(self._grad) in ("nan", "inf", "-inf")
+        painter.setPen(colors["problem"] if bad else colors["wire_label_text"])
+        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, self.label_text())
+
+
+class PendingWireItem(QGraphicsPathItem):
+    """The dashed wire that follows the mouse while a person drags a connection.
+
+    `set_state(None)` neutral grey, `True` green (the port under the mouse accepts it), `False`
+    red (refused).
+    """
+
+    def __init__(self, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._state: bool | None = None
+        self.setZValue(5)
+        self._apply_pen()
+
+    @property
+    def state(self) -> bool | None:
+        return self._state
+
+    def set_points(self, output_end: QPointF, input_end: QPointF) -> None:
+        self.setPath(wire_path(output_end, input_end))
+
+    def set_state(self, state: bool | None) -> None:
+        self._state = state
+        self._apply_pen()
+
+    def _apply_pen(self) -> None:
+        colors = colors_of(self)
+        color = colors["pending"] if self._state is None else colors["ok"] if self._state else colors["refused"]
+        pen = QPen(color, 2.5, Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.setPen(pen)
+        self.setBrush(QBrush(Qt.BrushStyle.NoBrush))

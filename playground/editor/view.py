@@ -1,0 +1,477 @@
+"""The graph view: zoom and pan around a `GraphScene`, a minimap, and Tab quick search.
+
+Drops from the node palette reach the scene through QGraphicsView's own drag handling; the
+scene decides what they do.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QGraphicsScene,
+    QGraphicsView,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .catalog import KINDS, NodeKind
+from .items import LIGHT_COLORS
+from .palette import group_icon, matches
+
+logger = logging.getLogger(__name__)
+
+MIN_ZOOM = 0.1
+MAX_ZOOM = 4.0
+FIT_MAX_ZOOM = 1.25  # fitting a small graph does not blow it up beyond this
+ZOOM_STEP = 1.25
+SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this
+
+
+def _colors(scene: QGraphicsScene | None) -> dict:
+    return getattr(scene, "colors", None) or LIGHT_COLORS
+
+
+def _bounds(scene: QGraphicsScene | None) -> QRectF:
+    if scene is None:
+        return QRectF()
+    rect = scene.items_bounding_rect() if hasattr(scene, "items_bounding_rect") else scene.itemsBoundingRect()
+    return rect
+
+
+def _rank(node_kind: NodeKind, text: str) -> int | None:
+    """How well a search text matches a kind: 0 exact, 1 prefix, 2 in the name, 3 elsewhere; None: no match."""
+    text = text.strip().lower()
+    names = (node_kind.name.lower(), node_kind.title.lower())
+    if not text:
+        return 3
+    if text in names:
+        return 0
+    if any(name.startswith(text) for name in names):
+        return 1
+    if any(text in name for name in names):
+        return 2
+    return 3 if matches(node_kind, text) else None
+
+
+class QuickSearch(QFrame):
+    """A small floating box: type to filter node kinds, Enter or a click picks one, Escape closes."""
+
+    kind_chosen = Signal(str)
+    closed = Signal()
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("quickSearch")
+        self.setAccessibleName("quickSearch")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.search = QLineEdit()
+        self.search.setObjectName("quickSearchInput")
+        self.search.setAccessibleName("quickSearchInput")
+        self.search.setPlaceholderText("Add node…")
+        self.list = QListWidget()
+        self.list.setObjectName("quickSearchList")
+        self.list.setAccessibleName("quickSearchList")
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list)
+        self.setFixedSize(220, 260)
+        self.hide()
+        self.search.textChanged.connect(self._on_search_text_changed)
+        self.search.returnPressed.connect(self.choose_current)
+        self.list.itemClicked.connect(self._on_item_clicked)
+        self.search.installEventFilter(self)
+        self._on_search_text_changed("")
+
+    def shown_kinds(self) -> list[str]:
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+
+    def current_kind(self) -> str | None:
+        item = self.list.currentItem() or (self.list.item(0) if self.list.count() else None)
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def popup(self, pos: QPoint) -> None:
+        """Show with its top-left near ``pos`` (parent coordinates), kept inside the parent."""
+        self.search.clear()
+        self._on_search_text_changed("")
+        parent = self.parentWidget()
+        x = max(4, min(pos.x(), parent.width() - self.width() - 4))
+        y = max(4, min(pos.y(), parent.height() - self.height() - 4))
+        self.move(x, y)
+        self.show()
+        self.raise_()
+        self.search.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    def close_popup(self) -> None:
+        if self.isVisible():
+            self.hide()
+            self.closed.emit()
+
+    def choose_current(self) -> None:
+        name = self.current_kind()
+        if name is None:
+            return
+        self.close_popup()
+        self.kind_chosen.emit(name)
+
+    def _on_item_clicked(self, item: QListWidgetItem) -> None:
+        self.list.setCurrentItem(item)
+        self.choose_current()
+
+    def _on_search_text_changed(self, text: str) -> None:
+        ranked = sorted(((rank, i, k) for i, k in enumerate(KINDS.values())
+                         if (rank := _rank(k, text)) is not None), key=lambda entry: entry[:2])
+        self.list.clear()
+        for _rank_value, _index, node_kind in ranked:
+            item = QListWidgetItem(group_icon(node_kind.group), f"{node_kind.title}    ·  {node_kind.group}")
+            item.setData(Qt.ItemDataRole.UserRole, node_kind.name)
+            item.setToolTip(node_kind.description or node_kind.title)
+            self.list.addItem(item)
+        if self.list.count():
+            self.list.setCurrentRow(0)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.search and event.type() == QEvent.Type.KeyPress:
+            key = event.key()
+            if key == Qt.Key.Key_Escape:
+                self.close_popup()
+                return True
+            if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.list.count():
+                step = 1 if key == Qt.Key.Key_Down else -1
+                self.list.setCurrentRow((self.list.currentRow() + step) % self.list.count())
+                return True
+        if watched is self.search and event.type() == QEvent.Type.FocusOut:
+            QTimer.singleShot(0, self._close_if_focus_left)
+        return super().eventFilter(watched, event)
+
+    def _close_if_focus_left(self) -> None:
+        focus = self.window().focusWidget() if self.window() else None
+        if self.isVisible() and (focus is None or not self.isAncestorOf(focus)) and self.window().isActiveWindow():
+            self.close_popup()
+
+
+class MiniMap(QGraphicsView):
+    """The whole graph in a corner of the main view, with a rectangle for what the main view shows.
+
+    Click or drag in it to centre the main view there.
+    """
+
+    def __init__(self, main_view: GraphView):
+        super().__init__(main_view.scene(), main_view)
+        self.main_view = main_view
+        self.setObjectName("graphMiniMap")
+        self.setAccessibleName("graphMiniMap")
+        self.setInteractive(False)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setAcceptDrops(False)
+        self.viewport().setAcceptDrops(False)
+        self.setSceneRect(-SCENE_EXTENT, -SCENE_EXTENT, 2 * SCENE_EXTENT, 2 * SCENE_EXTENT)
+        self.setFixedSize(176, 118)
+        self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Minimap: click or drag to move the view")
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(60)
+        self._refit_timer.timeout.connect(self.refit)
+        if main_view.scene() is not None:
+            main_view.scene().changed.connect(self._on_scene_changed)
+
+    def _on_scene_changed(self, _regions) -> None:
+        if self.isVisible():
+            self._refit_timer.start()
+
+    def refit(self) -> None:
+        rect = _bounds(self.scene())
+        if rect.isNull():
+            rect = QRectF(-200, -150, 400, 300)
+        margin = 30
+        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio)
+        self.viewport().update()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.refit()
+
+    def visible_area(self) -> QRectF:
+        """The part of the scene the main view shows, in scene coordinates."""
+        return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, _colors(self.scene())["minimap_bg"])
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        colors = _colors(self.scene())
+        accent = colors["minimap_view"]
+        fill = QColor(accent)
+        fill.setAlpha(22)
+        painter.setBrush(fill)
+        painter.setPen(QPen(accent, 1.5 / max(self.transform().m11(), 1e-6)))
+        painter.save()
+        painter.drawRect(self.visible_area())
+        painter.resetTransform()
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colors["minimap_border"], 1))
+        painter.drawRect(QRectF(self.viewport().rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+        painter.restore()
+
+    def _centre_main_view(self, pos: QPointF) -> None:
+        self.main_view.centerOn(self.mapToScene(pos.toPoint()))
+        self.viewport().update()
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._centre_main_view(event.position())
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._centre_main_view(event.position())
+        event.accept()
+
+    def mouseReleaseEvent(self, event) -> None:
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        event.accept()
+
+    def wheelEvent(self, event) -> None:
+        event.accept()
+
+    def contextMenuEvent(self, event) -> None:
+        event.accept()
+
+
+class GraphView(QGraphicsView):
+    """The canvas: wheel zooms around the cursor, middle-drag or Space+drag pans, left-drag on the
+    background selects with a rubber band, Tab opens quick search, palette items can be dropped."""
+
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None):
+        super().__init__(scene, parent)
+        self.setObjectName("graphView")
+        self.setAccessibleName("graphView")
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSceneRect(-SCENE_EXTENT, -SCENE_EXTENT, 2 * SCENE_EXTENT, 2 * SCENE_EXTENT)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
+        self.setToolTip("")
+        self._pan_last: QPointF | None = None
+        self._space_held = False
+        self._quick_search_scene_pos = QPointF()
+
+        self.minimap = MiniMap(self)
+        self.quick_search = QuickSearch(self)
+        self.quick_search.kind_chosen.connect(self._on_quick_search_kind_chosen)
+        self.quick_search.closed.connect(self._on_quick_search_closed)
+        self.horizontalScrollBar().valueChanged.connect(self._on_view_moved)
+        self.verticalScrollBar().valueChanged.connect(self._on_view_moved)
+        self.centerOn(0, 0)
+
+    # -- zoom ------------------------------------------------------------------------------
+
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Zoom to ``zoom`` (clamped to 0.1–4), keeping the scene point under ``anchor`` (view coordinates) still."""
+        zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
+        current = self.zoom()
+        if abs(zoom - current) < 1e-9:
+            return
+        anchor = QPointF(self.viewport().rect().center()) if anchor is None else QPointF(anchor)
+        scene_point = self.mapToScene(anchor.toPoint())
+        factor = zoom / current
+        self.scale(factor, factor)
+        shift = self.mapFromScene(scene_point) - anchor.toPoint()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + shift.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + shift.y())
+        self.zoom_changed.emit(self.zoom())
+        self.minimap.viewport().update()
+
+    def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:
+        self.set_zoom(self.zoom() * factor, anchor)
+
+    def zoom_in(self) -> None:
+        self.zoom_by(ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.zoom_by(1 / ZOOM_STEP)
+
+    def reset_zoom(self) -> None:
+        self.set_zoom(1.0)
+
+    def fit(self, margin: float = 40.0) -> None:
+        """Show every node with a margin (never zoomed in beyond 1.25x, nor out beyond 0.1x)."""
+        rect = _bounds(self.scene())
+        if rect.isNull() or rect.isEmpty():
+            self.resetTransform()
+            self.centerOn(0, 0)
+        else:
+            # Leave a band at the bottom for the minimap, so it does not cover the graph it summarises.
+            area = QRectF(self.viewport().rect())
+            if self.is_minimap_visible():
+                area.setBottom(area.bottom() - self.minimap.height() - 10)
+            width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
+            zoom = min(area.width() / width, max(area.height(), 50.0) / height)
+            zoom = min(max(zoom, MIN_ZOOM), FIT_MAX_ZOOM)
+            self.resetTransform()
+            self.scale(zoom, zoom)
+            band = (self.viewport().height() - area.height()) / 2 / zoom
+            self.centerOn(rect.center() + QPointF(0, band))
+        self.zoom_changed.emit(self.zoom())
+        self.minimap.viewport().update()
+
+    def wheelEvent(self, event) -> None:
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if not delta:
+            event.ignore()
+            return
+        self.zoom_by(1.0015 ** delta, event.position())  # one notch (120) ≈ 1.2x
+        event.accept()
+
+    # -- panning ---------------------------------------------------------------------------
+
+    def _scroll_by(self, delta: QPointF) -> None:
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(delta.x()))
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
+
+    def mousePressEvent(self, event) -> None:
+        pan = event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton and self._space_held)
+        if pan:
+            self._pan_last = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._pan_last is not None:
+            self._scroll_by(event.position() - self._pan_last)
+            self._pan_last = event.position()
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._pan_last is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.LeftButton):
+            self._pan_last = None
+            if self._space_held:
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            else:
+                self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def _scene_is_typing(self) -> bool:
+        scene = self.scene()
+        return scene is not None and scene.focusItem() is not None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not self._scene_is_typing():
+            if not event.isAutoRepeat():
+                self._space_held = True
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and self._space_held:
+            if not event.isAutoRepeat():
+                self._space_held = False
+                if self._pan_last is None:
+                    self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    def focusOutEvent(self, event) -> None:
+        self._space_held = False
+        if self._pan_last is None:
+            self.viewport().unsetCursor()
+        super().focusOutEvent(event)
+
+    # -- quick search ----------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Tab
+                and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+                and not self._scene_is_typing()):
+            self.open_quick_search()
+            event.accept()
+            return True
+        return super().event(event)
+
+    def open_quick_search(self, view_pos: QPoint | None = None) -> None:
+        """Open quick search at ``view_pos`` (viewport coordinates; default: the mouse, else the centre)."""
+        if getattr(self.scene(), "read_only", False):
+            return
+        if view_pos is None:
+            view_pos = self.viewport().mapFromGlobal(QCursor.pos())
+            if not self.viewport().rect().contains(view_pos):
+                view_pos = self.viewport().rect().center()
+        self._quick_search_scene_pos = self.mapToScene(view_pos)
+        self.quick_search.popup(self.viewport().mapTo(self, view_pos))
+
+    def _on_quick_search_kind_chosen(self, kind_name: str) -> None:
+        try:
+            add = getattr(self.scene(), "add_node_at", None)
+            if add is not None:
+                add(kind_name, self._quick_search_scene_pos)
+        except Exception:
+            logger.exception("quick search could not add %s", kind_name)
+
+    def _on_quick_search_closed(self) -> None:
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    # -- minimap ---------------------------------------------------------------------------
+
+    def set_minimap_visible(self, visible: bool) -> None:
+        self.minimap.setVisible(visible)
+        if visible:
+            self._place_overlays()
+            self.minimap.raise_()
+
+    def is_minimap_visible(self) -> bool:
+        return not self.minimap.isHidden()
+
+    def _on_view_moved(self, _value=None) -> None:
+        self.minimap.viewport().update()
+
+    def _place_overlays(self) -> None:
+        area = self.viewport().geometry()
+        self.minimap.move(area.right() - self.minimap.width() - 10, area.bottom() - self.minimap.height() - 10)
+        self.minimap.raise_()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_overlays()
