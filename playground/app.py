@@ -2,31 +2,65 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .editor.document import DocumentFormatError, GraphDocument
+from .editor.export_code import to_python
+from .editor.panel import EditorPanel
+from .errors import ExceptionReporter, configure_logging
+from .files import load_document, save_document, write_atomic
+from .theme import apply_theme
 
 APP_NAME = "Autograd Playground"
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+EXAMPLES = RESOURCES / "examples"
+MAX_RECENT_FILES = 8
+GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
 
-# Tab title -> one sentence on what the tab will hold. The real panels replace these placeholders.
+# The two panels that arrive with their own issues say so until they land.
 TAB_PLACEHOLDERS: tuple[tuple[str, str], ...] = (
     (
-        "Graph editor",
-        "The graph editor (issue #3) will build computation graphs by drag and drop "
-        "and show every value and gradient live.",
-    ),
-    (
         "Backward animator",
-        "The backward animator (arrives with its issue) will step through the backward pass "
-        "node by node, showing each local gradient and how it accumulates.",
+        "The backward animator (issue #4) will step through the backward pass node by node, "
+        "showing each local derivative and how contributions add up at a reused node.",
     ),
     (
         "Training",
-        "The training panel (arrives with its issue) will train small networks on toy data sets "
-        "and plot the loss and decision boundary as they learn.",
+        "The training panel (issue #5) will train a network on two moons and friends with Adam, "
+        "drawing the decision boundary and the loss curves as it learns.",
     ),
+)
+
+CANVAS_GESTURES = (
+    ("Drag a palette entry onto the canvas", "Add a node (drop it on a wire to insert it)"),
+    ("Drag from an output port to an input port", "Connect (red: refused, the status bar says why)"),
+    ("Drag a wire's input end away", "Disconnect or reconnect"),
+    ("Double-click an input, parameter or constant", "Edit its value"),
+    ("Tab", "Quick search: add a node at the cursor"),
+    ("Mouse wheel", "Zoom around the cursor"),
+    ("Middle drag, or Space + drag", "Pan"),
+    ("Drag on the background", "Select with a rubber band"),
+    ("Right-click a node", "Make it the output, delete it"),
 )
 
 
@@ -41,24 +75,376 @@ def _placeholder(text: str) -> QWidget:
     return page
 
 
-class MainWindow(QMainWindow):
-    """Top-level window: one tab per panel, a status bar at the bottom."""
+def example_index() -> list[dict]:
+    """The examples shown under File > Open example, in menu order."""
+    try:
+        return json.loads((EXAMPLES / "index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [{"file": p.name, "title": p.stem.replace("_", " "), "description": ""}
+                for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+
+class MainWindow(QMainWindow):
+    """Top-level window: the editor and the other panels in tabs, menus, a status bar."""
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.setAccessibleName("MainWindow")
-        self.setWindowTitle(APP_NAME)
+        self.settings = settings if settings is not None else QSettings()
+        self.current_path: Path | None = None
+        self.document_name = "Untitled"
+        self._shown_once = False
+
+        self.document = GraphDocument()
+        self.undo_stack = QUndoStack(self)
+        self.editor = EditorPanel(self.document, self.undo_stack)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setAccessibleName("mainTabs")
+        self.tabs.addTab(self.editor, "Graph editor")
         for title, text in TAB_PLACEHOLDERS:
             self.tabs.addTab(_placeholder(text), title)
         self.setCentralWidget(self.tabs)
 
+        self.evaluation_label = QLabel()
+        self.evaluation_label.setObjectName("evaluationLabel")
+        self.statusBar().addPermanentWidget(self.evaluation_label)
+        self.editor.status_message.connect(self._on_status_message)
+        self.editor.evaluated.connect(self._on_evaluated)
+        self.undo_stack.cleanChanged.connect(self._update_title)
+
+        self._build_menus()
+        self._restore_settings()
+        self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")
-        self.resize(1200, 800)
+
+    # -- menus -------------------------------------------------------------------------------
+
+    def _action(self, menu, text: str, slot, shortcut=None, name: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setObjectName(name or "action" + "".join(w.capitalize() for w in text.strip(".…").split()))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&New", self.new_document, QKeySequence.StandardKey.New)
+        self._action(file_menu, "&Open…", self._on_open_triggered, QKeySequence.StandardKey.Open, "actionOpen")
+        self.examples_menu = file_menu.addMenu("Open &example")
+        for entry in example_index():
+            action = self.examples_menu.addAction(entry["title"])
+            action.setToolTip(entry.get("description", ""))
+            action.triggered.connect(lambda _=False, name=entry["file"]: self.open_example(name))
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(file_menu, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs, "actionSaveAs")
+        file_menu.addSeparator()
+        export_menu = file_menu.addMenu("E&xport")
+        self._action(export_menu, "Image as PNG…", lambda: self._on_export_image_triggered("png"), None,
+                     "actionExportPng")
+        self._action(export_menu, "Image as SVG…", lambda: self._on_export_image_triggered("svg"), None,
+                     "actionExportSvg")
+        self._action(export_menu, "Python code…", lambda: self._on_export_code_triggered(False), None,
+                     "actionExportPython")
+        self._action(export_menu, "Python code with a PyTorch check…", lambda: self._on_export_code_triggered(True),
+                     None, "actionExportPythonTorch")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit_menu = bar.addMenu("&Edit")
+        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setObjectName("actionUndo")
+        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        redo.setObjectName("actionRedo")
+        edit_menu.addActions([undo, redo])
+        edit_menu.addSeparator()
+        self._action(edit_menu, "Cu&t", self.editor.cut_selection, QKeySequence.StandardKey.Cut)
+        self._action(edit_menu, "&Copy", self.editor.copy_selection, QKeySequence.StandardKey.Copy)
+        self._action(edit_menu, "&Paste", self.editor.paste, QKeySequence.StandardKey.Paste)
+        self._action(edit_menu, "&Duplicate", self.editor.duplicate_selection, "Ctrl+D")
+        self._action(edit_menu, "De&lete", self.editor.delete_selection, QKeySequence.StandardKey.Delete)
+        self._action(edit_menu, "Select &all", self.editor.select_all, QKeySequence.StandardKey.SelectAll)
+        edit_menu.addSeparator()
+        self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G")
+
+        view_menu = bar.addMenu("&View")
+        self._action(view_menu, "&Fit", self.editor.view.fit, "F")
+        self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
+        self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
+        self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
+        self.minimap_action = self._action(view_menu, "&Minimap", self._on_minimap_toggled, "M")
+        self.minimap_action.setCheckable(True)
+        theme_menu = view_menu.addMenu("&Theme")
+        self.theme_group = QActionGroup(self)
+        for theme in ("light", "dark"):
+            action = self._action(theme_menu, theme.capitalize(), lambda _=False, t=theme: self.set_theme(t), None,
+                                  f"actionTheme{theme.capitalize()}")
+            action.setCheckable(True)
+            action.setData(theme)
+            self.theme_group.addAction(action)
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, "&About", self.show_about)
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def _set_document(self, document: GraphDocument, path: Path | None, name: str) -> None:
+        self.document.replace_with(document)
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.current_path, self.document_name = path, name
+        self.editor.refresh()
+        self.editor.view.fit()
+        self._update_title()
+
+    def new_document(self) -> None:
+        if self._confirm_discard():
+            self._set_document(GraphDocument(), None, "Untitled")
+
+    def open_example(self, file_name: str) -> bool:
+        try:
+            document = load_document(EXAMPLES / file_name)
+        except (OSError, DocumentFormatError) as error:
+            self._show_error("The example could not be opened", str(error))
+            return False
+        self._set_document(document, None, f"{Path(file_name).stem.replace('_', ' ')} (example)")
+        return True
+
+    def open_path(self, path: str | Path) -> bool:
+        """Open a graph file; a file that cannot be read leaves the open document untouched."""
+        path = Path(path)
+        try:
+            document = load_document(path)
+        except (OSError, DocumentFormatError) as error:
+            self._show_error(f"{path.name} could not be opened", str(error))
+            return False
+        self._set_document(document, path, path.name)
+        self._remember_recent(path)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def save(self) -> bool:
+        if self.current_path is None:
+            return self.save_as()
+        return self.save_to(self.current_path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", str(self._start_folder() / "graph.json"),
+                                              GRAPH_FILTER)
+        return bool(path) and self.save_to(Path(path))
+
+    def save_to(self, path: str | Path) -> bool:
+        path = Path(path)
+        try:
+            save_document(path, self.document)
+        except OSError as error:
+            self._show_error(f"{path.name} could not be saved", str(error))
+            return False
+        self.current_path, self.document_name = path, path.name
+        self.undo_stack.setClean()
+        self._remember_recent(path)
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _on_open_triggered(self) -> None:
+        if not self._confirm_discard():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", str(self._start_folder()), GRAPH_FILTER)
+        if path:
+            self.open_path(path)
+
+    def _start_folder(self) -> Path:
+        return self.current_path.parent if self.current_path else Path.home()
+
+    # -- export ------------------------------------------------------------------------------
+
+    def export_image(self, path: str | Path) -> None:
+        """Draw the graph (without selection highlights) to a PNG or SVG file."""
+        path = Path(path)
+        scene = self.editor.scene
+        selected = scene.selected_node_ids()
+        scene.clearSelection()
+        source = scene.itemsBoundingRect().adjusted(-24, -24, 24, 24)
+        size = QSize(max(1, round(source.width())), max(1, round(source.height())))
+        try:
+            if path.suffix.lower() == ".svg":
+                generator = QSvgGenerator()
+                generator.setFileName(str(path))
+                generator.setSize(size)
+                generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+                generator.setTitle(self.document_name)
+                painter = QPainter(generator)
+                scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
+                painter.end()
+            else:
+                image = QImage(size * 2, QImage.Format.Format_ARGB32)
+                image.fill(self.palette().base().color())
+                painter = QPainter(image)
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                scene.render(painter, QRectF(image.rect()), source)
+                painter.end()
+                if not image.save(str(path)):
+                    raise OSError(f"could not write {path}")
+        finally:
+            scene.select_nodes(selected)
+
+    def _on_export_image_triggered(self, extension: str) -> None:
+        default = self._start_folder() / f"{Path(self.document_name).stem or 'graph'}.{extension}"
+        path, _ = QFileDialog.getSaveFileName(self, f"Export image as {extension.upper()}", str(default),
+                                              f"{extension.upper()} image (*.{extension})")
+        if path:
+            try:
+                self.export_image(path)
+            except OSError as error:
+                self._show_error("The image could not be exported", str(error))
+            else:
+                self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    def export_code(self, path: str | Path, use_torch: bool = False) -> None:
+        write_atomic(path, to_python(self.document, use_torch=use_torch))
+
+    def _on_export_code_triggered(self, use_torch: bool) -> None:
+        default = self._start_folder() / f"{Path(self.document_name).stem.replace(' ', '_') or 'graph'}.py"
+        path, _ = QFileDialog.getSaveFileName(self, "Export Python code", str(default), "Python (*.py)")
+        if not path:
+            return
+        try:
+            self.export_code(path, use_torch)
+        except (OSError, ValueError) as error:
+            self._show_error("The code could not be exported", str(error))
+        else:
+            self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    # -- view --------------------------------------------------------------------------------
+
+    def set_theme(self, theme: str) -> None:
+        apply_theme(QApplication.instance(), theme)
+        self.editor.scene.set_theme(theme == "dark")
+        for action in self.theme_group.actions():
+            action.setChecked(action.data() == theme)
+        self.settings.setValue("theme", theme)
+
+    def _on_minimap_toggled(self) -> None:
+        self.editor.view.set_minimap_visible(self.minimap_action.isChecked())
+        self.settings.setValue("minimap", self.minimap_action.isChecked())
+
+    def show_shortcuts(self) -> None:
+        rows = [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+                for menu in self.menuBar().findChildren(type(self.examples_menu)) for a in menu.actions()
+                if not a.shortcut().isEmpty()]
+        rows += CANVAS_GESTURES
+        dialog = QDialog(self)
+        dialog.setObjectName("shortcutsDialog")
+        dialog.setWindowTitle("Keyboard shortcuts")
+        table = QTableWidget(len(rows), 2, dialog)
+        table.setHorizontalHeaderLabels(["Action", "Keys"])
+        for i, (action, keys) in enumerate(rows):
+            table.setItem(i, 0, QTableWidgetItem(action))
+            table.setItem(i, 1, QTableWidgetItem(keys))
+        table.resizeColumnsToContents()
+        QVBoxLayout(dialog).addWidget(table)
+        dialog.resize(620, 520)
+        dialog.open()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<b>{APP_NAME}</b><p>See backpropagation happen: build a computation graph, "
+                          "watch every value and gradient, step through the chain rule, train a network.</p>"
+                          "<p>Its own autodiff engine checks every gradient against finite differences "
+                          "and PyTorch.</p>")
+
+    # -- state, title, status ------------------------------------------------------------------
+
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+        theme = self.settings.value("theme", "light")
+        self.set_theme(theme if theme in ("light", "dark") else "light")
+        minimap = self.settings.value("minimap", False, type=bool)
+        self.minimap_action.setChecked(minimap)
+        self.editor.view.set_minimap_visible(minimap)
+        self._rebuild_recent_menu()
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember_recent(self, path: Path) -> None:
+        path = str(Path(path).resolve())
+        recent = [path] + [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recentFiles", recent[:MAX_RECENT_FILES])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.triggered.connect(lambda _=False, p=path: self._confirm_discard() and self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document_name}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
+        self.setWindowModified(not self.undo_stack.isClean())
+
+    def _on_status_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 6000)
+
+    def _on_evaluated(self, evaluation) -> None:
+        self.evaluation_label.setText(evaluation.summary())
+
+    def _show_error(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(f"{title}: {message}", 8000)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("errorDialog")
+        box.open()
+
+    def _confirm_discard(self) -> bool:
+        """True if the current document may be replaced: it is saved, or the person says so."""
+        if self.undo_stack.isClean():
+            return True
+        answer = self.ask_save_changes()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def ask_save_changes(self) -> QMessageBox.StandardButton:
+        buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                   | QMessageBox.StandardButton.Cancel)
+        return QMessageBox.question(self, "Unsaved changes",
+                                    f"{self.document_name} has changes that are not saved. Save them first?",
+                                    buttons, QMessageBox.StandardButton.Save)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._shown_once:  # the view knows its real size only now
+            self._shown_once = True
+            QTimer.singleShot(0, self.editor.view.fit)
+
+    def closeEvent(self, event) -> None:
+        if not self._confirm_discard():
+            event.ignore()
+            return
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.sync()
+        event.accept()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,6 +453,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(args)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
+    configure_logging()
     window = MainWindow()
+    reporter = ExceptionReporter(window)
+    reporter.install()
     window.show()
+    for arg in args[1:]:
+        if arg.endswith(".json"):
+            window.open_path(arg)
     return app.exec()

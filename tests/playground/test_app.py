@@ -1,20 +1,252 @@
-"""Smoke tests for the main window."""
+"""The main window as a person meets it: it opens on the neuron, builds expressions, saves, opens,
+refuses bad files without losing the graph, exports, remembers its settings, and survives errors."""
 
-from PySide6.QtWidgets import QTabWidget
+from __future__ import annotations
+
+import json
+import logging
+import runpy
+import sys
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
+from playground.editor.document import GraphDocument
+from playground.errors import ExceptionReporter
 
 
-def test_main_window_has_three_tabs(qtbot):
-    window = MainWindow()
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    window = MainWindow(settings)
+    # pytest-qt closes the window after the test: answer "discard" instead of a modal question.
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(window)
     window.show()
+    qtbot.waitExposed(window)
+    return window
 
-    assert window.objectName() == "MainWindow"
-    assert window.accessibleName() == "MainWindow"
-    assert window.windowTitle() == "Autograd Playground"
 
+def node_by_label(window, label):
+    return next(n for n in window.document.nodes if n.label == label)
+
+
+def tooltip(window, label):
+    window.editor.evaluation  # noqa: B018 - runs the evaluation pending for this turn of the event loop
+    return window.editor.scene.node_item(node_by_label(window, label).id).toolTip()
+
+
+def test_window_names_tabs_and_status(window):
+    assert window.objectName() == "MainWindow" and window.accessibleName() == "MainWindow"
     tabs = window.findChild(QTabWidget, "mainTabs")
-    assert tabs is not None
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Graph editor", "Backward animator", "Training"]
+    for name in ("graphView", "nodePalette", "expressionInput", "propertiesPanel", "gradCheckTable"):
+        widget = window.findChild(object, name)
+        assert widget is not None, name
+        assert widget.accessibleName() == name
     assert window.statusBar().currentMessage() == "Ready"
+
+
+def test_it_opens_on_the_neuron_with_values_and_gradients(window):
+    results = window.editor.evaluation.results
+    o, x1, w1, b = (node_by_label(window, name) for name in ("o", "x1", "w1", "b"))
+    assert results[o.id].value == pytest.approx(0.7071067811865476, abs=1e-15)
+    assert results[x1.id].grad == pytest.approx(-1.5, abs=1e-12)
+    assert results[w1.id].grad == pytest.approx(1.0, abs=1e-12)
+    assert results[b.id].grad == pytest.approx(0.5, abs=1e-12)
+    assert tooltip(window, "x1") == f"x1 (input) = 2, grad = {results[x1.id].grad!r}"  # full precision
+    assert "neuron" in window.windowTitle()
+    assert window.findChild(object, "evaluationLabel").text() == "Output = 0.7071"
+
+
+def test_typed_expression_builds_the_hand_traced_graph(window, qtbot):
+    box = window.findChild(QLineEdit, "expressionInput")
+    box.setFocus()
+    qtbot.keyClicks(box, "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert tooltip(window, "a") == "a (input) = 2, grad = 31"
+    assert tooltip(window, "b").endswith("= 3, grad = 14")
+    assert tooltip(window, "c") == "c (input) = 4, grad = 7"
+    assert tooltip(window, "d") == "d (input) = 5, grad = 10"
+    window.undo_stack.undo()  # building is one undo step: the neuron comes back
+    assert {n.label for n in window.document.nodes} >= {"x1", "w1", "o"}
+
+
+def test_a_bad_expression_points_at_the_problem_and_keeps_the_graph(window, qtbot):
+    before = window.document.to_dict()
+    box = window.findChild(QLineEdit, "expressionInput")
+    box.setText("a = 2 + ")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    error = window.findChild(object, "expressionError")
+    assert error.isVisible() and "^" in error.text()
+    assert window.document.to_dict() == before
+    box.setText("foo(x)")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert "foo" in error.text()
+    assert window.document.to_dict() == before
+
+
+def test_gradient_check_table_agrees_with_finite_differences(window, qtbot):
+    qtbot.mouseClick(window.findChild(QPushButton, "gradCheckButton"), Qt.MouseButton.LeftButton)
+    table = window.findChild(QTableWidget, "gradCheckTable")
+    names = {table.item(i, 0).text() for i in range(table.rowCount())}
+    assert names == {"x1", "x2", "w1", "w2", "b"}
+    assert all(table.item(i, 4).text() == "✓" for i in range(table.rowCount()))
+
+
+def test_save_and_open_round_trip_exactly(window, tmp_path):
+    window.editor.build_from_expression("x=1.1; y=x*x + sin(x); z=log(y)")
+    path = tmp_path / "graph.json"
+    assert window.save_to(path)
+    saved = window.document.to_dict()
+    assert "*" not in window.windowTitle().replace("[*]", "")
+    window.open_example("neuron.json")
+    assert window.open_path(path)
+    assert window.document.to_dict() == saved
+    assert window.recent_files()[0] == str(path.resolve())
+    assert json.loads(path.read_text())["version"] == 1
+
+
+@pytest.mark.parametrize("content, words", [
+    ('{"format": "autograd-playground-graph", "version": 1, "nodes": [', "not valid JSON"),
+    ("", "empty"),
+    ('{"format": "autograd-playground-graph", "version": 99, "nodes": []}', "newer"),
+    ('{"hello": "world"}', "not an Autograd Playground graph"),
+    ('{"format": "autograd-playground-graph", "version": 1, "nodes": [{"id": "n1", "kind": "warp"}]}', "warp"),
+])
+def test_a_bad_file_is_refused_with_a_message_and_the_document_untouched(window, tmp_path, content, words):
+    before = window.document.to_dict()
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert not window.open_path(path)
+    assert words in window.statusBar().currentMessage()
+    dialog = window.findChild(QMessageBox, "errorDialog")
+    assert dialog is not None and words in dialog.text()
+    assert window.document.to_dict() == before
+    dialog.close()
+
+
+def test_examples_menu_opens_each_example(window):
+    titles = [a.text() for a in window.examples_menu.actions()]
+    assert len(titles) >= 6
+    for action in window.examples_menu.actions():
+        action.trigger()
+        assert window.editor.evaluation.is_complete, action.text()
+
+
+def test_export_png_svg_and_runnable_python(window, tmp_path, capsys):
+    window.export_image(tmp_path / "graph.png")
+    image = QImage(str(tmp_path / "graph.png"))
+    assert image.width() > 200 and image.height() > 100
+    window.export_image(tmp_path / "graph.svg")
+    svg = (tmp_path / "graph.svg").read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg
+    window.export_code(tmp_path / "graph.py")
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    runpy.run_path(str(tmp_path / "graph.py"), run_name="__main__")
+    printed = capsys.readouterr().out
+    output = window.editor.evaluation.results[window.document.effective_output()].value
+    assert f"value={output!r}" in printed  # the neuron's output, exactly as the editor computes it
+
+
+def test_undo_marks_modified_and_closing_asks_first(window, monkeypatch, qtbot):
+    x1 = node_by_label(window, "x1")
+    window.editor.properties.show_node(x1.id)
+    window.editor.properties.value_edit.setText("3")
+    window.editor.properties.value_edit.editingFinished.emit()
+    assert window.isWindowModified()
+    asked = []
+    monkeypatch.setattr(window, "ask_save_changes",
+                        lambda: asked.append(True) or QMessageBox.StandardButton.Cancel)
+    assert not window.close()  # cancelled: the window stays with the change
+    assert asked and window.isVisible() and window.document.node(x1.id).value == 3.0
+    monkeypatch.undo()
+
+
+def test_settings_persist_theme_geometry_and_recent_files(qtbot, settings, tmp_path):
+    first = MainWindow(settings)
+    first.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(first)
+    first.show()
+    first.resize(900, 640)
+    first.set_theme("dark")
+    path = tmp_path / "kept.json"
+    first.save_to(path)
+    first.close()
+    second = MainWindow(settings)
+    second.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(second)
+    assert second.settings.value("theme") == "dark"
+    assert second.theme_group.checkedAction().data() == "dark"
+    assert second.recent_files() == [str(path.resolve())]
+    assert [a.text() for a in second.recent_menu.actions()] == ["kept.json"]
+    second.set_theme("light")
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_slot_is_shown_logged_and_the_app_goes_on(window, qtbot, caplog):
+    reporter = ExceptionReporter(window)
+    reporter.install()
+    button = QPushButton("boom", window)
+
+    def fail():
+        raise ZeroDivisionError("a deliberate failure")
+
+    button.clicked.connect(fail)
+    try:
+        with caplog.at_level(logging.ERROR, logger="autograd_playground"):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    finally:
+        reporter.uninstall()
+    dialog = window.findChild(QMessageBox, "exceptionDialog")
+    assert dialog is not None and "a deliberate failure" in dialog.text()
+    assert "ZeroDivisionError" in dialog.detailedText()
+    assert any("a deliberate failure" in record.getMessage() for record in caplog.records)
+    window.editor.build_from_expression("q=2; r=q*q")  # and the app goes on working
+    assert window.editor.evaluation.results[window.document.effective_output()].value == 4.0
+    dialog.close()
+
+
+def test_edit_menu_copy_paste_duplicate_and_delete(window):
+    editor = window.editor
+    x1, w1 = node_by_label(window, "x1"), node_by_label(window, "w1")
+    editor.scene.select_nodes([x1.id, w1.id])
+    count, wires = len(window.document.nodes), len(window.document.edges)
+    assert editor.copy_selection()
+    editor.paste()
+    assert len(window.document.nodes) == count + 2
+    editor.duplicate_selection()
+    assert len(window.document.nodes) == count + 4
+    editor.select_all()
+    editor.delete_selection()
+    assert window.document.nodes == []
+    window.undo_stack.undo()
+    assert len(window.document.nodes) == count + 4 and len(window.document.edges) == wires
+
+
+def test_auto_layout_is_one_undo_step(window):
+    before = {n.id: (n.x, n.y) for n in window.document.nodes}
+    for node in window.document.nodes:  # scramble
+        window.document.move_node(node.id, 0.0, 0.0)
+    window.undo_stack.clear()
+    window.editor.auto_layout()
+    after = {n.id: (n.x, n.y) for n in window.document.nodes}
+    assert len(set(after.values())) == len(after)  # no two nodes on one spot
+    window.undo_stack.undo()
+    assert all(p == (0.0, 0.0) for p in ((n.x, n.y) for n in window.document.nodes))
+    assert before  # the neuron had positions to start with
+
+
+def test_a_new_document_is_empty_and_says_what_to_do(window):
+    window.undo_stack.setClean()
+    window.new_document()
+    assert window.document.to_dict()["nodes"] == []
+    assert "Empty graph" in window.findChild(object, "evaluationLabel").text()
+    assert GraphDocument.from_dict(window.document.to_dict()).nodes == []

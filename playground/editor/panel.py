@@ -1,0 +1,255 @@
+"""The graph editor tab: palette, canvas, expression box, properties and gradient check, around one document.
+
+Any change to the document re-runs forward and backward through the engine (once per turn
+of the event loop, however many changes one edit makes) and shows the result everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from PySide6.QtCore import QMimeData, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import edits
+from .commands import EditCommand
+from .document import Change, Edge, GraphDocument, Node
+from .evaluate import Evaluation, evaluate, full_number
+from .expression import ExpressionError, parse_expression
+from .gradient_check import check_gradients
+from .layout import layered_layout
+from .palette import NodePalette
+from .properties import PropertiesPanel
+from .scene import GraphScene
+from .view import GraphView
+
+CLIPBOARD_MIME = "application/x-autograd-playground-graph"
+PASTE_OFFSET = 40.0
+
+
+class EditorPanel(QWidget):
+    evaluated = Signal(object)  # the new Evaluation
+    status_message = Signal(str)
+
+    def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
+        super().__init__(parent)
+        self.setObjectName("editorPanel")
+        self.document, self.undo_stack = document, undo_stack
+        self._evaluation: Evaluation | None = None
+        self._evaluation_timer = QTimer(self, singleShot=True, interval=0)
+        self._evaluation_timer.timeout.connect(self.refresh)
+
+        self.scene = GraphScene(document, undo_stack)
+        self.view = GraphView(self.scene)
+        self.palette = NodePalette()
+        self.properties = PropertiesPanel(document, undo_stack)
+
+        self.expression_input = QLineEdit()
+        self.expression_input.setObjectName("expressionInput")
+        self.expression_input.setAccessibleName("expressionInput")
+        self.expression_input.setPlaceholderText("Type an expression, e.g.  a=2; b=3; L=tanh(a*b + 1)  and press Enter")
+        self.build_button = QPushButton("Build graph")
+        self.build_button.setObjectName("buildExpressionButton")
+        self.build_button.setAccessibleName("Build graph from expression")
+        self.expression_error = QLabel()
+        self.expression_error.setObjectName("expressionError")
+        self.expression_error.setStyleSheet("color: #c62828; font-family: monospace;")
+        self.expression_error.setVisible(False)
+
+        self.gradcheck_button = QPushButton("Check gradients")
+        self.gradcheck_button.setObjectName("gradCheckButton")
+        self.gradcheck_button.setAccessibleName("Check gradients against finite differences")
+        self.gradcheck_table = QTableWidget(0, 5)
+        self.gradcheck_table.setObjectName("gradCheckTable")
+        self.gradcheck_table.setAccessibleName("gradCheckTable")
+        self.gradcheck_table.setHorizontalHeaderLabels(["Node", "Engine", "Finite diff.", "Difference", "OK"])
+        self.gradcheck_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.gradcheck_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.gradcheck_table.horizontalHeader().setStretchLastSection(True)
+        self.gradcheck_table.verticalHeader().setVisible(False)
+
+        expression_row = QHBoxLayout()
+        expression_row.addWidget(QLabel("Expression"))
+        expression_row.addWidget(self.expression_input, 1)
+        expression_row.addWidget(self.build_button)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.properties, 3)
+        side_layout.addWidget(self.gradcheck_button)
+        side_layout.addWidget(self.gradcheck_table, 2)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.palette)
+        splitter.addWidget(self.view)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([180, 800, 300])
+        layout = QVBoxLayout(self)
+        layout.addLayout(expression_row)
+        layout.addWidget(self.expression_error)
+        layout.addWidget(splitter, 1)
+
+        document.subscribe(self._on_document_changed)
+        self.expression_input.returnPressed.connect(self._on_expression_entered)
+        self.build_button.clicked.connect(self._on_expression_entered)
+        self.gradcheck_button.clicked.connect(self.run_gradient_check)
+        self.palette.kind_activated.connect(self._on_palette_kind_activated)
+        self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
+        self.scene.status_message.connect(self.status_message)
+        self.properties.status_message.connect(self.status_message)
+        self.refresh()
+
+    # -- evaluation ------------------------------------------------------------------------
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The evaluation of the document as it is now (runs a pending one at once)."""
+        if self._evaluation is None or self._evaluation_timer.isActive():
+            self.refresh()
+        return self._evaluation
+
+    def _on_document_changed(self, change: Change) -> None:
+        self._evaluation_timer.start()
+
+    def refresh(self) -> None:
+        self._evaluation_timer.stop()
+        self._evaluation = evaluate(self.document)
+        self.scene.show_evaluation(self._evaluation)
+        self.properties.set_evaluation(self._evaluation)
+        self.evaluated.emit(self._evaluation)
+
+    # -- building from an expression --------------------------------------------------------
+
+    def build_from_expression(self, text: str) -> bool:
+        """Replace the graph with the expression's (one undo step); on an error point at it and keep the graph."""
+        try:
+            new_document = parse_expression(text)
+        except ExpressionError as error:
+            pointer = ""
+            if error.column is not None:
+                pointer = f"\n{text}\n{' ' * error.column}^"
+            self.expression_error.setText(f"{error.message}{pointer}")
+            self.expression_error.setVisible(True)
+            self.status_message.emit(f"Expression not built: {error.message}")
+            return False
+        self.expression_error.setVisible(False)
+        self._push(edits.replace_document(self.document, new_document, f"Build {text.strip()[:40]}"))
+        self.view.fit()
+        self.status_message.emit(f"Built the graph of {text.strip()}")
+        return True
+
+    def _on_expression_entered(self) -> None:
+        self.build_from_expression(self.expression_input.text())
+
+    # -- editing -----------------------------------------------------------------------------
+
+    def _push(self, edit: edits.Edit) -> None:
+        if edit.actions:
+            self.undo_stack.push(EditCommand(self.document, edit))
+
+    def _on_palette_kind_activated(self, kind_name: str) -> None:
+        self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.viewport().rect().center()))
+
+    def _on_selection_ids_changed(self, node_ids: list) -> None:
+        self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None)
+
+    def select_all(self) -> None:
+        self.scene.select_nodes([n.id for n in self.document.nodes])
+
+    def delete_selection(self) -> None:
+        if not self.scene.delete_selection():  # the selected nodes and wires, one undo step
+            self.status_message.emit("Nothing selected to delete")
+
+    def copy_selection(self) -> bool:
+        """Put the selected nodes and the wires among them on the clipboard (as graph JSON)."""
+        selected = set(self.scene.selected_node_ids())
+        if not selected:
+            self.status_message.emit("Nothing selected to copy")
+            return False
+        data = self.document.to_dict()
+        data["nodes"] = [n for n in data["nodes"] if n["id"] in selected]
+        data["edges"] = [e for e in data["edges"] if e["from"] in selected and e["to"] in selected]
+        data["output"] = None
+        mime = QMimeData()
+        text = json.dumps(data)
+        mime.setData(CLIPBOARD_MIME, text.encode("utf-8"))
+        mime.setText(text)
+        QGuiApplication.clipboard().setMimeData(mime)
+        return True
+
+    def cut_selection(self) -> None:
+        if self.copy_selection():
+            selected = self.scene.selected_node_ids()
+            edit = edits.remove_nodes(self.document, selected)
+            edit.text = "Cut"
+            self._push(edit)
+
+    def paste(self) -> None:
+        mime = QGuiApplication.clipboard().mimeData()
+        if mime is None or not mime.hasFormat(CLIPBOARD_MIME):
+            self.status_message.emit("The clipboard holds no graph nodes to paste")
+            return
+        try:
+            pasted = GraphDocument.from_dict(json.loads(bytes(mime.data(CLIPBOARD_MIME)).decode("utf-8")))
+        except (ValueError, UnicodeDecodeError) as error:
+            self.status_message.emit(f"Cannot paste: {error}")
+            return
+        self._paste_nodes(pasted.nodes, pasted.edges, "Paste")
+
+    def duplicate_selection(self) -> None:
+        selected = set(self.scene.selected_node_ids())
+        if not selected:
+            self.status_message.emit("Nothing selected to duplicate")
+            return
+        nodes = [n for n in self.document.nodes if n.id in selected]
+        wires = [e for e in self.document.edges if e.source in selected and e.target in selected]
+        self._paste_nodes(nodes, wires, "Duplicate")
+
+    def _paste_nodes(self, nodes: list[Node], wires: list[Edge], text: str) -> None:
+        shifted = [replace(n, x=n.x + PASTE_OFFSET, y=n.y + PASTE_OFFSET) for n in nodes]
+        edit = edits.add_subgraph(self.document, shifted, wires, text)
+        self._push(edit)
+        self.scene.select_nodes([a.node.id for a in edit.actions if isinstance(a, edits.AddNode)])
+
+    def auto_layout(self) -> None:
+        positions = layered_layout(self.document)
+        edit = edits.move_nodes(self.document, positions, "Auto-layout")
+        if edit.actions:
+            self.scene.animate_next_moves()
+            self._push(edit)
+        self.view.fit()
+
+    # -- gradient check ----------------------------------------------------------------------
+
+    def run_gradient_check(self) -> None:
+        rows = check_gradients(self.document)
+        table = self.gradcheck_table
+        table.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            cells = [row.name, full_number(row.analytic), full_number(row.numerical), f"{row.difference:.2e}",
+                     "✓" if row.passed else "✗"]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j == 4:
+                    item.setForeground(Qt.GlobalColor.darkGreen if row.passed else Qt.GlobalColor.red)
+                table.setItem(i, j, item)
+        if not rows:
+            self.status_message.emit("Gradient check: the graph has no complete output to check")
+        else:
+            failed = sum(not row.passed for row in rows)
+            self.status_message.emit(f"Gradient check: {len(rows) - failed} of {len(rows)} leaves agree with "
+                                     "central finite differences")

@@ -1,0 +1,224 @@
+"""The properties panel: the selected node's label, value (typed or scrubbed with a slider), Sum inputs,
+output choice, and its computed value and gradient in full precision.
+
+It reads the document every time it refreshes and changes it only through undo commands.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import edits
+from .catalog import kind
+from .commands import EditCommand
+from .document import GraphDocument
+from .evaluate import Evaluation, full_number
+
+SLIDER_STEPS = 1000
+
+
+class PropertiesPanel(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
+        super().__init__(parent)
+        self.setObjectName("propertiesPanel")
+        self.setAccessibleName("propertiesPanel")
+        self.document, self.undo_stack = document, undo_stack
+        self.node_id: str | None = None
+        self._evaluation: Evaluation | None = None
+        self._slider_range: dict[str, tuple[float, float]] = {}  # per node, view state only
+
+        self.heading = QLabel("No node selected")
+        self.heading.setObjectName("propertiesHeading")
+        self.heading.setWordWrap(True)
+        self.label_edit = self._named(QLineEdit(), "labelEdit", "Label")
+        self.value_edit = self._named(QLineEdit(), "valueEdit", "Value")
+        self.slider = self._named(QSlider(Qt.Orientation.Horizontal), "valueSlider", "Scrub value")
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.low_spin = self._named(self._range_spin(), "sliderMinimum", "Slider minimum")
+        self.high_spin = self._named(self._range_spin(), "sliderMaximum", "Slider maximum")
+        self.inputs_spin = self._named(QSpinBox(), "sumInputs", "Number of inputs")
+        self.inputs_spin.setRange(1, 64)
+        self.output_button = self._named(QPushButton("Make this the output"), "makeOutputButton", "Make output")
+        self.computed_value = self._named(QLabel(), "computedValue", "Computed value")
+        self.computed_grad = self._named(QLabel(), "computedGrad", "Computed gradient")
+        self.problem = self._named(QLabel(), "nodeProblem", "Problem")
+        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.setWordWrap(True)
+        for label in (self.computed_value, self.computed_grad):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        range_row = QHBoxLayout()
+        range_row.addWidget(self.low_spin)
+        range_row.addWidget(QLabel("to"))
+        range_row.addWidget(self.high_spin)
+        self.form = QFormLayout()
+        self.form.addRow("Label", self.label_edit)
+        self.form.addRow("Value", self.value_edit)
+        self.form.addRow("Scrub", self.slider)
+        self.form.addRow("Range", range_row)
+        self.form.addRow("Inputs", self.inputs_spin)
+        self.form.addRow("Value", self.computed_value)
+        self.form.addRow("Gradient", self.computed_grad)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addLayout(self.form)
+        layout.addWidget(self.output_button)
+        layout.addWidget(self.problem)
+        layout.addStretch(1)
+
+        self.label_edit.editingFinished.connect(self._on_label_edited)
+        self.value_edit.editingFinished.connect(self._on_value_edited)
+        self.slider.valueChanged.connect(self._on_slider_moved)
+        self.low_spin.valueChanged.connect(self._on_range_edited)
+        self.high_spin.valueChanged.connect(self._on_range_edited)
+        self.inputs_spin.valueChanged.connect(self._on_inputs_edited)
+        self.output_button.clicked.connect(self._on_output_clicked)
+        self.refresh()
+
+    @staticmethod
+    def _named(widget, name: str, accessible: str):
+        widget.setObjectName(name)
+        widget.setAccessibleName(accessible)
+        return widget
+
+    @staticmethod
+    def _range_spin() -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()
+        spin.setRange(-1e6, 1e6)
+        spin.setDecimals(3)
+        return spin
+
+    # -- following the model ---------------------------------------------------------------
+
+    def show_node(self, node_id: str | None) -> None:
+        self.node_id = node_id
+        self.refresh()
+
+    def set_evaluation(self, evaluation: Evaluation) -> None:
+        self._evaluation = evaluation
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the selected node as the document has it now."""
+        if self.node_id is not None and not self.document.has_node(self.node_id):
+            self.node_id = None
+        node = self.document.node(self.node_id) if self.node_id else None
+        for widget in (self.label_edit, self.value_edit, self.slider, self.low_spin, self.high_spin,
+                       self.inputs_spin, self.output_button):
+            widget.blockSignals(True)
+        try:
+            self._fill(node)
+        finally:
+            for widget in (self.label_edit, self.value_edit, self.slider, self.low_spin, self.high_spin,
+                           self.inputs_spin, self.output_button):
+                widget.blockSignals(False)
+
+    def _fill(self, node) -> None:
+        editable = node is not None
+        is_leaf = editable and node.is_leaf
+        is_sum = editable and kind(node.kind).is_variadic
+        self.label_edit.setEnabled(editable)
+        # Show only the rows this node has: a value to edit for leaves, a port count for a Sum.
+        for row in (1, 2, 3):  # Value, Scrub, Range
+            self.form.setRowVisible(row, is_leaf)
+        self.form.setRowVisible(4, is_sum)
+        for row in (5, 6):  # computed value and gradient
+            self.form.setRowVisible(row, editable)
+        self.output_button.setEnabled(editable and self.document.effective_output() != node.id)
+        if node is None:
+            self.heading.setText("No node selected: click a node to see and edit it")
+            for edit in (self.label_edit, self.value_edit):
+                edit.clear()
+            self.computed_value.clear()
+            self.computed_grad.clear()
+            self.problem.clear()
+            return
+        node_kind = kind(node.kind)
+        output = " (output)" if self.document.effective_output() == node.id else ""
+        self.heading.setText(f"<b>{node.display_name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
+        if not self.label_edit.hasFocus():
+            self.label_edit.setText(node.label)
+        if is_leaf:
+            if not self.value_edit.hasFocus():
+                self.value_edit.setText(full_number(node.value))
+            low, high = self._range_for(node.id, node.value)
+            self.low_spin.setValue(low)
+            self.high_spin.setValue(high)
+            if math.isfinite(node.value) and high > low:
+                position = round((min(max(node.value, low), high) - low) / (high - low) * SLIDER_STEPS)
+                self.slider.setValue(position)
+        if is_sum:
+            self.inputs_spin.setValue(node.inputs)
+        result = self._evaluation.results.get(node.id) if self._evaluation else None
+        self.computed_value.setText(full_number(result.value) if result else "—")
+        self.computed_grad.setText(full_number(result.grad) if result else "—")
+        self.problem.setText(result.problem or "" if result else "")
+
+    def _range_for(self, node_id: str, value: float) -> tuple[float, float]:
+        if node_id not in self._slider_range:
+            centre = value if math.isfinite(value) else 0.0
+            span = max(5.0, abs(centre))
+            self._slider_range[node_id] = (round(centre - span, 3), round(centre + span, 3))
+        return self._slider_range[node_id]
+
+    # -- edits -----------------------------------------------------------------------------
+
+    def _push(self, edit) -> None:
+        if edit.actions:
+            self.undo_stack.push(EditCommand(self.document, edit))
+
+    def _on_label_edited(self) -> None:
+        if self.node_id and self.label_edit.text() != self.document.node(self.node_id).label:
+            self._push(edits.set_label(self.document, self.node_id, self.label_edit.text()))
+
+    def _on_value_edited(self) -> None:
+        if not self.node_id:
+            return
+        text = self.value_edit.text().strip()
+        try:
+            value = float(text)
+        except ValueError:
+            old = self.document.node(self.node_id).value
+            self.status_message.emit(f"'{text}' is not a number; the value stays {old:g}")
+            self.refresh()
+            return
+        if value != self.document.node(self.node_id).value:
+            self._push(edits.set_value(self.document, self.node_id, value))
+
+    def _on_slider_moved(self, position: int) -> None:
+        if not self.node_id:
+            return
+        low, high = self._slider_range[self.node_id]
+        value = round(low + (high - low) * position / SLIDER_STEPS, 6)
+        if value != self.document.node(self.node_id).value:
+            self._push(edits.set_value(self.document, self.node_id, value))  # consecutive ones merge
+
+    def _on_range_edited(self) -> None:
+        if self.node_id:
+            self._slider_range[self.node_id] = (self.low_spin.value(), self.high_spin.value())
+            self.refresh()
+
+    def _on_inputs_edited(self, count: int) -> None:
+        if self.node_id and count != self.document.node(self.node_id).inputs:
+            self._push(edits.set_inputs(self.document, self.node_id, count))
+
+    def _on_output_clicked(self) -> None:
+        if self.node_id:
+            self._push(edits.set_output(self.document, self.node_id))

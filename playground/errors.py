@@ -1,0 +1,66 @@
+"""The app never dies from an exception in a slot: it is logged and shown, and the app goes on."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+log = logging.getLogger("autograd_playground")
+
+
+class ExceptionReporter(QObject):
+    """Installed as ``sys.excepthook`` (PySide6 hands it every exception raised in a slot)."""
+
+    exception_reported = Signal(str, str)  # summary, details
+
+    def __init__(self, parent_widget: QWidget | None = None):
+        super().__init__()
+        self.parent_widget = parent_widget
+        self._dialog: QMessageBox | None = None
+        self._previous_hook = None
+
+    def install(self) -> None:
+        self._previous_hook = sys.excepthook
+        sys.excepthook = self.report
+
+    def uninstall(self) -> None:
+        if self._previous_hook is not None:
+            sys.excepthook = self._previous_hook
+            self._previous_hook = None
+
+    def report(self, exc_type, exc_value, exc_traceback) -> None:
+        details = "".join(traceback.format_exception(exc_type, exc_value, exc_traceback))
+        summary = f"{exc_type.__name__}: {exc_value}"
+        log.error("Unhandled exception in the app:\n%s", details)
+        self.exception_reported.emit(summary, details)
+        if self._dialog is not None and self._dialog.isVisible():
+            return  # one dialog at a time; the log has every exception
+        dialog = QMessageBox(QMessageBox.Icon.Warning, "Something went wrong",
+                             "An action failed; the app goes on and your graph is unchanged by the failed step.\n\n"
+                             + summary, QMessageBox.StandardButton.Ok, self.parent_widget)
+        dialog.setObjectName("exceptionDialog")
+        dialog.setDetailedText(details)
+        dialog.open()  # not exec(): never block in a nested event loop from an exception handler
+        self._dialog = dialog
+
+
+def configure_logging() -> str:
+    """Log to a file in the app's data folder (and stderr); returns the log file's path."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    path = ""
+    try:
+        from pathlib import Path
+
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        path = str(Path(folder) / "autograd-playground.log")
+        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    except OSError:
+        pass
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        handlers=handlers)
+    return path
