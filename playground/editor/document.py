@@ -76,6 +76,7 @@ class GraphDocument:
     # Wires leaving each node, kept beside _edges so that the cycle check walks only what is
     # reachable instead of rebuilding a graph for every wire.
     _outgoing: dict[str, set[Edge]] = field(default_factory=dict, repr=False, compare=False)
+    _order: list[str] | None = field(default=None, repr=False, compare=False)  # topological order cache
     _next_id: int = field(default=1, compare=False)
     _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
 
@@ -88,6 +89,8 @@ class GraphDocument:
         self._subscribers.remove(callback)
 
     def _announce(self, what: str, node_id: str | None = None, edge: Edge | None = None) -> None:
+        if what in ("node_added", "node_removed", "edge_added", "edge_removed", "reset"):
+            self._order = None
         change = Change(what, node_id, edge)
         for callback in list(self._subscribers):
             callback(change)
@@ -130,9 +133,28 @@ class GraphDocument:
         return graph
 
     def topological_order(self) -> list[str]:
-        """Node ids, operands before results, ties in the order the nodes were added."""
-        position = {node_id: i for i, node_id in enumerate(self._nodes)}
-        return list(nx.lexicographical_topological_sort(self.to_networkx(), key=position.__getitem__))
+        """Node ids, operands before results, ties in the order the nodes were added.
+
+        Cached until the graph's structure changes: editing values, labels or positions (a
+        slider drag) re-evaluates without sorting again.
+        """
+        if self._order is None:
+            position = {node_id: i for i, node_id in enumerate(self._nodes)}
+            self._order = list(nx.lexicographical_topological_sort(self.to_networkx(), key=position.__getitem__))
+        return list(self._order)
+
+    def ancestors(self, node_id: str) -> set[str]:
+        """Every node ``node_id`` is computed from (not including itself)."""
+        found, stack = set(), [node_id]
+        while stack:
+            current = stack.pop()
+            node = self._nodes[current]
+            for port in range(node.port_count):
+                edge = self._edges.get((current, port))
+                if edge is not None and edge.source not in found:
+                    found.add(edge.source)
+                    stack.append(edge.source)
+        return found
 
     def sinks(self) -> list[str]:
         used = {e.source for e in self._edges.values()}

@@ -9,8 +9,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from engine import Value
 
 from .catalog import kind
@@ -102,7 +100,7 @@ def evaluate(document: GraphDocument) -> Evaluation:
         for step in root.backward_steps():
             target = node_of[id(step.node)]
             edge_grads[document.edge_at(target, step.index)] = step.contribution
-        depends = nx.ancestors(document.to_networkx(), output) | {output}
+        depends = document.ancestors(output) | {output}
         for node_id in depends:
             if node_id in values:
                 results[node_id].grad = values[node_id].grad

@@ -248,6 +248,8 @@ class NodeItem(QGraphicsObject):
         self.update()
 
     def set_result(self, result: NodeResult | None) -> None:
+        if result == self._result and result is not None and _same_numbers(result, self._result):
+            return  # unchanged: one value edit repaints only what it changed
         self._result = result
         self._refresh_tooltip()
         self.update()
@@ -553,6 +555,8 @@ class WireItem(QGraphicsObject):
         return "" if self._grad is None else f"grad {format_number(self._grad)}"
 
     def set_grad(self, grad: float | None) -> None:
+        if _same_number(grad, self._grad):
+            return  # the label keeps its size and text: no relayout, no repaint
         self.prepareGeometryChange()
         self._grad = grad
         self._refresh_tooltip()
@@ -680,3 +684,12 @@ class PendingWireItem(QGraphicsPathItem):
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         self.setPen(pen)
         self.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+
+
+def _same_number(a: float | None, b: float | None) -> bool:
+    """Equal, with nan equal to nan (a nan gradient that stays nan needs no repaint)."""
+    return a == b or (a is not None and b is not None and a != a and b != b)
+
+
+def _same_numbers(a: NodeResult, b: NodeResult) -> bool:
+    return _same_number(a.value, b.value) and _same_number(a.grad, b.grad)

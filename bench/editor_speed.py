@@ -1,0 +1,111 @@
+"""Graph editor speed on a 500-node graph, measured offscreen in one run.
+
+Targets (issue 3): open + lay out + paint under 1 s; one value edit re-evaluated and
+repainted under 50 ms; panning stays cheap (zoomed out, nodes are drawn without text).
+Printed, not asserted: timings belong here, not in the test suite.
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/editor_speed.py [nodes]
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtGui import QImage, QPainter  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from playground.app import MainWindow  # noqa: E402
+from playground.editor import edits  # noqa: E402
+from playground.editor.commands import EditCommand  # noqa: E402
+from playground.editor.document import Edge, GraphDocument, Node  # noqa: E402
+
+NODES = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+UNARY = ("tanh", "exp", "sin", "relu", "neg", "sigmoid")
+BINARY = ("add", "mul", "sub")
+
+
+def random_graph(n: int, seed: int = 0) -> GraphDocument:
+    """A connected random DAG: a fifth leaves, the rest ops on earlier nodes, one output."""
+    rng = random.Random(seed)
+    doc = GraphDocument()
+    ids = []
+    for i in range(n):
+        node_id = f"n{i + 1}"
+        if i < max(2, n // 5):
+            doc.add_node(Node(node_id, "input", label=f"x{i + 1}", value=rng.uniform(-1, 1)))
+        else:
+            kind = rng.choice(UNARY + BINARY)
+            doc.add_node(Node(node_id, kind))
+            arity = 1 if kind in UNARY else 2
+            for port in range(arity):
+                source = ids[-1] if port == 0 else rng.choice(ids[-40:])  # mostly local wiring
+                doc.add_edge(Edge(source, node_id, port))
+        ids.append(node_id)
+    return doc
+
+
+def paint(window) -> None:
+    """Render the editor view as the screen would (offscreen there is no real expose)."""
+    view = window.editor.view
+    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    view.render(painter)
+    painter.end()
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    window = MainWindow(QSettings(os.devnull, QSettings.Format.IniFormat))
+    window.resize(1400, 900)
+    window.show()
+    app.processEvents()
+    document = random_graph(NODES)
+
+    start = time.perf_counter()
+    window._set_document(document, None, "bench")  # what File > Open does after reading the file
+    window.editor.auto_layout()
+    app.processEvents()
+    paint(window)
+    open_ms = 1e3 * (time.perf_counter() - start)
+
+    leaf = document.nodes[0].id
+    edit_times = []
+    for k in range(30):
+        start = time.perf_counter()
+        window.undo_stack.push(EditCommand(window.document, edits.set_value(window.document, leaf, 0.01 * k)))
+        window.editor.refresh()
+        paint(window)
+        edit_times.append(1e3 * (time.perf_counter() - start))
+
+    view = window.editor.view
+    pan_times = {}
+    for zoom in (1.0, 0.2):
+        view.set_zoom(zoom) if hasattr(view, "set_zoom") else None
+        samples = []
+        for k in range(20):
+            start = time.perf_counter()
+            view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + (15 if k % 2 else -15))
+            paint(window)
+            samples.append(1e3 * (time.perf_counter() - start))
+        pan_times[zoom] = statistics.median(samples)
+
+    evaluation = window.editor.evaluation
+    print(f"graph editor, {NODES} nodes, {len(document.edges)} wires (output = {evaluation.summary()}):")
+    print(f"  open + auto-layout + paint   {open_ms:7.1f} ms   (target: under 1000 ms)")
+    print(f"  one value edit, re-evaluate + repaint, median of 30   {statistics.median(edit_times):6.1f} ms"
+          f"   (target: under 50 ms; worst {max(edit_times):.1f} ms)")
+    for zoom, ms in pan_times.items():
+        print(f"  pan one step at zoom {zoom:.1f}    {ms:6.1f} ms per repaint")
+    window.undo_stack.setClean()
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
