@@ -26,3 +26,13 @@ def test_readme_examples_run_and_print_what_they_claim():
     assert "* a 7.0 x 3.0 = 21.0" in lines  # a's contribution through a*b
     loss, test_accuracy = map(float, lines[-1].split())
     assert loss < 0.01 and test_accuracy >= 0.97
+
+
+def test_readme_file_format_example_is_a_valid_graph():
+    import json
+
+    from playground.editor.document import GraphDocument
+
+    block = re.search(r"```json\n(.*?)```", README.read_text(), re.S).group(1)
+    document = GraphDocument.from_dict(json.loads(block))
+    assert document.to_dict()["edges"] == json.loads(block)["edges"]
