@@ -1,0 +1,235 @@
+"""The backward animator's timeline: the forward pass node by node, then the engine's own backward steps.
+
+Qt-free. The frames come from fresh engine `Value`s built from the document and from their
+``backward_steps()``, so what the animator shows is what the engine does. Each frame lists
+the changes it makes to what is displayed (node states, values, gradients) with their old
+and new values, so stepping backwards in time undoes a frame exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..editor.catalog import kind
+from ..editor.document import Edge, GraphDocument
+from ..editor.evaluate import build_values, format_number
+
+
+class NodeState(Enum):
+    NOT_REACHED = "not reached yet"
+    COMPUTED = "value computed"
+    RECEIVING = "receiving gradient"
+    READY = "gradient ready"
+    PROCESSING = "being processed"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Change:
+    node_id: str
+    field: str  # "state", "value" or "grad"
+    old: object
+    new: object
+
+
+@dataclass
+class Frame:
+    phase: str  # "forward", "seed" or "backward"
+    node_id: str  # the node this frame is about (for backward: the node passing its gradient on)
+    title: str  # one line for the step list
+    explanation: str  # the step's arithmetic, several lines
+    edge: Edge | None = None  # backward: the wire the contribution travels along
+    changes: list[Change] = field(default_factory=list)
+
+
+@dataclass
+class DisplayState:
+    state: NodeState = NodeState.NOT_REACHED
+    value: float | None = None
+    grad: float | None = None
+
+
+def _name(document: GraphDocument, node_id: str) -> str:
+    return document.node(node_id).display_name
+
+
+def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -> str:
+    """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``..."""
+    node = document.node(node_id)
+    names = []
+    for p in range(node.port_count):
+        edge = document.edge_at(node_id, p)
+        names.append(_name(document, edge.source) if edge else "?")
+    a = names[0] if names else "x"
+    b = names[1] if len(names) > 1 else "y"
+    out = _name(document, node_id)
+    formulas = {
+        "add": ("1", "1"),
+        "sub": ("1", "-1"),
+        "mul": (b, a),
+        "div": (f"1/{b}", f"-{a}/{b}^2"),
+        "pow": (f"{b}*{a}^({b}-1)", f"{a}^{b}*ln({a})"),
+        "neg": ("-1",),
+        "exp": (f"exp({a}) = {out}",),
+        "log": (f"1/{a}",),
+        "tanh": (f"1 - tanh({a})^2 = 1 - {out}^2",),
+        "sigmoid": (f"sigmoid({a})*(1 - sigmoid({a}))",),
+        "relu": (f"1 if {a} > 0 else 0",),
+        "sin": (f"cos({a})",),
+        "cos": (f"-sin({a})",),
+        "abs": (f"sign({a})",),
+    }
+    if node.kind == "sum":
+        return "1"
+    return formulas[node.kind][port]
+
+
+def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, DisplayState]]:
+    """The frames of the forward and backward pass, and the display state before the first frame.
+
+    Raises ValueError when the graph cannot be evaluated (a missing input, no output).
+    """
+    order = document.topological_order()
+    values, missing = build_values(document, order)
+    if missing:
+        node_id, ports = next(iter(missing.items()))
+        raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+    output = document.effective_output()
+    if output is None:
+        raise ValueError("the graph is empty")
+    needed = document.ancestors(output) | {output}
+    order = [n for n in order if n in needed]
+    initial = {node_id: DisplayState() for node_id in order}
+    shown = {node_id: DisplayState() for node_id in order}  # what is displayed as frames are built
+    frames: list[Frame] = []
+
+    def change(frame: Frame, node_id: str, name: str, new) -> None:
+        old = getattr(shown[node_id], name)
+        if old != new or (name == "grad" and old is None):
+            frame.changes.append(Change(node_id, name, old, new))
+            setattr(shown[node_id], name, new)
+
+    # Forward: values appear in topological order.
+    for node_id in order:
+        node = document.node(node_id)
+        value = values[node_id].data
+        if node.is_leaf:
+            title = f"{_name(document, node_id)} = {format_number(value)}"
+            explanation = f"Forward: {_name(document, node_id)} is a {kind(node.kind).title.lower()}, value {value!r}"
+        else:
+            operands = [_name(document, document.edge_at(node_id, p).source) for p in range(node.port_count)]
+            title = f"{_name(document, node_id)} = {node.kind}({', '.join(operands)}) = {format_number(value)}"
+            explanation = (f"Forward: {_name(document, node_id)} = {kind(node.kind).description or node.kind} "
+                           f"with {', '.join(operands)}\n= {value!r}")
+        frame = Frame("forward", node_id, title, explanation)
+        change(frame, node_id, "state", NodeState.COMPUTED)
+        change(frame, node_id, "value", value)
+        frames.append(frame)
+
+    # Seed: the output's gradient with respect to itself is 1.
+    name = _name(document, output)
+    frame = Frame("seed", output, f"seed: d({name})/d({name}) = 1",
+                  f"Backward starts at the output {name}:\nd({name})/d({name}) = 1")
+    change(frame, output, "grad", 1.0)
+    change(frame, output, "state", NodeState.READY)
+    frames.append(frame)
+
+    # Backward: the engine's own chain-rule steps, one frame per wire.
+    node_of = {id(v): node_id for node_id, v in values.items()}
+    consumers = {node_id: 0 for node_id in order}
+    for edge in document.edges:
+        if edge.source in consumers and edge.target in consumers:
+            consumers[edge.source] += 1
+    received = {node_id: 0 for node_id in order}
+    current = None
+    for step in values[output].backward_steps():
+        node_id, parent_id = node_of[id(step.node)], node_of[id(step.parent)]
+        edge = document.edge_at(node_id, step.index)
+        node_name, parent_name = _name(document, node_id), _name(document, parent_id)
+        previous_total = shown[parent_id].grad
+        formula = local_derivative_formula(document, node_id, step.index)
+        total_line = (f"{parent_name}.grad: {format_number(previous_total)} + {format_number(step.contribution)} = "
+                      f"{format_number(step.total)}" if previous_total is not None
+                      else f"{parent_name}.grad = {format_number(step.total)}")
+        if consumers[parent_id] > 1:
+            total_line += f"   ({parent_name} is used {consumers[parent_id]} times: contributions add up)"
+        local = format_number(step.local)
+        derivative = f"d({node_name})/d({parent_name}) = " + (local if formula == local else f"{formula} = {local}")
+        explanation = (f"{derivative}\n"
+                       f"contribution = {format_number(step.upstream)} x {format_number(step.local)} = "
+                       f"{format_number(step.contribution)}\n{total_line}")
+        frame = Frame("backward", node_id, f"{node_name} → {parent_name}: {format_number(step.upstream)} x "
+                      f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge)
+        if current != node_id:
+            if current is not None:
+                change(frame, current, "state", NodeState.DONE)
+            current = node_id
+        change(frame, node_id, "state", NodeState.PROCESSING)
+        change(frame, parent_id, "grad", step.total)
+        received[parent_id] += 1
+        complete = received[parent_id] == consumers[parent_id]
+        change(frame, parent_id, "state", NodeState.READY if complete else NodeState.RECEIVING)
+        frames.append(frame)
+    if current is not None and frames:
+        frame = frames[-1]
+        change(frame, current, "state", NodeState.DONE)
+        for node_id in order:  # the leaves have nothing to pass on: done once their gradient is ready
+            if document.node(node_id).is_leaf and shown[node_id].state is NodeState.READY:
+                change(frame, node_id, "state", NodeState.DONE)
+    return frames, initial
+
+
+class Timeline:
+    """A cursor over the frames: ``position`` frames have been applied (0 = before the first)."""
+
+    def __init__(self, document: GraphDocument):
+        self.document = document
+        self.frames, initial = build_timeline(document)
+        self.display = {node_id: DisplayState(s.state, s.value, s.grad) for node_id, s in initial.items()}
+        self.position = 0
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    @property
+    def current(self) -> Frame | None:
+        return self.frames[self.position - 1] if self.position > 0 else None
+
+    def step_forward(self) -> bool:
+        if self.position >= len(self.frames):
+            return False
+        for c in self.frames[self.position].changes:
+            setattr(self.display[c.node_id], c.field, c.new)
+        self.position += 1
+        return True
+
+    def step_back(self) -> bool:
+        if self.position == 0:
+            return False
+        self.position -= 1
+        for c in reversed(self.frames[self.position].changes):
+            setattr(self.display[c.node_id], c.field, c.old)
+        return True
+
+    def seek(self, position: int) -> set[str]:
+        """Move to ``position``; returns the ids of the nodes whose display changed."""
+        position = max(0, min(position, len(self.frames)))
+        touched = set()
+        while self.position < position:
+            touched.update(c.node_id for c in self.frames[self.position].changes)
+            self.step_forward()
+        while self.position > position:
+            touched.update(c.node_id for c in self.frames[self.position - 1].changes)
+            self.step_back()
+        return touched
+
+    def frame_of_node(self, node_id: str) -> int:
+        """The position just after the first backward frame about ``node_id`` (else its forward frame)."""
+        best = None
+        for i, frame in enumerate(self.frames):
+            if frame.node_id == node_id:
+                if frame.phase == "backward":
+                    return i + 1
+                best = i + 1 if best is None else best
+        return best or 0

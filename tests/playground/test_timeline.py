@@ -1,0 +1,150 @@
+"""The animator's timeline replays the engine: forward values in order, then one frame per chain-rule step."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playground.animator.timeline import NodeState, Timeline
+from playground.editor.document import Edge, GraphDocument, Node
+from playground.editor.evaluate import evaluate
+from playground.editor.expression import parse_expression
+
+HAND_TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
+
+
+def by_label(document, label):
+    return next(n.id for n in document.nodes if n.label == label)
+
+
+def snapshot(timeline):
+    return {k: (v.state, v.value, v.grad) for k, v in timeline.display.items()}
+
+
+def test_forward_frames_come_first_in_topological_order_then_the_seed():
+    document = parse_expression(HAND_TRACED)
+    timeline = Timeline(document)
+    forward = [f for f in timeline.frames if f.phase == "forward"]
+    assert [f.node_id for f in forward] == document.topological_order()
+    assert timeline.frames[len(forward)].phase == "seed"
+    assert "d(L)/d(L) = 1" in timeline.frames[len(forward)].explanation
+
+
+def test_one_backward_frame_per_chain_rule_step_of_the_engine():
+    document = parse_expression(HAND_TRACED)
+    timeline = Timeline(document)
+    backward = [f for f in timeline.frames if f.phase == "backward"]
+    assert len(backward) == len(document.edges)  # every wire carries exactly one contribution
+    assert all(f.edge is not None and f.edge.target == f.node_id for f in backward)
+
+
+def test_contributions_21_and_10_add_up_to_31_at_a():
+    document = parse_expression(HAND_TRACED)
+    timeline = Timeline(document)
+    a = by_label(document, "a")
+    into_a = [f for f in timeline.frames if f.phase == "backward" and f.edge.source == a]
+    texts = [f.explanation for f in into_a]
+    assert any("d(" in t and "= b = 3" in t and "7 x 3 = 21" in t for t in texts)
+    assert any("10 x 1 = 10" in t for t in texts)
+    assert "21 + 10 = 31" in texts[-1] or "10 + 21 = 31" in texts[-1]
+    assert "used 2 times" in texts[-1]
+    grads = []
+    while timeline.step_forward():
+        grads.append(timeline.display[a].grad)
+    assert [g for g in dict.fromkeys(grads) if g is not None] == [21.0, 31.0]
+
+
+def test_states_move_from_not_reached_to_done():
+    document = parse_expression(HAND_TRACED)
+    timeline = Timeline(document)
+    assert {s.state for s in timeline.display.values()} == {NodeState.NOT_REACHED}
+    seen = {node_id: [shown.state] for node_id, shown in timeline.display.items()}
+    while timeline.step_forward():
+        for node_id, shown in timeline.display.items():
+            if not seen[node_id] or seen[node_id][-1] != shown.state:
+                seen[node_id].append(shown.state)
+    for node_id, states in seen.items():
+        assert states[0] is NodeState.NOT_REACHED and states[1] is NodeState.COMPUTED
+        assert states[-1] is NodeState.DONE, document.node(node_id).display_name
+    # a reused node first receives part of its gradient, then is ready
+    assert NodeState.RECEIVING in seen[by_label(document, "a")]
+
+
+def test_stepping_to_the_end_and_back_restores_every_displayed_state():
+    document = parse_expression("x=0.5; y=x*x + sin(x)*x; z=tanh(y)/(1+exp(x))")
+    timeline = Timeline(document)
+    forward_states = [snapshot(timeline)]
+    while timeline.step_forward():
+        forward_states.append(snapshot(timeline))
+    backward_states = [snapshot(timeline)]
+    while timeline.step_back():
+        backward_states.append(snapshot(timeline))
+    assert backward_states[::-1] == forward_states
+    timeline.seek(7)
+    assert snapshot(timeline) == forward_states[7]
+    timeline.seek(2)
+    assert snapshot(timeline) == forward_states[2]
+
+
+def test_frame_of_node_finds_its_backward_step():
+    document = parse_expression(HAND_TRACED)
+    timeline = Timeline(document)
+    node = by_label(document, "L")
+    position = timeline.frame_of_node(node)
+    assert timeline.frames[position - 1].phase == "backward" and timeline.frames[position - 1].node_id == node
+    leaf = by_label(document, "c")
+    assert timeline.frames[timeline.frame_of_node(leaf) - 1].phase == "forward"
+
+
+def test_incomplete_or_empty_graphs_are_refused_with_a_reason():
+    document = GraphDocument()
+    with pytest.raises(ValueError, match="empty"):
+        Timeline(document)
+    document.add_node(Node("n1", "input", value=1.0, label="x"))
+    document.add_node(Node("n2", "mul"))
+    document.add_edge(Edge("n1", "n2", 0))
+    with pytest.raises(ValueError, match="'b' of mul n2 is not connected"):
+        Timeline(document)
+
+
+def test_nodes_the_output_does_not_depend_on_are_left_out():
+    document = parse_expression("a=1; b=2; c=a*b")
+    document.add_node(Node("lonely", "input", value=5.0, label="lonely"))
+    document.set_output(by_label(document, "c"))
+    assert "lonely" not in Timeline(document).display
+
+
+OPS = ("add", "sub", "mul", "tanh", "sigmoid", "exp", "sin", "sum")
+
+
+@st.composite
+def random_graphs(draw):
+    document = GraphDocument()
+    leaves = draw(st.integers(1, 4))
+    for i in range(leaves):
+        document.add_node(Node(f"n{i + 1}", "input", value=draw(st.floats(-2, 2)), label=f"x{i + 1}"))
+    for i in range(leaves, leaves + draw(st.integers(1, 10))):
+        kind = draw(st.sampled_from(OPS))
+        node = Node(f"n{i + 1}", kind, inputs=draw(st.integers(1, 4)) if kind == "sum" else 0)
+        document.add_node(node)
+        for port in range(node.port_count):
+            source = draw(st.integers(0, i - 1))
+            document.add_edge(Edge(f"n{source + 1}", node.id, port))
+    document.set_output(document.nodes[-1].id)
+    return document
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(random_graphs())
+def test_final_gradients_equal_the_engines(document):
+    timeline = Timeline(document)
+    timeline.seek(len(timeline))
+    results = evaluate(document).results
+    for node_id, shown in timeline.display.items():
+        expected = results[node_id].grad
+        assert shown.grad == expected or (math.isnan(shown.grad) and math.isnan(expected))
+        assert shown.value == results[node_id].value or math.isnan(shown.value)
+        assert shown.state is NodeState.DONE
