@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
@@ -37,13 +38,8 @@ EXAMPLES = RESOURCES / "examples"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
 
-# The two panels that arrive with their own issues say so until they land.
+# The panel that arrives with its own issue says so until it lands.
 TAB_PLACEHOLDERS: tuple[tuple[str, str], ...] = (
-    (
-        "Backward animator",
-        "The backward animator (issue #4) will step through the backward pass node by node, "
-        "showing each local derivative and how contributions add up at a reused node.",
-    ),
     (
         "Training",
         "The training panel (issue #5) will train a network on two moons and friends with Adam, "
@@ -103,7 +99,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setAccessibleName("mainTabs")
+        self.animator = AnimatorPanel()
+        self.animator.follow(self.document)  # editing the graph resets the animation to the new graph
         self.tabs.addTab(self.editor, "Graph editor")
+        self.tabs.addTab(self.animator, "Backward animator")
         for title, text in TAB_PLACEHOLDERS:
             self.tabs.addTab(_placeholder(text), title)
         self.setCentralWidget(self.tabs)
@@ -113,6 +112,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.editor.status_message.connect(self._on_status_message)
         self.editor.evaluated.connect(self._on_evaluated)
+        self.editor.animate_backward_requested.connect(self.animate_backward)
+        self.animator.status_message.connect(self._on_status_message)
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
@@ -175,6 +176,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Select &all", self.editor.select_all, QKeySequence.StandardKey.SelectAll)
         edit_menu.addSeparator()
         self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G")
+        self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         view_menu = bar.addMenu("&View")
         self._action(view_menu, "&Fit", self.editor.view.fit, "F")
@@ -325,6 +327,11 @@ class MainWindow(QMainWindow):
             self._show_error("The code could not be exported", str(error))
         else:
             self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    def animate_backward(self) -> None:
+        """Open the backward animator on the editor's graph, at its start."""
+        self.tabs.setCurrentWidget(self.animator)
+        self.animator.load(self.document)
 
     # -- view --------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ PASTE_OFFSET = 40.0
 class EditorPanel(QWidget):
     evaluated = Signal(object)  # the new Evaluation
     status_message = Signal(str)
+    animate_backward_requested = Signal()  # "Animate backward": the main window opens the animator on this graph
 
     def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
         super().__init__(parent)
@@ -70,6 +71,9 @@ class EditorPanel(QWidget):
         self.expression_error.setStyleSheet("color: #c62828; font-family: monospace;")
         self.expression_error.setVisible(False)
 
+        self.animate_button = QPushButton("Animate backward ▶")
+        self.animate_button.setObjectName("animateBackwardButton")
+        self.animate_button.setAccessibleName("Animate the backward pass of this graph")
         self.gradcheck_button = QPushButton("Check gradients")
         self.gradcheck_button.setObjectName("gradCheckButton")
         self.gradcheck_button.setAccessibleName("Check gradients against finite differences")
@@ -86,6 +90,7 @@ class EditorPanel(QWidget):
         expression_row.addWidget(QLabel("Expression"))
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
+        expression_row.addWidget(self.animate_button)
         side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
@@ -107,6 +112,7 @@ class EditorPanel(QWidget):
         self.expression_input.returnPressed.connect(self._on_expression_entered)
         self.build_button.clicked.connect(self._on_expression_entered)
         self.gradcheck_button.clicked.connect(self.run_gradient_check)
+        self.animate_button.clicked.connect(self.animate_backward_requested)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.scene.status_message.connect(self.status_message)

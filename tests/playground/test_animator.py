@@ -1,0 +1,422 @@
+"""The backward animator panel, driven through its real widgets: keys, buttons, sliders, the step
+list, clicks on the graph, following the editor's document, playing, and exporting a GIF."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageSequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
+from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
+from playground.animator.timeline import NodeState
+from playground.editor.document import Edge, GraphDocument, Node
+from playground.editor.evaluate import evaluate, format_number
+from playground.editor.expression import parse_expression
+
+TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
+LEFT = Qt.MouseButton.LeftButton
+
+
+def traced() -> GraphDocument:
+    return parse_expression(TRACED)
+
+
+def node_id(document: GraphDocument, label: str) -> str:
+    return next(n.id for n in document.nodes if n.label == label)
+
+
+def lines(panel: AnimatorPanel, node: str) -> list[str]:
+    return panel.scene.node_item(node).body_lines()
+
+
+def snapshot(panel: AnimatorPanel) -> dict:
+    """Everything the graph shows: each node's lines and colour, each wire's label and colour."""
+    nodes = {item.node_id: (tuple(item.body_lines()), item.highlight.name() if item.highlight else None)
+             for item in panel.scene.node_items()}
+    wires = {wire.edge: (wire.label_visible, wire.label_text() if wire.label_visible else "",
+                         panel._wire_highlights.get(wire.edge)) for wire in panel.scene.wire_items()}
+    return {"nodes": nodes, "wires": wires, "text": panel.explanation.text(), "row": panel.step_list.currentRow()}
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = AnimatorPanel()
+    panel.resize(1200, 800)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    panel.view.setFocus()
+    return panel
+
+
+@pytest.fixture
+def loaded(panel):
+    assert panel.load(traced())
+    return panel
+
+
+# -- the hand-traced example ----------------------------------------------------------------
+
+
+def test_load_starts_before_the_first_step_on_a_copy(panel):
+    document = traced()
+    assert panel.load(document)
+    assert panel.document is not document
+    assert panel.position == 0 and panel.frame_count == 17
+    assert panel.explanation.text() == START_TEXT
+    assert panel.step_list.count() == 17 and panel.step_list.item(0).text().startswith("1.")
+    assert panel.step_list.currentRow() == -1
+    for item in panel.scene.node_items():
+        assert item.body_lines() == ["value —", "grad —"]
+        assert item.highlight == QColor(STATE_COLORS[NodeState.NOT_REACHED])
+    assert panel.view.objectName() == "animatorView" and panel.view.accessibleName() == "animatorView"
+    assert not panel.message.isVisible()
+
+
+def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
+    panel, a = loaded, node_id(loaded.document, "a")
+    seen = []
+    for _ in range(panel.frame_count):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+        seen.append((panel.position, panel.explanation.text(), lines(panel, a),
+                     panel.scene.node_item(a).highlight.name()))
+    first = next(entry for entry in seen if "x 3 = 21" in entry[1])
+    second = next(entry for entry in seen if "21 + 10 = 31" in entry[1] or "10 + 21 = 31" in entry[1])
+    assert first[0] < second[0]
+    assert first[2] == ["value 2", "grad 21"]
+    assert first[3] == QColor(STATE_COLORS[NodeState.RECEIVING]).name()  # one of a's two contributions
+    assert "x 1 = 10" in second[1]
+    assert second[2] == ["value 2", "grad 31"]
+    assert second[3] == QColor(STATE_COLORS[NodeState.READY]).name()
+    # the wire the 21 travelled along is the accent wire at that step and carries 21
+    panel.seek(first[0])
+    edge = panel.timeline.current.edge
+    assert edge.source == a
+    wire = panel.scene.wire_item(edge)
+    assert wire.label_visible and wire.grad == 21 and panel._wire_highlights[edge] is not None
+    assert sum(1 for colour in panel._wire_highlights.values() if colour) == 1
+
+
+def test_final_gradients_are_the_engines(loaded, qtbot):
+    panel = loaded
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    expected = {"a": 31, "b": 14, "c": 7, "d": 10, "L": 1}
+    for label, grad in expected.items():
+        assert lines(panel, node_id(panel.document, label))[1] == f"grad {grad}"
+    results = evaluate(panel.document).results
+    for item in panel.scene.node_items():
+        assert item.body_lines() == [f"value {format_number(results[item.node_id].value)}",
+                                     f"grad {format_number(results[item.node_id].grad)}"]
+    assert all(item.highlight == QColor(STATE_COLORS[NodeState.DONE]) for item in panel.scene.node_items())
+    assert "Finished" in panel.explanation.text()
+
+
+def test_stepping_back_restores_every_display(loaded, qtbot):
+    panel = loaded
+    forward = [snapshot(panel)]
+    for _ in range(panel.frame_count):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+        forward.append(snapshot(panel))
+    assert forward[0] != forward[-1]
+    qtbot.keyClick(panel.view, Qt.Key.Key_Right)  # at the end: nothing happens
+    assert snapshot(panel) == forward[-1]
+    for position in range(panel.frame_count, 0, -1):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Left)
+        assert panel.position == position - 1
+        assert snapshot(panel) == forward[position - 1], f"position {position - 1} differs on the way back"
+
+
+def test_only_changed_nodes_are_redrawn_on_a_step(panel, monkeypatch):
+    document = chain(300)
+    assert panel.load(document)
+    calls = []
+    for item in panel.scene.node_items():
+        original = item.set_body_lines
+        monkeypatch.setattr(item, "set_body_lines",
+                            lambda lines, _id=item.node_id, _f=original: (calls.append(_id), _f(lines))[1])
+    panel.seek(150)
+    calls.clear()
+    touched = panel.seek(151)
+    assert calls and set(calls) <= touched and len(calls) <= 2
+    calls.clear()
+    panel.seek(400)  # a jump redraws only what the frames passed over changed
+    assert calls and len(set(calls)) < 300
+    calls.clear()
+    panel.seek(401)
+    assert len(calls) <= 2
+
+
+def test_big_graph_follows_the_step_and_drops_the_minimap_only_while_playing_fastest(panel, qtbot):
+    assert panel.load(chain(120))
+    assert panel.view.is_minimap_visible()
+    panel.seek(100)  # forward frame of node n99, far right of a 120-node chain
+    visible = panel.view.mapToScene(panel.view.viewport().rect()).boundingRect()
+    assert visible.contains(panel.scene.node_item("n99").sceneBoundingRect())
+    panel.set_speed_index(len(SPEEDS) - 1)
+    panel.play()
+    assert not panel.view.is_minimap_visible()
+    panel.pause()
+    assert panel.view.is_minimap_visible()
+
+
+# -- random graphs: the last step shows the engine's gradients -----------------------------
+
+UNARY, BINARY = ("tanh", "sigmoid", "exp", "sin"), ("add", "sub", "mul")
+
+
+@st.composite
+def random_documents(draw) -> GraphDocument:
+    document = GraphDocument()
+    ids = []
+    for i in range(draw(st.integers(1, 4))):
+        value = draw(st.floats(-2, 2, allow_nan=False))
+        document.add_node(Node(f"x{i}", "input", 0, 110 * i, f"x{i}", value))
+        ids.append(f"x{i}")
+    for j in range(draw(st.integers(1, 9))):
+        kind = draw(st.sampled_from(UNARY + BINARY + ("sum",)))
+        ports = draw(st.integers(1, 3)) if kind == "sum" else 1 if kind in UNARY else 2
+        new = f"op{j}"
+        document.add_node(Node(new, kind, 180 * (j + 1), 60 * (j % 4), inputs=ports if kind == "sum" else 0))
+        for port in range(ports):
+            document.add_edge(Edge(draw(st.sampled_from(ids)), new, port))
+        ids.append(new)
+    document.set_output(ids[-1])
+    return document
+
+
+def same(a: float | None, b: float | None) -> bool:
+    return a == b or (a is not None and b is not None and math.isnan(a) and math.isnan(b))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=random_documents())
+def test_final_gradients_equal_the_engine_on_random_graphs(panel, qtbot, document):
+    assert panel.load(document)
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    assert panel.position == panel.frame_count
+    results = evaluate(document).results
+    for item in panel.scene.node_items():
+        result = results[item.node_id]
+        assert item.body_lines()[1] == f"grad {format_number(result.grad)}"
+        shown = panel.timeline.display.get(item.node_id)
+        if shown is not None:  # the output depends on it: exact numbers, not just their text
+            assert same(shown.grad, result.grad) and same(shown.value, result.value)
+            assert item.body_lines()[0] == f"value {format_number(result.value)}"
+        else:
+            assert result.grad is None
+    qtbot.keyClick(panel.view, Qt.Key.Key_Home)
+    assert all(item.body_lines() == ["value —", "grad —"] for item in panel.scene.node_items())
+
+
+# -- keys, buttons, sliders, the step list, clicks on nodes ---------------------------------
+
+
+def test_keyboard_shortcuts(loaded, qtbot):
+    panel = loaded
+    for _ in range(3):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    assert panel.position == 3
+    qtbot.keyClick(panel.view, Qt.Key.Key_Left)
+    assert panel.position == 2
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    assert panel.position == 17
+    qtbot.keyClick(panel.view, Qt.Key.Key_Home)
+    assert panel.position == 0
+    qtbot.keyClick(panel, Qt.Key.Key_Right)  # on the panel itself too
+    assert panel.position == 1
+    qtbot.keyClick(panel.view, Qt.Key.Key_Space)
+    assert panel.is_playing and panel.play_button.text() == "Pause"
+    qtbot.keyClick(panel.view, Qt.Key.Key_Space)
+    assert not panel.is_playing and panel.play_button.text() == "Play"
+
+
+def test_buttons_and_timeline_slider(loaded, qtbot):
+    panel = loaded
+    for name in ("animPlayButton", "animStepForwardButton", "animStepBackButton", "animFirstButton",
+                 "animLastButton", "animSpeedSlider", "animTimeline"):
+        widget = panel.findChild(object, name)
+        assert widget is not None and widget.accessibleName() == name
+    qtbot.mouseClick(panel.forward_button, LEFT)
+    qtbot.mouseClick(panel.forward_button, LEFT)
+    assert panel.position == 2 and panel.timeline_slider.value() == 2
+    qtbot.mouseClick(panel.back_button, LEFT)
+    assert panel.position == 1
+    qtbot.mouseClick(panel.last_button, LEFT)
+    assert panel.position == 17 and not panel.forward_button.isEnabled()
+    qtbot.mouseClick(panel.first_button, LEFT)
+    assert panel.position == 0 and panel.explanation.text() == START_TEXT
+    assert panel.timeline_slider.maximum() == 17
+    panel.timeline_slider.setValue(9)  # as a drag does, value by value
+    assert panel.position == 9
+    assert panel.explanation.text() == panel.timeline.frames[8].explanation
+    assert panel.step_list.currentRow() == 8 and panel.position_label.text() == "9 / 17"
+
+
+def test_speed_slider(loaded):
+    panel = loaded
+    labels = []
+    for index in range(len(SPEEDS)):
+        panel.speed_slider.setValue(index)
+        labels.append(panel.speed_label.text())
+    assert labels == ["0.25 steps/s", "0.5 steps/s", "1 step/s", "2 steps/s", "4 steps/s", "8 steps/s", "fastest"]
+    assert panel.speed is None and panel._play_timer.interval() == 0
+    panel.speed_slider.setValue(0)
+    assert panel._play_timer.interval() == 4000
+
+
+def test_clicking_a_step_in_the_list_seeks(loaded, qtbot):
+    panel = loaded
+    list_widget = panel.step_list
+    rect = list_widget.visualItemRect(list_widget.item(12))
+    qtbot.mouseClick(list_widget.viewport(), LEFT, pos=rect.center())
+    assert panel.position == 13
+    assert panel.explanation.text() == panel.timeline.frames[12].explanation
+    assert panel.timeline_slider.value() == 13
+
+
+def test_clicking_a_node_goes_to_its_step(loaded, qtbot):
+    panel = loaded
+    mul = next(n.id for n in panel.document.nodes if n.kind == "mul" and not n.label)
+    item = panel.scene.node_item(mul)
+    qtbot.mouseClick(panel.view.viewport(), LEFT, pos=panel.view.mapFromScene(item.sceneBoundingRect().center()))
+    assert panel.position == panel.timeline.frame_of_node(mul) == 14
+    assert panel.timeline.current.node_id == mul and panel.timeline.current.phase == "backward"
+
+
+# -- following the editor's document ---------------------------------------------------------
+
+
+def test_follow_resets_to_the_edited_graph(panel, qtbot):
+    document = traced()
+    a = node_id(document, "a")
+    panel.follow(document)
+    assert panel.timeline is not None and panel.frame_count == 17
+    panel.seek(10)
+    document.set_value(a, 10.0)
+    qtbot.waitUntil(lambda: panel.position == 0 and panel.timeline.frames[0].title == "a = 10")
+    panel.last()
+    assert lines(panel, node_id(panel.document, "L"))[0] == "value 510"  # ((10*3)+4)*(10+5)
+
+    panel.seek(5)
+    document.move_node(a, 40.0, 40.0)  # no new maths: the step stays
+    qtbot.waitUntil(lambda: panel.scene.node_item(a).pos().x() == 40.0)
+    assert panel.position == 5
+
+    document.remove_edge(document.edge_at(node_id(document, "L"), 1))  # L's second input now dangles
+    qtbot.waitUntil(lambda: panel.message.isVisible())
+    assert "not connected" in panel.message.text() and panel.timeline is None
+
+
+def test_follow_waits_until_shown_and_lets_go_of_the_old_document(panel, qtbot):
+    first, second = traced(), parse_expression("x=1; y=tanh(x)")
+    panel.follow(first)
+    panel.follow(second)
+    assert panel.frame_count == 4  # x, y forward; seed; one backward step
+    first.set_value(node_id(first, "a"), 9.0)
+    qtbot.wait(20)
+    assert not panel.is_stale and panel.frame_count == 4
+    panel.hide()
+    second.set_value(node_id(second, "x"), 0.5)
+    qtbot.wait(20)
+    assert panel.is_stale and panel.timeline.frames[0].title == "x = 1"
+    panel.show()
+    qtbot.waitUntil(lambda: not panel.is_stale)
+    assert panel.timeline.frames[0].title == "x = 0.5" and panel.position == 0
+
+
+def test_incomplete_or_empty_graph_shows_a_message(panel, qtbot):
+    document = GraphDocument()
+    document.add_node(Node("a", "input", 0, 0, "a", 2.0))
+    document.add_node(Node("m", "mul", 200, 0))
+    document.add_edge(Edge("a", "m", 0))
+    assert panel.load(document) is False
+    assert panel.message.isVisible() and "not connected" in panel.message.text()
+    assert not panel.play_button.isEnabled() and panel.step_list.count() == 0
+    qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    qtbot.keyClick(panel.view, Qt.Key.Key_Space)
+    assert panel.position == 0 and not panel.is_playing
+    assert panel.load(GraphDocument()) is False and "empty" in panel.message.text()
+    assert panel.load(traced()) and not panel.message.isVisible() and panel.play_button.isEnabled()
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+def test_play_advances_over_time_and_stops_at_the_end(loaded, qtbot):
+    panel = loaded
+    panel.speed_slider.setValue(SPEEDS.index(8.0))
+    qtbot.mouseClick(panel.play_button, LEFT)
+    assert panel.is_playing
+    qtbot.waitUntil(lambda: panel.position >= 2, timeout=3000)
+    assert panel.position < panel.frame_count
+    qtbot.mouseClick(panel.play_button, LEFT)
+    stopped_at = panel.position
+    qtbot.wait(300)
+    assert panel.position == stopped_at
+
+    panel.speed_slider.setValue(len(SPEEDS) - 1)  # fastest
+    qtbot.mouseClick(panel.play_button, LEFT)
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=5000)
+    assert panel.position == panel.frame_count and panel.play_button.text() == "Play"
+    qtbot.mouseClick(panel.play_button, LEFT)  # at the end, Play starts again from the beginning
+    assert panel.is_playing and panel.position <= 1
+    panel.pause()
+
+
+def test_an_exception_in_a_slot_is_reported_not_raised(loaded, qtbot, monkeypatch):
+    panel = loaded
+
+    def broken(position):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(panel.timeline, "seek", broken)
+    with qtbot.waitSignal(panel.status_message, check_params_cb=lambda text: "boom" in text):
+        qtbot.mouseClick(panel.forward_button, LEFT)
+    assert not panel.is_playing
+
+
+# -- export ----------------------------------------------------------------------------------
+
+
+def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
+    panel = loaded
+    panel.seek(6)
+    path = tmp_path / "backward.gif"
+    count = panel.export_gif(path, frame_ms=100, max_size=400)
+    assert count == panel.frame_count == 17
+    with Image.open(path) as image:
+        assert image.format == "GIF" and image.n_frames == 17
+        assert sum(1 for _ in ImageSequence.Iterator(image)) == 17
+        assert max(image.size) <= 400
+    assert panel.position == 6
+    assert panel.explanation.text() == panel.timeline.frames[5].explanation
+    assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, then moved
+
+
+def test_png_frames(loaded, tmp_path):
+    panel = loaded
+    count = loaded.export_png_frames(tmp_path / "frames", max_size=300)
+    files = sorted((tmp_path / "frames").glob("frame_*.png"))
+    assert count == len(files) == 17 and files[0].name == "frame_0001.png"
+    first, last = Image.open(files[0]), Image.open(files[-1])
+    assert first.size == last.size and first.tobytes() != last.tobytes()
+    assert panel.position == 0
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def chain(n: int) -> GraphDocument:
+    """x → tanh → tanh → ... (n nodes): every step changes one or two nodes."""
+    document = GraphDocument()
+    document.add_node(Node("n0", "input", 0, 0, "x", 0.5))
+    for i in range(1, n):
+        document.add_node(Node(f"n{i}", "tanh", 180 * i, 0))
+        document.add_edge(Edge(f"n{i - 1}", f"n{i}", 0))
+    return document
