@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -31,21 +31,13 @@ from .editor.panel import EditorPanel
 from .errors import ExceptionReporter, configure_logging
 from .files import load_document, save_document, write_atomic
 from .theme import apply_theme
+from .training.panel import TrainingPanel
 
 APP_NAME = "Autograd Playground"
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 EXAMPLES = RESOURCES / "examples"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
-
-# The panel that arrives with its own issue says so until it lands.
-TAB_PLACEHOLDERS: tuple[tuple[str, str], ...] = (
-    (
-        "Training",
-        "The training panel (issue #5) will train a network on two moons and friends with Adam, "
-        "drawing the decision boundary and the loss curves as it learns.",
-    ),
-)
 
 CANVAS_GESTURES = (
     ("Drag a palette entry onto the canvas", "Add a node (drop it on a wire to insert it)"),
@@ -58,17 +50,6 @@ CANVAS_GESTURES = (
     ("Drag on the background", "Select with a rubber band"),
     ("Right-click a node", "Make it the output, delete it"),
 )
-
-
-def _placeholder(text: str) -> QWidget:
-    page = QWidget()
-    layout = QVBoxLayout(page)
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setObjectName("placeholderLabel")
-    layout.addWidget(label)
-    return page
 
 
 def example_index() -> list[dict]:
@@ -102,9 +83,9 @@ class MainWindow(QMainWindow):
         self.animator = AnimatorPanel()
         self.animator.follow(self.document)  # editing the graph resets the animation to the new graph
         self.tabs.addTab(self.editor, "Graph editor")
+        self.training = TrainingPanel()
         self.tabs.addTab(self.animator, "Backward animator")
-        for title, text in TAB_PLACEHOLDERS:
-            self.tabs.addTab(_placeholder(text), title)
+        self.tabs.addTab(self.training, "Training")
         self.setCentralWidget(self.tabs)
 
         self.evaluation_label = QLabel()
@@ -114,6 +95,7 @@ class MainWindow(QMainWindow):
         self.editor.evaluated.connect(self._on_evaluated)
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(self._on_status_message)
+        self.training.message_shown.connect(self._on_status_message)
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
@@ -338,6 +320,7 @@ class MainWindow(QMainWindow):
     def set_theme(self, theme: str) -> None:
         apply_theme(QApplication.instance(), theme)
         self.editor.scene.set_theme(theme == "dark")
+        self.animator.set_theme(theme == "dark")  # the training panel follows the app's palette itself
         for action in self.theme_group.actions():
             action.setChecked(action.data() == theme)
         self.settings.setValue("theme", theme)
@@ -449,6 +432,7 @@ class MainWindow(QMainWindow):
         if not self._confirm_discard():
             event.ignore()
             return
+        self.training.shutdown()  # ends the worker thread before the window goes
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
         event.accept()

@@ -54,6 +54,30 @@ def test_window_names_tabs_and_status(window):
     assert window.statusBar().currentMessage() == "Ready"
 
 
+def test_the_training_tab_trains_and_closing_the_window_ends_its_thread(window, qtbot):
+    window.tabs.setCurrentWidget(window.training)
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Training"
+    window.training.play()
+    qtbot.waitUntil(lambda: window.training.step > 20, timeout=10_000)
+    thread = window.training.worker_thread
+    assert thread.isRunning()
+    window.close()
+    assert window.training.is_shut_down and thread.isFinished()
+
+
+def test_the_dark_theme_reaches_the_training_plots(window, qtbot):
+    def plot_background():
+        return window.training.loss_plot.backgroundBrush().color().lightness()
+
+    window.set_theme("light")
+    light = plot_background()
+    assert light > 200
+    window.set_theme("dark")  # Qt posts the palette change to the widgets
+    qtbot.waitUntil(lambda: plot_background() < 80)
+    window.set_theme("light")
+    qtbot.waitUntil(lambda: plot_background() == light)
+
+
 def test_it_opens_on_the_neuron_with_values_and_gradients(window):
     results = window.editor.evaluation.results
     o, x1, w1, b = (node_by_label(window, name) for name in ("o", "x1", "w1", "b"))

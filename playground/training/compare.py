@@ -1,0 +1,203 @@
+"""Compare optimizers: SGD, SGD + momentum and Adam race from the same initial weights on the same data.
+
+Their loss curves share one plot; their decision boundaries stand side by side. The race runs
+in its own worker thread (`RaceWorker`), like the panel's training.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .session import SplitData, TrainingSession, TrainingSettings
+from .widgets import RACER_COLOURS, BoundaryView, LogSpinBox, SquareHolder, named, style_plot
+from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
+
+RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
+
+
+class CompareDialog(QDialog):
+    """A race of optimizers on the panel's data and architecture; `start()` runs it, closing stops it."""
+
+    start_requested = Signal()
+
+    def __init__(self, settings: TrainingSettings, data: SplitData, parent: QWidget | None = None,
+                 steps: int = 1000):
+        super().__init__(parent)
+        named(self, "compareDialog")
+        self.setWindowTitle("Compare optimizers")
+        self.resize(1100, 720)
+        self.settings = settings
+        self.data = data.copy()
+        self.worker: RaceWorker | None = None
+        self.thread = None
+        self.finished_race = False
+        self._progress: RaceProgress | None = None
+        self._frame: RaceFrame | None = None
+        self._dirty = False
+        self._history: dict[str, list[tuple[int, float]]] = {name: [] for name, _ in RACERS}
+
+        layout = QVBoxLayout(self)
+        intro = QLabel(f"Same data ({data.name}), same network ({settings.architecture()}, {settings.activation}), "
+                       "same initial weights: only the optimizer differs.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        controls = QHBoxLayout()
+        self.rate_inputs: dict[str, LogSpinBox] = {}
+        for name, _ in RACERS:
+            controls.addWidget(QLabel(f"{name} lr"))
+            spin = named(LogSpinBox(value=settings.learning_rate), f"race{name}LearningRate",
+                         f"Learning rate of {name}")
+            self.rate_inputs[name] = spin
+            controls.addWidget(spin)
+            controls.addSpacing(8)
+        controls.addWidget(QLabel("Steps"))
+        self.steps_spin = named(QSpinBox(), "raceStepsSpin", "How many steps each optimizer takes")
+        self.steps_spin.setRange(10, 50_000)
+        self.steps_spin.setSingleStep(100)
+        self.steps_spin.setValue(steps)
+        controls.addWidget(self.steps_spin)
+        controls.addStretch(1)
+        self.race_button = named(QPushButton("Race again"), "raceButton", "Start the race over")
+        self.race_button.clicked.connect(self.start)
+        controls.addWidget(self.race_button)
+        layout.addLayout(controls)
+
+        self.loss_plot = named(pg.PlotWidget(), "compareLossPlot", "Training loss of each optimizer")
+        style_plot(self.loss_plot, self.palette())
+        item = self.loss_plot.getPlotItem()
+        item.setLabel("left", "train loss")
+        item.setLabel("bottom", "step")
+        item.showGrid(True, True, alpha=0.25)
+        item.setMouseEnabled(False, False)
+        item.addLegend(offset=(-8, 8), labelTextColor=self.palette().color(self.palette().ColorRole.Text))
+        item.setLogMode(y=True)
+        self.curves = {name: item.plot(pen=pg.mkPen(colour, width=2), name=name)
+                       for (name, _), colour in zip(RACERS, RACER_COLOURS)}
+        layout.addWidget(self.loss_plot, 3)
+        self.log_check = named(QCheckBox("Log scale"), "compareLogCheck", "Loss on a log scale")
+        self.log_check.setChecked(True)
+        self.log_check.toggled.connect(lambda on: item.setLogMode(y=on))
+        layout.addWidget(self.log_check)
+
+        boards = QGridLayout()
+        self.titles: dict[str, QLabel] = {}
+        self.views: dict[str, BoundaryView] = {}
+        for column, ((name, _), colour) in enumerate(zip(RACERS, RACER_COLOURS)):
+            title = QLabel(name)
+            title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            title.setStyleSheet(f"QLabel {{ color: {colour}; font-weight: bold; }}")
+            self.titles[name] = title
+            boards.addWidget(title, 0, column)
+            plot = named(pg.PlotWidget(), f"compareBoundaryPlot{name}", f"Decision boundary after {name}")
+            style_plot(plot, self.palette())
+            view = BoundaryView(plot, point_size=6)
+            view.set_extent(self.data.extent)
+            view.set_points(self.data.X_train, self.data.y_train, self.data.X_test, self.data.y_test)
+            self.views[name] = view
+            boards.addWidget(SquareHolder(plot, 220), 1, column)
+        layout.addLayout(boards, 3)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(33)
+        self._timer.timeout.connect(self._on_redraw_timer_timeout)
+        self._timer.start()
+
+    @Slot()
+    def start(self) -> None:
+        """(Re)start the race: three fresh networks with the seed's initial weights."""
+        self._stop_worker()
+        self.finished_race = False
+        self._history = {name: [] for name, _ in RACERS}
+        base = TrainingSession(self.settings, data=self.data)
+        racers = {name: {"optimizer": kind, "learning_rate": self.rate_inputs[name].value()}
+                  for name, kind in RACERS}
+        self.worker = RaceWorker(base, racers, self.steps_spin.value(), steps_per_frame=20)
+        self.worker.progressed.connect(self._on_worker_progressed)
+        self.worker.boundary_updated.connect(self._on_worker_boundary_updated)
+        self.worker.finished.connect(self._on_worker_finished)
+        self.worker.failed.connect(self._on_worker_failed)
+        self.thread = start_thread(self.worker, "raceWorkerThread")
+        self.start_requested.connect(self.worker.start)
+        self.start_requested.emit()
+        self.start_requested.disconnect()
+
+    def _stop_worker(self) -> None:
+        if self.worker is not None:
+            stop_thread(self.worker, self.thread)
+            self.worker = None
+            self.thread = None
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        self._stop_worker()
+
+    def closeEvent(self, event) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        self.shutdown()
+        super().reject()
+
+    @Slot(object)
+    def _on_worker_progressed(self, progress: RaceProgress) -> None:
+        if self.sender() is not self.worker:
+            return
+        self._progress = progress
+        for name, metrics in progress.metrics.items():
+            history = self._history[name]
+            if name not in progress.diverged and (not history or metrics.step > history[-1][0]):
+                history.append((metrics.step, max(metrics.train_loss, 1e-12)))
+        self._dirty = True
+
+    @Slot(object)
+    def _on_worker_boundary_updated(self, frame: RaceFrame) -> None:
+        if self.sender() is not self.worker:
+            return
+        self._frame = frame
+        self._dirty = True
+
+    @Slot()
+    def _on_worker_finished(self) -> None:
+        self.finished_race = True
+
+    @Slot(str, str)
+    def _on_worker_failed(self, summary: str, details: str) -> None:
+        for title in self.titles.values():
+            title.setText(f"Race stopped: {summary}")
+
+    @Slot()
+    def _on_redraw_timer_timeout(self) -> None:
+        if not self._dirty:
+            return
+        self._dirty = False
+        for name, history in self._history.items():
+            if history:
+                data = np.asarray(history)
+                self.curves[name].setData(data[:, 0], data[:, 1])
+            else:
+                self.curves[name].setData([], [])
+        if self._frame is not None:
+            for name, view in self.views.items():
+                view.set_probability(self._frame.probability[name], self._frame.extent, self._frame.contour[name])
+        if self._progress is not None:
+            for name, metrics in self._progress.metrics.items():
+                if name in self._progress.diverged:
+                    text = f"{name}: diverged"
+                else:
+                    text = (f"{name}: step {metrics.step:,}, loss {metrics.train_loss:.3g}, "
+                            f"test {100 * metrics.test_accuracy:.1f}%")
+                self.titles[name].setText(text)

@@ -1,0 +1,238 @@
+"""Pieces the training panel and the optimizer race share: colours, a log-scale number input,
+the decision-boundary view, and exporting a plot."""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QColor, QPainter, QValidator
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QDoubleSpinBox, QGraphicsItem, QSizePolicy, QWidget
+
+from .session import contour_segments, grid_axes
+
+# TF Playground's two classes: orange (label 0) and blue (label 1).
+CLASS_COLOURS = ("#f59322", "#0877bd")
+# The probability map: pale versions of the class colours, near-white at p = 0.5.
+MAP_COLOURS = ((247, 176, 104), (244, 244, 242), (98, 163, 214))
+CURVE_COLOURS = {"train": "#5f6368", "test": "#d01c8b"}
+RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
+
+
+def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
+    """objectName and accessible name (the same, as the issue asks), and a tooltip that says what it does."""
+    widget.setObjectName(name)
+    widget.setAccessibleName(name)
+    if tip:
+        widget.setToolTip(tip)
+        widget.setAccessibleDescription(tip)
+    return widget
+
+
+class LogSpinBox(QDoubleSpinBox):
+    """A positive number stepped on a log scale: 0.001, 0.003, 0.01, 0.03, ...; any value can be typed."""
+
+    LADDER = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0)
+
+    def __init__(self, minimum: float = 1e-5, maximum: float = 10.0, value: float = 0.01, parent=None):
+        super().__init__(parent)
+        self.setDecimals(10)
+        self.setRange(minimum, maximum)
+        self.setKeyboardTracking(False)  # a typed number counts on Enter or leaving the box
+        self.setValue(value)
+
+    def stepBy(self, steps: int) -> None:
+        value = self.value()
+        ladder = [v for v in self.LADDER if self.minimum() <= v <= self.maximum()]
+        if steps > 0:
+            above = [v for v in ladder if v > value * (1 + 1e-9)]
+            target = above[min(steps, len(above)) - 1] if above else self.maximum()
+        else:
+            below = [v for v in ladder if v < value * (1 - 1e-9)]
+            target = below[-min(-steps, len(below))] if below else self.minimum()
+        self.setValue(target)
+
+    def stepEnabled(self):
+        flags = QDoubleSpinBox.StepEnabledFlag.StepNone
+        if self.value() < self.maximum():
+            flags |= QDoubleSpinBox.StepEnabledFlag.StepUpEnabled
+        if self.value() > self.minimum():
+            flags |= QDoubleSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:.4g}"
+
+    def valueFromText(self, text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            return self.value()
+
+    def validate(self, text: str, position: int):
+        stripped = text.strip()
+        try:
+            value = float(stripped)
+        except ValueError:
+            ok = stripped == "" or all(ch in "0123456789.eE+-" for ch in stripped)
+            return (QValidator.State.Intermediate if ok else QValidator.State.Invalid), text, position
+        if math.isfinite(value) and self.minimum() <= value <= self.maximum():
+            return QValidator.State.Acceptable, text, position
+        return QValidator.State.Intermediate, text, position
+
+
+def style_plot(plot: pg.PlotWidget, palette) -> None:
+    """Plots follow the app's palette (light or dark theme)."""
+    background = palette.color(palette.ColorRole.Base)
+    foreground = palette.color(palette.ColorRole.Text)
+    plot.setBackground(background)
+    item = plot.getPlotItem()
+    for name in ("left", "bottom", "top", "right"):
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(foreground))
+        axis.setTextPen(pg.mkPen(foreground))
+        axis.enableAutoSIPrefix(False)  # "loss (x0.001)" reads worse than 0.0005
+        # Keep the painted axis as a pixmap: redrawing its text for every new frame of the plot
+        # costs milliseconds; pyqtgraph calls update() when the ticks change, which refreshes it.
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    item.titleLabel.item.setDefaultTextColor(foreground)
+    item.setMenuEnabled(False)
+    item.hideButtons()
+
+
+class SquareHolder(QWidget):
+    """Sizes its plot so that the plot's data area (inside the axes) is the largest square that fits:
+    the plane is drawn with equal axis scales, and a square data area shows exactly the data's
+    square, with no bands of empty plot around it."""
+
+    def __init__(self, plot: pg.PlotWidget, minimum: int = 320):
+        super().__init__()
+        self.plot = plot
+        plot.setParent(self)
+        self.setMinimumSize(minimum, minimum)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        # The axes' sizes are known once pyqtgraph has laid the plot out: fit again then.
+        plot.getPlotItem().vb.sigResized.connect(self._fit)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self, *_) -> None:
+        rect = self.plot.getPlotItem().vb.sceneBoundingRect()
+        if self.plot.width() > 0 and rect.width() > 0:
+            pad_x, pad_y = self.plot.width() - round(rect.width()), self.plot.height() - round(rect.height())
+        else:
+            pad_x = pad_y = 0
+        side = max(10, min(self.width() - pad_x, self.height() - pad_y))
+        width, height = side + pad_x, side + pad_y
+        geometry = QRect((self.width() - width) // 2, (self.height() - height) // 2, width, height)
+        if geometry != self.plot.geometry():
+            self.plot.setGeometry(geometry)
+
+
+class BoundaryView:
+    """The plane: P(class 1) as a colour map, the 0.5 line, train and test points, mistakes ringed."""
+
+    def __init__(self, plot: pg.PlotWidget, point_size: int = 8):
+        self.plot = plot
+        plot.setBackground(plot.palette().color(plot.palette().ColorRole.Window))  # the margin blends in
+        item = plot.getPlotItem()
+        item.setMouseEnabled(False, False)
+        item.setAspectLocked(True)
+        item.showGrid(False, False)
+        item.vb.disableAutoRange()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        colormap = pg.ColorMap(pos=[0.0, 0.5, 1.0], color=[QColor(*c) for c in MAP_COLOURS])
+        self.image.setLookupTable(colormap.getLookupTable(0.0, 1.0, 256))
+        self.image.setLevels((0.0, 1.0))
+        item.addItem(self.image)
+        self.contour = pg.PlotCurveItem(pen=pg.mkPen("#202124", width=2), connect="pairs", antialias=True)
+        item.addItem(self.contour)
+        white, dark = pg.mkPen("#ffffff", width=1.2), pg.mkPen("#202124", width=1.2)
+        self.train = [pg.ScatterPlotItem(symbol="o", size=point_size, pen=white, brush=pg.mkBrush(c), name="train")
+                      for c in CLASS_COLOURS]
+        self.test = [pg.ScatterPlotItem(symbol="t1", size=point_size + 3, pen=dark, brush=pg.mkBrush(c), name="test")
+                     for c in CLASS_COLOURS]
+        self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen("#d93025", width=2.2),
+                                        brush=None, name="misclassified")
+        for scatter in (*self.train, *self.test, self.wrong):
+            item.addItem(scatter)
+        self.extent: tuple[float, float, float, float] | None = None
+        self.resolution = 0
+        self.redraws = 0
+
+    def set_points(self, X_train, y_train, X_test, y_test) -> None:
+        for label in (0, 1):
+            self.train[label].setData(pos=X_train[y_train == label])
+            self.test[label].setData(pos=X_test[y_test == label])
+
+    def set_extent(self, extent) -> None:
+        if extent == self.extent:
+            return
+        self.extent = extent
+        x0, x1, y0, y1 = extent
+        self.plot.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    def set_probability(self, probability: np.ndarray, extent, contour=None,
+                        misclassified: np.ndarray | None = None) -> None:
+        """Show a probability image; ``contour`` is its 0.5 line as segments (computed here if not given)."""
+        self.set_extent(extent)
+        self.image.setImage(probability, autoLevels=False, levels=(0.0, 1.0))
+        x0, x1, y0, y1 = extent
+        self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))  # after setImage: the scale needs the image's size
+        if contour is None:
+            xs, ys = grid_axes(extent, probability.shape[0])
+            contour = contour_segments(probability, 0.5, xs, ys)
+        self.contour.setData(*contour, connect="pairs")
+        if misclassified is not None:
+            self.wrong.setData(pos=misclassified)
+        self.redraws += 1
+
+
+def export_plot(plot: pg.PlotWidget, path: str | os.PathLike) -> None:
+    """PNG (pyqtgraph's ImageExporter, at least 1200 pixels wide) or SVG by the file's extension, atomically.
+
+    pyqtgraph 0.14's SVGExporter fails on every plot under Qt 6.11 (Qt now closes paths with "Z",
+    which its coordinate rewriting cannot parse: pyqtgraph issue #3495, fix not released), so SVG
+    is drawn with Qt's own QSvgGenerator, as the graph editor does.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise ValueError(f"{path.name}: export a plot as .png or .svg")
+    temporary = path.with_name(f".{path.stem}.{secrets.token_hex(4)}{suffix}")
+    try:
+        if suffix == ".png":
+            exporter = pg.exporters.ImageExporter(plot.getPlotItem())
+            if int(exporter.parameters()["width"]) < 1200:
+                exporter.parameters()["width"] = 1200
+            exporter.export(str(temporary))
+        else:
+            _render_svg(plot, temporary)
+        if not temporary.exists():
+            raise OSError(f"could not write {path.name}")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _render_svg(plot: pg.PlotWidget, path: Path) -> None:
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setSize(plot.size())
+    generator.setViewBox(QRect(0, 0, plot.width(), plot.height()))
+    generator.setTitle(plot.accessibleName() or "plot")
+    generator.setDescription("Autograd Playground, training panel")
+    painter = QPainter(generator)
+    try:
+        plot.render(painter)
+    finally:
+        painter.end()

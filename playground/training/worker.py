@@ -1,0 +1,389 @@
+"""Training off the GUI thread: QObject workers that live in a QThread and talk only through signals.
+
+A worker owns its `TrainingSession` (only its thread touches it), runs a chunk of steps on
+each tick of a timer in its own thread, checks a stop flag before every step, and emits
+copies: progress every tick, the decision boundary at most `FRAME_RATE` times a second. It
+never touches a widget. Requests arrive as queued calls (slots run in the worker's thread,
+between chunks); `request_stop()` is the one thing called directly from the GUI thread, to
+make a pause take effect at the next step rather than at the end of the chunk.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
+
+from .session import (
+    Change,
+    Metrics,
+    SplitData,
+    TrainingSession,
+    TrainingSettings,
+    contour_segments,
+    grid_axes,
+)
+
+log = logging.getLogger("autograd_playground.training")
+
+TICK_MS = 20          # one chunk of `steps_per_frame` steps per tick: 50 frames a second
+FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
+RACE_FRAME_RATE = 20.0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where training stands after a chunk; `run` changes whenever the network is rebuilt."""
+
+    run: int
+    metrics: Metrics
+    steps_per_second: float
+    running: bool
+
+
+@dataclass(frozen=True)
+class BoundaryFrame:
+    run: int
+    step: int
+    probability: np.ndarray          # (resolution, resolution) float32, P(class 1), row i at the i-th y
+    extent: tuple[float, float, float, float]
+    contour: tuple[np.ndarray, np.ndarray]  # the p = 0.5 line as segments (x, y pairs)
+    misclassified: np.ndarray        # (k, 2) points the network gets wrong
+    state: dict[str, np.ndarray]     # the weights this image was drawn with (for the JSON export)
+    settings: TrainingSettings
+
+
+def _contour(probability: np.ndarray, extent) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = grid_axes(extent, probability.shape[0])
+    return contour_segments(probability, 0.5, xs, ys)
+
+
+@dataclass(frozen=True)
+class DataFrame:
+    data: SplitData
+    settings: TrainingSettings
+
+
+def _guarded(method):
+    """A slot that reports its exception through `failed` instead of letting it reach sys.excepthook,
+    which would try to open a dialog from this thread."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args):
+        try:
+            return method(self, *args)
+        except Exception as error:  # noqa: BLE001 - every failure goes to the GUI, the thread goes on
+            log.exception("training worker failed")
+            self._running = False
+            self._timer.stop()
+            self.failed.emit(f"{type(error).__name__}: {error}", traceback.format_exc())
+    return wrapper
+
+
+class _ThreadedWorker(QObject):
+    """Shared plumbing: a timer in the worker's thread, a stop flag, and a clean way home."""
+
+    failed = Signal(str, str)  # summary, details
+
+    def __init__(self):
+        super().__init__()
+        self._running = False
+        self._home = QThread.currentThread()
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+
+    def request_stop(self) -> None:
+        """Called from the GUI thread: the current chunk ends before its next step."""
+        self._running = False
+
+    def _should_stop(self) -> bool:
+        return not self._running
+
+    @Slot()
+    def finish(self) -> None:
+        """Runs in the worker thread (blocking queued): stop the timer and move back to the GUI thread,
+        so the worker can be deleted there once its thread has ended."""
+        self._running = False
+        self._timer.stop()
+        self.moveToThread(self._home)
+
+    def _on_timer_timeout(self) -> None:
+        raise NotImplementedError
+
+
+def start_thread(worker: _ThreadedWorker, name: str) -> QThread:
+    _hook_quit()
+    thread = QThread()
+    thread.setObjectName(name)
+    worker.moveToThread(thread)
+    thread.start()
+    _live_threads[id(thread)] = (worker, thread)
+    return thread
+
+
+def stop_thread(worker: _ThreadedWorker, thread: QThread, timeout_ms: int = 10_000) -> bool:
+    """Stop ``worker`` and end ``thread``; True when the thread has finished. Safe to call twice."""
+    worker.request_stop()
+    if thread.isRunning():
+        if worker.thread() is thread:
+            QMetaObject.invokeMethod(worker, "finish", Qt.ConnectionType.BlockingQueuedConnection)
+        thread.quit()
+        thread.wait(timeout_ms)
+    _live_threads.pop(id(thread), None)
+    return thread.isFinished() or not thread.isRunning()
+
+
+# A QThread object destroyed while its thread runs aborts the process; until each is stopped,
+# this keeps it alive, and the application stops every one of them before it quits.
+_live_threads: dict[int, tuple[_ThreadedWorker, QThread]] = {}
+_quit_hooked = False
+
+
+def stop_all_threads() -> None:
+    for worker, thread in list(_live_threads.values()):
+        stop_thread(worker, thread)
+
+
+def _hook_quit() -> None:
+    global _quit_hooked
+    app = QCoreApplication.instance()
+    if app is not None and not _quit_hooked:
+        app.aboutToQuit.connect(stop_all_threads)
+        _quit_hooked = True
+
+
+class TrainingWorker(_ThreadedWorker):
+    """Drives one `TrainingSession` in its thread."""
+
+    progressed = Signal(object)       # Progress, every tick and after every change
+    boundary_updated = Signal(object)  # BoundaryFrame, at most FRAME_RATE a second
+    data_changed = Signal(object)     # DataFrame: the points, after a rebuild or an added point
+    model_reset = Signal(int, str)    # new run id, why
+    settings_applied = Signal(object, object)  # TrainingSettings, Change
+    diverged = Signal(str)            # message; training has paused
+    paused = Signal()                 # a run has stopped (pause, divergence, failure)
+
+    def __init__(self, settings: TrainingSettings | None = None, resolution: int = 150):
+        super().__init__()
+        self.session = TrainingSession(settings, resolution=resolution)
+        self._run = 0
+        self._last_frame = 0.0
+        self._rate_window: deque[tuple[float, int]] = deque()
+
+    # -- requests (queued slots: they run in the worker's thread) --
+
+    @Slot()
+    @_guarded
+    def publish(self) -> None:
+        """Send everything: the points, a boundary image and the figures (at start-up)."""
+        self._emit_data()
+        self._emit_progress()
+        self._emit_frame()
+
+    @Slot()
+    @_guarded
+    def start(self) -> None:
+        self._running = True
+        self._rate_window.clear()
+        self._timer.start()
+
+    @Slot()
+    @_guarded
+    def pause(self) -> None:
+        was_running = self._timer.isActive()
+        self._running = False
+        self._timer.stop()
+        self._emit_progress()
+        self._emit_frame()
+        if was_running:
+            self.paused.emit()
+
+    @Slot()
+    @_guarded
+    def step_once(self) -> None:
+        if self._timer.isActive():
+            return
+        self._train(1)
+        self._emit_progress()
+        self._emit_frame()
+
+    @Slot()
+    @_guarded
+    def reset(self) -> None:
+        self.session.reset()
+        self._after_rebuild("reset")
+
+    @Slot(object)
+    @_guarded
+    def apply_settings(self, settings: TrainingSettings) -> None:
+        change = self.session.apply(settings)
+        if change.resets_weights:
+            self._after_rebuild("data" if change == Change.DATA else "model")
+        elif change != Change.NONE:
+            self._emit_progress()
+        self.settings_applied.emit(self.session.settings, change)
+
+    @Slot(object, object, str)
+    @_guarded
+    def set_points(self, X: np.ndarray, y: np.ndarray, name: str) -> None:
+        change = self.session.set_points(X, y, name)
+        self._after_rebuild("data")
+        self.settings_applied.emit(self.session.settings, change)
+
+    @Slot(float, float, int)
+    @_guarded
+    def add_point(self, x1: float, x2: float, label: int) -> None:
+        self.session.add_point(x1, x2, label)
+        self._emit_data()
+        self._emit_progress()
+        self._emit_frame()
+
+    # -- the run --
+
+    @_guarded
+    def _on_timer_timeout(self) -> None:
+        if not self._running:
+            self._timer.stop()
+            return
+        self._train(self.session.settings.steps_per_frame)
+        if self._running:
+            self._emit_progress()
+            if time.perf_counter() - self._last_frame >= 1.0 / FRAME_RATE:
+                self._emit_frame()
+
+    def _train(self, count: int) -> None:
+        result = self.session.train_steps(count, self._should_stop if self._timer.isActive() else None)
+        now = time.perf_counter()
+        self._rate_window.append((now, self.session.step))
+        while len(self._rate_window) > 2 and now - self._rate_window[0][0] > 1.0:
+            self._rate_window.popleft()
+        if result.divergence is not None:
+            was_running = self._timer.isActive()
+            self._running = False
+            self._timer.stop()
+            self._emit_progress()
+            self._emit_frame()
+            self.diverged.emit(result.divergence.message())
+            if was_running:
+                self.paused.emit()
+
+    def _steps_per_second(self) -> float:
+        if not self._running or len(self._rate_window) < 2:
+            return 0.0
+        (t0, s0), (t1, s1) = self._rate_window[0], self._rate_window[-1]
+        return (s1 - s0) / (t1 - t0) if t1 > t0 else 0.0
+
+    def _after_rebuild(self, why: str) -> None:
+        self._run += 1
+        self._rate_window.clear()
+        self.model_reset.emit(self._run, why)
+        self._emit_data()
+        self._emit_progress()
+        self._emit_frame()
+
+    # -- what goes out: copies only --
+
+    def _emit_data(self) -> None:
+        self.data_changed.emit(DataFrame(self.session.data.copy(), self.session.settings))
+
+    def _emit_progress(self) -> None:
+        self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running))
+
+    def _emit_frame(self) -> None:
+        session = self.session
+        self._last_frame = time.perf_counter()
+        probability = session.boundary()
+        self.boundary_updated.emit(BoundaryFrame(
+            self._run, session.step, probability, session.data.extent, _contour(probability, session.data.extent),
+            session.misclassified(), session.state_dict(), session.settings))
+
+
+# -- the optimizer race ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RaceProgress:
+    step: int
+    metrics: dict[str, Metrics]          # by racer name
+    diverged: dict[str, str]             # racer -> message, for those that stopped
+
+
+@dataclass(frozen=True)
+class RaceFrame:
+    step: int
+    probability: dict[str, np.ndarray]
+    contour: dict[str, tuple[np.ndarray, np.ndarray]]
+    extent: tuple[float, float, float, float]
+
+
+class RaceWorker(_ThreadedWorker):
+    """Trains several sessions forked from one (same data, same initial weights) in lockstep."""
+
+    progressed = Signal(object)        # RaceProgress
+    boundary_updated = Signal(object)  # RaceFrame
+    finished = Signal()
+
+    def __init__(self, base: TrainingSession, racers: dict[str, dict], steps: int, steps_per_frame: int = 10):
+        """``racers`` maps a name to the settings it changes, e.g. ``{"Adam": {"optimizer": "adam"}}``."""
+        super().__init__()
+        self.sessions = {name: base.fork(**changes) for name, changes in racers.items()}
+        first = next(iter(self.sessions.values())).state_dict()
+        for session in self.sessions.values():  # the same start, explicitly
+            session.model.load_state_dict(first)
+        self.extent = base.data.extent
+        self.steps = steps
+        self.steps_per_frame = steps_per_frame
+        self._diverged: dict[str, str] = {}
+        self._last_frame = 0.0
+
+    @Slot()
+    @_guarded
+    def start(self) -> None:
+        self._running = True
+        self._emit_progress()
+        self._emit_frame()
+        self._timer.start()
+
+    @_guarded
+    def _on_timer_timeout(self) -> None:
+        if not self._running:
+            self._timer.stop()
+            return
+        step = self._step()
+        count = min(self.steps_per_frame, self.steps - step)
+        for name, session in self.sessions.items():
+            if name in self._diverged or not self._running:
+                continue
+            result = session.train_steps(count, self._should_stop)
+            if result.divergence is not None:
+                self._diverged[name] = result.divergence.message()
+                session.step = step + count  # keep the racers' clocks together
+        self._emit_progress()
+        done = self._step() >= self.steps or len(self._diverged) == len(self.sessions)
+        if done or time.perf_counter() - self._last_frame >= 1.0 / RACE_FRAME_RATE:
+            self._emit_frame()
+        if done:
+            self._running = False
+            self._timer.stop()
+            self.finished.emit()
+
+    def _step(self) -> int:
+        return max(session.step for session in self.sessions.values())
+
+    def _emit_progress(self) -> None:
+        self.progressed.emit(RaceProgress(self._step(), {n: s.evaluate() for n, s in self.sessions.items()},
+                                          dict(self._diverged)))
+
+    def _emit_frame(self) -> None:
+        self._last_frame = time.perf_counter()
+        probability = {name: session.boundary() for name, session in self.sessions.items()}
+        contour = {name: _contour(p, self.extent) for name, p in probability.items()}
+        self.boundary_updated.emit(RaceFrame(self._step(), probability, contour, self.extent))
