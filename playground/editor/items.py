@@ -1,10 +1,14 @@
-"""Graphics items that draw a graph document: node cards, their ports, and wires.
+"""Graphics items that draw a graph: node cards, their ports, and wires.
 
-The items draw the model and hold no state of their own: a `NodeItem` shows a copy of a
-`Node` and the `NodeResult` it was last given, a `WireItem` follows the two node items it
-joins. They know nothing about editing; `playground.editor.scene.GraphScene` does the
-interaction, so another scene (the backward animator) can reuse them read-only and recolour
-them with `NodeItem.set_highlight` / `NodeItem.set_body_lines`.
+A `CardItem` is the card every graph node is drawn as: a header in its group's colour with a
+title and a small kind tag, named input ports down the left, an output port on the right and
+a few body lines. What goes on it comes from a handful of hooks; `NodeItem` fills them from a
+graph document's `Node` and the `NodeResult` it was last given (the editor), and the backward
+animator has its own cards for tensor graphs. A `WireItem` follows the two cards it joins.
+
+The items draw the model and hold no state of their own. They know nothing about editing;
+`playground.editor.scene.GraphScene` does the interaction, so another scene (the backward
+animator) can reuse them read-only and recolour them with `set_highlight` / `set_body_lines`.
 
 Colours come from a palette dict looked up on the item's scene (``scene.colors``), so a
 scene switches theme by swapping that dict; a plain `QGraphicsScene` gets `LIGHT_COLORS`.
@@ -127,7 +131,7 @@ def _level_of_detail(painter: QPainter) -> float:
 class PortItem(QGraphicsItem):
     """A node's input (``index`` 0, 1, ...) or output port: a small circle, a larger hit area."""
 
-    def __init__(self, parent: NodeItem, index: int, is_output: bool, name: str = ""):
+    def __init__(self, parent: CardItem, index: int, is_output: bool, name: str = ""):
         super().__init__(parent)
         self.index = index
         self.is_output = is_output
@@ -138,7 +142,7 @@ class PortItem(QGraphicsItem):
         self.setToolTip("output: drag to an input to connect" if is_output else f"input '{name}'")
 
     @property
-    def node_item(self) -> NodeItem:
+    def node_item(self) -> CardItem:
         return self.parentItem()
 
     @property
@@ -175,7 +179,7 @@ class PortItem(QGraphicsItem):
         if _level_of_detail(painter) < DETAIL_THRESHOLD:
             return
         colors = colors_of(self)
-        group_color = colors[kind(self.node_item.node.kind).group]
+        group_color = colors[self.node_item.group()]
         radius = PORT_RADIUS + (1.5 if self._hovered else 0.0)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         filled = self._connected or self.is_output
@@ -184,19 +188,19 @@ class PortItem(QGraphicsItem):
         painter.drawEllipse(QPointF(0, 0), radius, radius)
 
 
-class NodeItem(QGraphicsObject):
-    """A rounded card for one node: coloured header by group, value and gradient lines, ports.
+class CardItem(QGraphicsObject):
+    """A rounded card for one graph node: coloured header, named input ports, output port, body lines.
 
-    ``geometry_changed`` is emitted when the node moves or its ports move (a Sum's port count),
-    so wires can follow.
+    Subclasses say what is on it: `group` (the header's colour), `title`, `kind_title` (the small
+    tag at the header's right), `port_names`, `default_body_lines` and `tooltip_text`.
+    ``geometry_changed`` is emitted when the card moves or its ports move, so wires can follow.
     """
 
     geometry_changed = Signal()
 
-    def __init__(self, node: Node, parent: QGraphicsItem | None = None):
+    def __init__(self, node_id: str, x: float = 0.0, y: float = 0.0, parent: QGraphicsItem | None = None):
         super().__init__(parent)
-        self._node = replace(node)
-        self._result: NodeResult | None = None
+        self._node_id = node_id
         self._is_output = False
         self._highlight: QColor | None = None
         self._body_lines: list[str] | None = None
@@ -206,23 +210,48 @@ class NodeItem(QGraphicsObject):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(1)
-        self.setPos(node.x, node.y)
-        self._layout()
-        self._refresh_tooltip()
+        self.setPos(x, y)
 
-    # -- what is shown ---------------------------------------------------------------------
+    # -- what is on the card (the hooks) -----------------------------------------------------
 
-    @property
-    def node(self) -> Node:
-        return self._node
+    def group(self) -> str:
+        """The key of the header's colour in the scene's palette (a catalog group)."""
+        raise NotImplementedError
+
+    def title(self) -> str:
+        raise NotImplementedError
+
+    def kind_title(self) -> str:
+        """The small tag at the right of the header ("mul", "linear"), or "" for none."""
+        return ""
+
+    def port_names(self) -> list[str]:
+        """One name per input port, top to bottom."""
+        return []
+
+    def port_name(self, index: int) -> str:
+        names = self.port_names()
+        return names[index] if 0 <= index < len(names) else f"x{index + 1}"
+
+    def default_body_lines(self) -> list[str]:
+        return []
+
+    def display_name(self) -> str:
+        """How text elsewhere (tooltips, status messages) names this node."""
+        return self.title()
+
+    def problem_text(self) -> str | None:
+        """Why the card is outlined in red, or None."""
+        return None
+
+    def tooltip_text(self) -> str:
+        return self.display_name()
+
+    # -- state -------------------------------------------------------------------------------
 
     @property
     def node_id(self) -> str:
-        return self._node.id
-
-    @property
-    def result(self) -> NodeResult | None:
-        return self._result
+        return self._node_id
 
     @property
     def is_output(self) -> bool:
@@ -240,20 +269,6 @@ class NodeItem(QGraphicsObject):
     def height(self) -> float:
         return self._height
 
-    def set_node(self, node: Node) -> None:
-        """Show ``node`` (label, value or port count changed); the position is the scene's business."""
-        self._node = replace(node)
-        self._layout()
-        self._refresh_tooltip()
-        self.update()
-
-    def set_result(self, result: NodeResult | None) -> None:
-        if result == self._result and result is not None and _same_numbers(result, self._result):
-            return  # unchanged: one value edit repaints only what it changed
-        self._result = result
-        self._refresh_tooltip()
-        self.update()
-
     def set_is_output(self, is_output: bool) -> None:
         if is_output != self._is_output:
             self._is_output = is_output
@@ -265,10 +280,13 @@ class NodeItem(QGraphicsObject):
         self.update()
 
     def set_body_lines(self, lines: list[str] | None) -> None:
-        """Show these lines instead of value and gradient; None goes back to value and gradient."""
+        """Show these lines instead of the default ones; None goes back to the default."""
         self._body_lines = list(lines) if lines is not None else None
         self._layout()
         self.update()
+
+    def body_lines(self) -> list[str]:
+        return list(self._body_lines) if self._body_lines is not None else self.default_body_lines()
 
     def set_editable(self, editable: bool) -> None:
         """Movable by mouse, with a crosshair over the ports; a read-only scene leaves this off."""
@@ -278,45 +296,6 @@ class NodeItem(QGraphicsObject):
                 port.setCursor(Qt.CursorShape.CrossCursor)
             else:
                 port.unsetCursor()
-
-    def title(self) -> str:
-        node_kind = kind(self._node.kind)
-        if node_kind.is_leaf:
-            return f"{self._node.label or node_kind.title} = {format_number(self.shown_value())}"
-        return self._node.label or node_kind.title
-
-    def shown_value(self) -> float | None:
-        if self._result is not None:
-            return self._result.value
-        return self._node.value if self._node.is_leaf else None
-
-    def shown_grad(self) -> float | None:
-        return self._result.grad if self._result is not None else None
-
-    def body_lines(self) -> list[str]:
-        if self._body_lines is not None:
-            return list(self._body_lines)
-        return [f"value {format_number(self.shown_value())}", f"grad {format_number(self.shown_grad())}"]
-
-    def problem_text(self) -> str | None:
-        """Why this node is drawn in red: a nan/inf result or unconnected inputs; None if fine."""
-        result = self._result
-        if result is None:
-            return None
-        if result.problem:
-            return result.problem
-        ports = result.missing_ports
-        if len(ports) == 1:
-            return f"input '{ports[0]}' is not connected"
-        if ports:
-            return "inputs " + ", ".join(f"'{p}'" for p in ports) + " are not connected"
-        return None
-
-    def tooltip_text(self) -> str:
-        text = (f"{self._node.display_name} ({self._node.kind}) = {full_number(self.shown_value())}, "
-                f"grad = {full_number(self.shown_grad())}")
-        problem = self.problem_text()
-        return f"{text}\n{problem}" if problem else text
 
     def _refresh_tooltip(self) -> None:
         self.setToolTip(self.tooltip_text())
@@ -355,14 +334,10 @@ class NodeItem(QGraphicsObject):
         left = self._text_left()
         return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, NODE_WIDTH - left - 10, ROW_HEIGHT)
 
-    def value_rect(self) -> QRectF:
-        """Where the value line is, in item coordinates (an inline editor goes there)."""
-        return self._row_rect(0)
-
     def _layout(self) -> None:
-        count = self._node.port_count
+        names = self.port_names()
+        count = len(names)
         editable = self.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable
-        node_kind = kind(self._node.kind)
         while len(self._input_ports) > count:
             port = self._input_ports.pop()
             port.setParentItem(None)
@@ -370,7 +345,7 @@ class NodeItem(QGraphicsObject):
                 port.scene().removeItem(port)
         while len(self._input_ports) < count:
             index = len(self._input_ports)
-            port = PortItem(self, index, False, node_kind.port_name(index))
+            port = PortItem(self, index, False, names[index])
             if editable:
                 port.setCursor(Qt.CursorShape.CrossCursor)
             self._input_ports.append(port)
@@ -415,7 +390,7 @@ class NodeItem(QGraphicsObject):
         colors = colors_of(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(0, 0, NODE_WIDTH, self._height)
-        header_color = colors[kind(self._node.kind).group]
+        header_color = colors[self.group()]
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         border = self._border(colors)
 
@@ -448,11 +423,11 @@ class NodeItem(QGraphicsObject):
         # title (and the kind, when a label replaces it)
         painter.setPen(colors["header_text"])
         title_rect = QRectF(10, 0, NODE_WIDTH - 20, HEADER_HEIGHT)
-        node_kind = kind(self._node.kind)
-        if self._node.label and not node_kind.is_leaf:
+        kind_title = self.kind_title()
+        if kind_title:
             painter.setFont(_font(10))
-            kind_width = QFontMetricsF(painter.font()).horizontalAdvance(node_kind.title) + 4
-            painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, node_kind.title)
+            kind_width = QFontMetricsF(painter.font()).horizontalAdvance(kind_title) + 4
+            painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_title)
             title_rect.setRight(title_rect.right() - kind_width)
         title_font = _font(12, bold=True)
         painter.setFont(title_font)
@@ -502,6 +477,95 @@ class NodeItem(QGraphicsObject):
             painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
 
 
+class NodeItem(CardItem):
+    """The card of a graph document's node: its op or leaf value, and the value and gradient last shown."""
+
+    def __init__(self, node: Node, parent: QGraphicsItem | None = None):
+        super().__init__(node.id, node.x, node.y, parent)
+        self._node = replace(node)
+        self._result: NodeResult | None = None
+        self._layout()
+        self._refresh_tooltip()
+
+    @property
+    def node(self) -> Node:
+        return self._node
+
+    @property
+    def result(self) -> NodeResult | None:
+        return self._result
+
+    def set_node(self, node: Node) -> None:
+        """Show ``node`` (label, value or port count changed); the position is the scene's business."""
+        self._node = replace(node)
+        self._layout()
+        self._refresh_tooltip()
+        self.update()
+
+    def set_result(self, result: NodeResult | None) -> None:
+        if result == self._result and result is not None and _same_numbers(result, self._result):
+            return  # unchanged: one value edit repaints only what it changed
+        self._result = result
+        self._refresh_tooltip()
+        self.update()
+
+    def group(self) -> str:
+        return kind(self._node.kind).group
+
+    def title(self) -> str:
+        node_kind = kind(self._node.kind)
+        if node_kind.is_leaf:
+            return f"{self._node.label or node_kind.title} = {format_number(self.shown_value())}"
+        return self._node.label or node_kind.title
+
+    def kind_title(self) -> str:
+        """The op's name beside a label that replaces it ("mul" beside "ab"); leaves show their value instead."""
+        node_kind = kind(self._node.kind)
+        return node_kind.title if self._node.label and not node_kind.is_leaf else ""
+
+    def port_names(self) -> list[str]:
+        node_kind = kind(self._node.kind)
+        return [node_kind.port_name(index) for index in range(self._node.port_count)]
+
+    def display_name(self) -> str:
+        return self._node.display_name
+
+    def shown_value(self) -> float | None:
+        if self._result is not None:
+            return self._result.value
+        return self._node.value if self._node.is_leaf else None
+
+    def shown_grad(self) -> float | None:
+        return self._result.grad if self._result is not None else None
+
+    def default_body_lines(self) -> list[str]:
+        return [f"value {format_number(self.shown_value())}", f"grad {format_number(self.shown_grad())}"]
+
+    def problem_text(self) -> str | None:
+        """Why this node is drawn in red: a nan/inf result or unconnected inputs; None if fine."""
+        result = self._result
+        if result is None:
+            return None
+        if result.problem:
+            return result.problem
+        ports = result.missing_ports
+        if len(ports) == 1:
+            return f"input '{ports[0]}' is not connected"
+        if ports:
+            return "inputs " + ", ".join(f"'{p}'" for p in ports) + " are not connected"
+        return None
+
+    def tooltip_text(self) -> str:
+        text = (f"{self._node.display_name} ({self._node.kind}) = {full_number(self.shown_value())}, "
+                f"grad = {full_number(self.shown_grad())}")
+        problem = self.problem_text()
+        return f"{text}\n{problem}" if problem else text
+
+    def value_rect(self) -> QRectF:
+        """Where the value line is, in item coordinates (an inline editor goes there)."""
+        return self._row_rect(0)
+
+
 # -- wires ---------------------------------------------------------------------------------
 
 
@@ -521,7 +585,7 @@ class WireItem(QGraphicsObject):
     at its midpoint while `set_label_visible(True)`.
     """
 
-    def __init__(self, edge: Edge, source_item: NodeItem, target_item: NodeItem,
+    def __init__(self, edge: Edge, source_item: CardItem, target_item: CardItem,
                  parent: QGraphicsItem | None = None):
         super().__init__(parent)
         self.edge = edge
@@ -595,9 +659,8 @@ class WireItem(QGraphicsObject):
         self.update()
 
     def _refresh_tooltip(self) -> None:
-        target = self.target_item.node
-        port = kind(target.kind).port_name(self.edge.port)
-        text = f"{self.source_item.node.display_name} → {target.display_name} (input '{port}')"
+        port = self.target_item.port_name(self.edge.port)
+        text = f"{self.source_item.display_name()} → {self.target_item.display_name()} (input '{port}')"
         if self._grad is not None:
             text += f"\ngradient carried = {full_number(self._grad)}"
         self.setToolTip(text)

@@ -12,12 +12,10 @@ import functools
 import logging
 import math
 import weakref
-from collections.abc import Iterable
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPen, QUndoStack
+from PySide6.QtGui import QKeyEvent, QUndoStack
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsProxyWidget,
     QGraphicsScene,
     QGraphicsSceneContextMenuEvent,
@@ -29,15 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from . import edits
+from .card_scene import CardScene
 from .catalog import DEFAULT_SUM_INPUTS, kind
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
 from .evaluate import Evaluation, full_number
 from .items import (
     BODY_PADDING,
-    DARK_COLORS,
     HEADER_HEIGHT,
-    LIGHT_COLORS,
     NODE_WIDTH,
     ROW_HEIGHT,
     NodeItem,
@@ -117,7 +114,7 @@ class _ValueEditor(QLineEdit):
             self.focus_lost.emit()
 
 
-class GraphScene(QGraphicsScene):
+class GraphScene(CardScene):
     """Draws a `GraphDocument` and, unless ``read_only``, edits it through ``undo_stack``."""
 
     status_message = Signal(str)  # something to tell the person: a refused wire's reason, "Connected a → mul"
@@ -130,11 +127,7 @@ class GraphScene(QGraphicsScene):
         self.document = document
         self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
         self._read_only = read_only
-        self.colors = LIGHT_COLORS
-        self._dark = False
         self._show_wire_grads = True
-        self._nodes: dict[str, NodeItem] = {}
-        self._wires: dict[Edge, WireItem] = {}
         self._evaluation: Evaluation | None = None
 
         self._wire_drag: dict | None = None  # while a person drags a wire
@@ -152,7 +145,6 @@ class GraphScene(QGraphicsScene):
         self._move_starts: dict[str, QPointF] = {}
         self._move_animation: QVariantAnimation | None = None
 
-        self.setBackgroundBrush(self.colors["background"])
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # wires change shape as nodes move
 
         # Subscribe through a weak reference: a document may outlive its scene.
@@ -177,18 +169,10 @@ class GraphScene(QGraphicsScene):
     def read_only(self) -> bool:
         return self._read_only
 
-    @property
-    def dark(self) -> bool:
-        return self._dark
-
     def set_theme(self, dark: bool) -> None:
-        """Swap the palette the items draw with (`items.LIGHT_COLORS` / `items.DARK_COLORS`)."""
-        self._dark = bool(dark)
-        self.colors = DARK_COLORS if dark else LIGHT_COLORS
-        self.setBackgroundBrush(self.colors["background"])
+        super().set_theme(dark)
         if self._pending is not None:
-            self._pending.set_state(self._pending.state)
-        self.update()
+            self._pending.set_state(self._pending.state)  # its pen comes from the palette
 
     @property
     def show_wire_grads(self) -> bool:
@@ -209,18 +193,6 @@ class GraphScene(QGraphicsScene):
 
     # -- items -----------------------------------------------------------------------------
 
-    def node_item(self, node_id: str) -> NodeItem | None:
-        return self._nodes.get(node_id)
-
-    def wire_item(self, edge: Edge) -> WireItem | None:
-        return self._wires.get(edge)
-
-    def node_items(self) -> list[NodeItem]:
-        return list(self._nodes.values())
-
-    def wire_items(self) -> list[WireItem]:
-        return list(self._wires.values())
-
     def items_bounding_rect(self) -> QRectF:
         """The rectangle around every node and wire (not the temporary wire or the inline editor)."""
         rect = QRectF()
@@ -233,24 +205,6 @@ class GraphScene(QGraphicsScene):
             for wire in self._wires.values():
                 rect = rect.united(wire.sceneBoundingRect())
         return rect
-
-    def selected_node_ids(self) -> list[str]:
-        return [node_id for node_id, item in self._nodes.items() if item.isSelected()]
-
-    def selected_edges(self) -> list[Edge]:
-        return [edge for edge, item in self._wires.items() if item.isSelected()]
-
-    def select_nodes(self, node_ids: Iterable[str]) -> None:
-        wanted = set(node_ids)
-        self.blockSignals(True)
-        try:
-            self.clearSelection()
-            for node_id in wanted:
-                if node_id in self._nodes:
-                    self._nodes[node_id].setSelected(True)
-        finally:
-            self.blockSignals(False)
-        self._on_selection_changed()
 
     @property
     def evaluation(self) -> Evaluation | None:
@@ -272,12 +226,7 @@ class GraphScene(QGraphicsScene):
         self._cancel_wire_drag()
         self._close_editor()
         self._stop_move_animation()
-        for wire in list(self._wires.values()):
-            self._remove_wire_item(wire)
-        for item in list(self._nodes.values()):
-            self.removeItem(item)
-        self._wires.clear()
-        self._nodes.clear()
+        self._clear_items()
         for node in self.document.nodes:
             self._add_node_item(node)
         for edge in self.document.edges:
@@ -507,22 +456,9 @@ class GraphScene(QGraphicsScene):
 
     # -- hit testing -----------------------------------------------------------------------
 
-    def _top_item_at(self, pos: QPointF) -> QGraphicsItem | None:
-        """The topmost port, node or wire under ``pos`` (ignoring the temporary wire and the editor)."""
-        for item in self.items(pos):
-            if isinstance(item, (PortItem, NodeItem, WireItem)):
-                return item
-        return None
-
     def port_at(self, pos: QPointF) -> PortItem | None:
         item = self._top_item_at(pos)
         return item if isinstance(item, PortItem) else None
-
-    def node_at(self, pos: QPointF) -> NodeItem | None:
-        item = self._top_item_at(pos)
-        if isinstance(item, PortItem):
-            return item.node_item
-        return item if isinstance(item, NodeItem) else None
 
     def wire_at(self, pos: QPointF, tolerance: float = 4.0) -> WireItem | None:
         area = QRectF(pos.x() - tolerance, pos.y() - tolerance, 2 * tolerance, 2 * tolerance)
@@ -933,23 +869,6 @@ class GraphScene(QGraphicsScene):
     @_guarded
     def _on_selection_changed(self) -> None:
         self.selection_ids_changed.emit(self.selected_node_ids())
-
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        """The background colour and a dot grid every 20 units (one dashed line per row of dots)."""
-        super().drawBackground(painter, rect)
-        scale = painter.worldTransform().m11()
-        if scale < 0.5:
-            return
-        step = 20.0
-        dot = 2.0 / scale
-        pen = QPen(self.colors["grid"], dot, Qt.PenStyle.CustomDashLine, Qt.PenCapStyle.FlatCap)
-        pen.setDashPattern([1.0, step / dot - 1.0])
-        painter.setPen(pen)
-        left = math.floor(rect.left() / step) * step - dot / 2
-        y = math.floor(rect.top() / step) * step
-        while y < rect.bottom() + step:
-            painter.drawLine(QPointF(left, y), QPointF(rect.right() + step, y))
-            y += step
 
 
 def _unsubscribe(document: GraphDocument, callback, *args) -> None:
