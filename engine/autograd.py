@@ -123,7 +123,12 @@ def is_grad_enabled() -> bool:
 
 
 class no_grad:
-    """Context manager and decorator: ops inside build no graph, as ``torch.no_grad``."""
+    """Context manager and decorator (``@no_grad()`` or bare ``@no_grad``): ops inside build no
+    graph, as ``torch.no_grad``."""
+
+    def __new__(cls, function=None):
+        guard = super().__new__(cls)
+        return guard if function is None else guard(function)
 
     def __enter__(self):
         self._previous = is_grad_enabled()

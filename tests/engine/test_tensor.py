@@ -4,6 +4,7 @@ indexing, `no_grad`, `detach`, `retain_grad`, `backward_steps` and the absence o
 
 import gc
 import os
+import subprocess
 import sys
 import threading
 import zlib
@@ -621,6 +622,32 @@ def test_integer_tensors_cannot_require_grad():
         Tensor([1, 2], dtype=np.int64, requires_grad=True)
 
 
+# --- scale ---------------------------------------------------------------------------------------------------
+
+MILLION_CHAIN = """
+import sys
+from engine import Tensor
+
+assert sys.getrecursionlimit() == 1000, sys.getrecursionlimit()
+x = Tensor([0.5, -2.0], requires_grad=True)
+y = x
+for _ in range(1_000_000):
+    y = -y             # an even number of negations: y = x
+y.sum().backward()
+assert x.grad.tolist() == [1.0, 1.0], x.grad
+del y                  # a million-deep chain freed by reference counting
+print("ok")
+"""
+
+
+def test_a_million_op_tensor_chain_backpropagates_at_the_default_recursion_limit():
+    # In a subprocess: a crash while freeing the chain must fail this test, not end the session.
+    result = subprocess.run([sys.executable, "-c", MILLION_CHAIN], capture_output=True, text=True, timeout=120,
+                            cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "ok"
+
+
 # --- no_grad ----------------------------------------------------------------------------------------------------
 
 
@@ -655,6 +682,16 @@ def test_no_grad_as_a_decorator():
     assert not step(w).requires_grad
     assert is_grad_enabled() and (w * 2).requires_grad
     assert step.__doc__ == "docstring kept" and step.__name__ == "step"
+
+
+def test_no_grad_as_a_bare_decorator():
+    @no_grad
+    def step(w):
+        return w * 2
+
+    w = Tensor([1.0], requires_grad=True)
+    assert not step(w).requires_grad and step.__name__ == "step"
+    assert is_grad_enabled() and (w * 2).requires_grad
 
 
 def test_no_grad_is_per_thread():
