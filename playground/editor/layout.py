@@ -15,17 +15,21 @@ Qt-free. Steps, each per connected piece of the graph:
 3. coordinates: layer k at x = k * x_spacing, each layer's slots y_spacing apart and centred on y = 0.
 
 Pieces of a disconnected graph are stacked top to bottom in document order.
+
+`layered_layout` lays out a graph document; `layered_positions` any graph given as node ids,
+edges and port counts (the animator's tensor graphs).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
 
-from .document import GraphDocument
+from .document import Edge, GraphDocument
 
 Position = tuple[float, float]
 _PORT_SHIFT = 0.5  # the height of a node's column of input ports, in slots (a slot is y_spacing)
@@ -34,19 +38,30 @@ _PORT_SHIFT = 0.5  # the height of a node's column of input ports, in slots (a s
 def layered_layout(document: GraphDocument, x_spacing: float = 180.0, y_spacing: float = 110.0,
                    sweeps: int = 4) -> dict[str, Position]:
     """A position for every node of ``document``: wires run left to right, with few crossings."""
-    graph = document.to_networkx()
+    port_counts = {node.id: node.port_count for node in document.nodes}
+    return layered_positions(port_counts, document.edges, x_spacing, y_spacing, sweeps)
+
+
+def layered_positions(port_counts: Mapping[str, int], edges: Iterable[Edge], x_spacing: float = 180.0,
+                      y_spacing: float = 110.0, sweeps: int = 4) -> dict[str, Position]:
+    """A position for every node of a graph given as ``{node id: number of input ports}`` (in the order
+    that breaks ties) and its edges; wires run left to right, with few crossings."""
+    edges = list(edges)
+    graph = nx.MultiDiGraph()
+    graph.add_nodes_from(port_counts)
+    graph.add_edges_from((e.source, e.target, e.port) for e in edges)
     if not nx.is_directed_acyclic_graph(graph):
         raise ValueError("only a graph without cycles can be laid out in layers")
-    index = {node_id: i for i, node_id in enumerate(graph.nodes)}  # document order breaks every tie
+    index = {node_id: i for i, node_id in enumerate(graph.nodes)}  # the given order breaks every tie
     pieces = sorted(nx.weakly_connected_components(graph), key=lambda piece: min(index[n] for n in piece))
-    edges = defaultdict(list)
-    for edge in document.edges:
-        edges[edge.source].append(edge)
+    outgoing = defaultdict(list)
+    for edge in edges:
+        outgoing[edge.source].append(edge)
 
     positions: dict[str, Position] = {}
     top = 0.0
     for piece in pieces:
-        layers = _order(_layers(document, piece, index, edges), document, edges, index, sweeps)
+        layers = _order(_layers(piece, index, outgoing), port_counts, outgoing, index, sweeps)
         tallest = max(len(layer) for layer in layers)
         middle = top + (tallest - 1) * y_spacing / 2
         for k, layer in enumerate(layers):
@@ -85,7 +100,7 @@ def _crossings(starts: np.ndarray, ends: np.ndarray) -> int:
     return int(np.count_nonzero(straddles & straddles.T)) // 2
 
 
-def _layers(document: GraphDocument, piece: set[str], index: dict[str, int], edges) -> list[list[str]]:
+def _layers(piece: set[str], index: dict[str, int], edges) -> list[list[str]]:
     """Nodes of one connected piece in layers, each layer in document order."""
     operands: dict[str, list[str]] = {node_id: [] for node_id in piece}
     for node_id in piece:
@@ -112,7 +127,7 @@ def _layers(document: GraphDocument, piece: set[str], index: dict[str, int], edg
     return layers
 
 
-def _order(layers: list[list[str]], document: GraphDocument, edges, index: dict[str, int],
+def _order(layers: list[list[str]], port_counts: Mapping[str, int], edges, index: dict[str, int],
            sweeps: int) -> list[list]:
     """Order each layer by barycenter sweeps; the ordering with the fewest crossings wins.
 
@@ -127,7 +142,7 @@ def _order(layers: list[list[str]], document: GraphDocument, edges, index: dict[
     passing: dict[tuple[str, int], list[tuple[str, float]]] = defaultdict(list)  # (source, layer) -> (target, fraction)
     for edge in piece_edges:
         operands[edge.target].append((edge.source, 0.0))
-        consumers[edge.source].append((edge.target, _port_shift(document, edge)))
+        consumers[edge.source].append((edge.target, _port_shift(port_counts, edge)))
         start, end = layer_of[edge.source], layer_of[edge.target]
         for k in range(start + 1, end):
             passing[edge.source, k].append((edge.target, (k - start) / (end - start)))
@@ -147,7 +162,7 @@ def _order(layers: list[list[str]], document: GraphDocument, edges, index: dict[
     # which numpy compares exactly and fast. Straight lines cross or not whatever the spacing.
     source_layers = np.array([layer_of[e.source] for e in piece_edges], dtype=np.int32)
     target_layers = np.array([layer_of[e.target] for e in piece_edges], dtype=np.int32)
-    port_shifts = np.array([_port_shift(document, e) for e in piece_edges])
+    port_shifts = np.array([_port_shift(port_counts, e) for e in piece_edges])
 
     def crossings(layers) -> int:
         y = _heights(layers)
@@ -198,9 +213,9 @@ def _order(layers: list[list[str]], document: GraphDocument, edges, index: dict[
     return best
 
 
-def _port_shift(document: GraphDocument, edge) -> float:
+def _port_shift(port_counts: Mapping[str, int], edge) -> float:
     """Where ``edge``'s input port sits on its node, in slots from the centre (port 0 on top)."""
-    return _PORT_SHIFT * ((edge.port + 0.5) / document.node(edge.target).port_count - 0.5)
+    return _PORT_SHIFT * ((edge.port + 0.5) / port_counts[edge.target] - 0.5)
 
 
 def _heights(layers: list[list]) -> dict:
