@@ -1,9 +1,10 @@
 """The backward animator's timeline: the forward pass node by node, then the engine's own backward steps.
 
-Qt-free. The frames come from fresh engine `Value`s built from the document and from their
-``backward_steps()``, so what the animator shows is what the engine does. Each frame lists
-the changes it makes to what is displayed (node states, values, gradients) with their old
-and new values, so stepping backwards in time undoes a frame exactly.
+Qt-free. A `Timeline` is a cursor over `Frame`s; each frame lists the changes it makes to
+what is displayed (node states, values, gradients) with their old and new values, so
+stepping backwards in time undoes a frame exactly. `build_timeline` makes the frames of a
+graph document from fresh engine `Value`s and their ``backward_steps()``, so what the
+animator shows is what the engine does; `tensor_timeline` does the same for a network.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from enum import Enum
 
 from ..editor.catalog import kind
 from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import build_values, format_number
+from ..editor.evaluate import build_values, evaluate, format_number, full_number
 
 
 class NodeState(Enum):
@@ -40,14 +41,32 @@ class Frame:
     title: str  # one line for the step list
     explanation: str  # the step's arithmetic, several lines
     edge: Edge | None = None  # backward: the wire the contribution travels along
+    wires: tuple[Edge, ...] = ()  # the wires to highlight: the operands' (forward) or the edge (backward)
     changes: list[Change] = field(default_factory=list)
 
 
 @dataclass
 class DisplayState:
     state: NodeState = NodeState.NOT_REACHED
-    value: float | None = None
-    grad: float | None = None
+    value: object = None  # a float for scalar graphs, a numpy array for tensor graphs
+    grad: object = None
+
+
+class DisplayTracker:
+    """What is displayed as frames are built: `change` records a change in a frame only when it is one."""
+
+    def __init__(self, node_ids):
+        self.shown = {node_id: DisplayState() for node_id in node_ids}
+
+    def initial(self) -> dict[str, DisplayState]:
+        return {node_id: DisplayState() for node_id in self.shown}
+
+    def change(self, frame: Frame, node_id: str, name: str, new) -> None:
+        old = getattr(self.shown[node_id], name)
+        if old is new or (not hasattr(new, "shape") and not hasattr(old, "shape") and old == new):
+            return  # arrays are compared by identity: each step makes new ones
+        frame.changes.append(Change(node_id, name, old, new))
+        setattr(self.shown[node_id], name, new)
 
 
 def _name(document: GraphDocument, node_id: str) -> str:
@@ -100,20 +119,15 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
         raise ValueError("the graph is empty")
     needed = document.ancestors(output) | {output}
     order = [n for n in order if n in needed]
-    initial = {node_id: DisplayState() for node_id in order}
-    shown = {node_id: DisplayState() for node_id in order}  # what is displayed as frames are built
+    tracker = DisplayTracker(order)
+    shown, change = tracker.shown, tracker.change
     frames: list[Frame] = []
-
-    def change(frame: Frame, node_id: str, name: str, new) -> None:
-        old = getattr(shown[node_id], name)
-        if old != new or (name == "grad" and old is None):
-            frame.changes.append(Change(node_id, name, old, new))
-            setattr(shown[node_id], name, new)
 
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
         value = values[node_id].data
+        operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
         if node.is_leaf:
             title = f"{_name(document, node_id)} = {format_number(value)}"
             explanation = f"Forward: {_name(document, node_id)} is a {kind(node.kind).title.lower()}, value {value!r}"
@@ -122,7 +136,7 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
             title = f"{_name(document, node_id)} = {node.kind}({', '.join(operands)}) = {format_number(value)}"
             explanation = (f"Forward: {_name(document, node_id)} = {kind(node.kind).description or node.kind} "
                            f"with {', '.join(operands)}\n= {value!r}")
-        frame = Frame("forward", node_id, title, explanation)
+        frame = Frame("forward", node_id, title, explanation, wires=operand_wires)
         change(frame, node_id, "state", NodeState.COMPUTED)
         change(frame, node_id, "value", value)
         frames.append(frame)
@@ -160,7 +174,8 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
                        f"contribution = {format_number(step.upstream)} x {format_number(step.local)} = "
                        f"{format_number(step.contribution)}\n{total_line}")
         frame = Frame("backward", node_id, f"{node_name} → {parent_name}: {format_number(step.upstream)} x "
-                      f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge)
+                      f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge,
+                      (edge,))
         if current != node_id:
             if current is not None:
                 change(frame, current, "state", NodeState.DONE)
@@ -177,17 +192,21 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
         for node_id in order:  # the leaves have nothing to pass on: done once their gradient is ready
             if document.node(node_id).is_leaf and shown[node_id].state is NodeState.READY:
                 change(frame, node_id, "state", NodeState.DONE)
-    return frames, initial
+    return frames, tracker.initial()
 
 
 class Timeline:
     """A cursor over the frames: ``position`` frames have been applied (0 = before the first)."""
 
-    def __init__(self, document: GraphDocument):
-        self.document = document
-        self.frames, initial = build_timeline(document)
+    def __init__(self, frames: list[Frame], initial: dict[str, DisplayState]):
+        self.frames = frames
         self.display = {node_id: DisplayState(s.state, s.value, s.grad) for node_id, s in initial.items()}
         self.position = 0
+
+    @classmethod
+    def of_document(cls, document: GraphDocument) -> Timeline:
+        """The forward and backward pass of a graph document (ValueError if it cannot be evaluated)."""
+        return cls(*build_timeline(document))
 
     def __len__(self) -> int:
         return len(self.frames)
@@ -233,3 +252,22 @@ class Timeline:
                     return i + 1
                 best = i + 1 if best is None else best
         return best or 0
+
+
+class DocumentAnimation:
+    """A graph document's animation: its timeline, the gradient each wire carries, and how a node reads."""
+
+    labels_stay = True  # a wire keeps showing its gradient once its step is passed
+
+    def __init__(self, document: GraphDocument):
+        self.document = document
+        self.timeline = Timeline.of_document(document)  # ValueError if the graph cannot be evaluated
+        self.wire_labels: dict[Edge, float] = evaluate(document).edge_grads
+
+    def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
+        """The value and the gradient reached so far ("—" before)."""
+        return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
+
+    def node_tooltip(self, node_id: str, state: DisplayState) -> str:
+        return (f"{_name(self.document, node_id)}: {state.state.value}\n"
+                f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")

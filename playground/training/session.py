@@ -510,6 +510,34 @@ class TrainingSession:
         return TrainingSession(replace(self.settings, **changes), data=self.data, resolution=self.resolution)
 
 
+@dataclass(frozen=True)
+class NetworkSnapshot:
+    """A copy of the network as it stands, with one batch of its training data: what the backward
+    animator replays at tensor level."""
+
+    model: Sequential
+    loss_fn: Callable
+    X: np.ndarray  # the batch's network inputs (features), one row per point
+    y: np.ndarray  # its labels, 0 or 1
+    description: str
+
+
+def network_snapshot(settings: TrainingSettings, state: dict[str, np.ndarray], step: int,
+                     data: SplitData) -> NetworkSnapshot:
+    """The network of ``settings`` with the weights ``state`` (at ``step``), and the batch it trains on
+    first: the whole training set, or with a batch size the first points of it."""
+    model = build_model(len(settings.features), settings.hidden, settings.activation, settings.seed)
+    model.load_state_dict(state)
+    X, y = expand_features(data.X_train, settings.features), np.asarray(data.y_train)
+    if settings.batch_size is not None and settings.batch_size < len(X):
+        X, y = X[:settings.batch_size], y[:settings.batch_size]
+        batch = f"a batch of {len(X)} training points"
+    else:
+        batch = f"all {len(X)} training points"
+    description = f"the {settings.architecture()} network at step {step:,} on {batch}"
+    return NetworkSnapshot(model, binary_loss(settings.loss), X, y, description)
+
+
 def weights_document(settings: TrainingSettings, state: dict[str, np.ndarray], step: int) -> dict:
     """The trained network as JSON-ready data: architecture, features, and every weight as lists."""
     return {

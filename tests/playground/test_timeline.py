@@ -26,7 +26,7 @@ def snapshot(timeline):
 
 def test_forward_frames_come_first_in_topological_order_then_the_seed():
     document = parse_expression(HAND_TRACED)
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     forward = [f for f in timeline.frames if f.phase == "forward"]
     assert [f.node_id for f in forward] == document.topological_order()
     assert timeline.frames[len(forward)].phase == "seed"
@@ -35,7 +35,7 @@ def test_forward_frames_come_first_in_topological_order_then_the_seed():
 
 def test_one_backward_frame_per_chain_rule_step_of_the_engine():
     document = parse_expression(HAND_TRACED)
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     backward = [f for f in timeline.frames if f.phase == "backward"]
     assert len(backward) == len(document.edges)  # every wire carries exactly one contribution
     assert all(f.edge is not None and f.edge.target == f.node_id for f in backward)
@@ -43,7 +43,7 @@ def test_one_backward_frame_per_chain_rule_step_of_the_engine():
 
 def test_contributions_21_and_10_add_up_to_31_at_a():
     document = parse_expression(HAND_TRACED)
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     a = by_label(document, "a")
     into_a = [f for f in timeline.frames if f.phase == "backward" and f.edge.source == a]
     texts = [f.explanation for f in into_a]
@@ -59,7 +59,7 @@ def test_contributions_21_and_10_add_up_to_31_at_a():
 
 def test_states_move_from_not_reached_to_done():
     document = parse_expression(HAND_TRACED)
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     assert {s.state for s in timeline.display.values()} == {NodeState.NOT_REACHED}
     seen = {node_id: [shown.state] for node_id, shown in timeline.display.items()}
     while timeline.step_forward():
@@ -75,7 +75,7 @@ def test_states_move_from_not_reached_to_done():
 
 def test_stepping_to_the_end_and_back_restores_every_displayed_state():
     document = parse_expression("x=0.5; y=x*x + sin(x)*x; z=tanh(y)/(1+exp(x))")
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     forward_states = [snapshot(timeline)]
     while timeline.step_forward():
         forward_states.append(snapshot(timeline))
@@ -91,7 +91,7 @@ def test_stepping_to_the_end_and_back_restores_every_displayed_state():
 
 def test_frame_of_node_finds_its_backward_step():
     document = parse_expression(HAND_TRACED)
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     node = by_label(document, "L")
     position = timeline.frame_of_node(node)
     assert timeline.frames[position - 1].phase == "backward" and timeline.frames[position - 1].node_id == node
@@ -102,19 +102,19 @@ def test_frame_of_node_finds_its_backward_step():
 def test_incomplete_or_empty_graphs_are_refused_with_a_reason():
     document = GraphDocument()
     with pytest.raises(ValueError, match="empty"):
-        Timeline(document)
+        Timeline.of_document(document)
     document.add_node(Node("n1", "input", value=1.0, label="x"))
     document.add_node(Node("n2", "mul"))
     document.add_edge(Edge("n1", "n2", 0))
     with pytest.raises(ValueError, match="'b' of mul n2 is not connected"):
-        Timeline(document)
+        Timeline.of_document(document)
 
 
 def test_nodes_the_output_does_not_depend_on_are_left_out():
     document = parse_expression("a=1; b=2; c=a*b")
     document.add_node(Node("lonely", "input", value=5.0, label="lonely"))
     document.set_output(by_label(document, "c"))
-    assert "lonely" not in Timeline(document).display
+    assert "lonely" not in Timeline.of_document(document).display
 
 
 OPS = ("add", "sub", "mul", "tanh", "sigmoid", "exp", "sin", "sum")
@@ -140,7 +140,7 @@ def random_graphs(draw):
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(random_graphs())
 def test_final_gradients_equal_the_engines(document):
-    timeline = Timeline(document)
+    timeline = Timeline.of_document(document)
     timeline.seek(len(timeline))
     results = evaluate(document).results
     for node_id, shown in timeline.display.items():

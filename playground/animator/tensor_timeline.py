@@ -1,0 +1,356 @@
+"""The backward animator for a network: the tensor graph of one batch, replayed from the engine.
+
+Qt-free. `tensor_animation(model, loss_fn, X, y)` runs the network forward on one batch with
+the engine's `Tensor`s, names each node after the layer that made it (Linear 1, Tanh 1, ...,
+the loss) and each parameter after its layer (W1, b1, ...), lays the graph out left to right,
+and turns the forward pass and the engine's own ``loss.backward_steps()`` into `Frame`s, as
+`timeline.build_timeline` does for a scalar graph. A node shows its shape and the norms of
+its value and gradient; a tensor of one element shows its number.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import Tensor
+from engine.autograd import topological_order
+from engine.nn import Linear, Sequential
+
+from ..editor.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
+from ..editor.document import Edge
+from ..editor.evaluate import format_number, full_number
+from ..editor.layout import layered_positions
+from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
+
+TENSOR_CARD_WIDTH = 150.0
+X_SPACING, Y_SPACING = TENSOR_CARD_WIDTH + 50.0, 110.0
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    word: str  # the op's name on a card's tag
+    formula: str  # the forward computation, with {0}, {1}, ... for the operands' names
+    rules: tuple[str, ...]  # per operand: what it receives, in terms of the upstream gradient g
+    ports: tuple[str, ...]
+    group: str = ARITHMETIC_GROUP
+
+
+def _function(word: str, rule: str, formula: str = "") -> OpInfo:
+    return OpInfo(word, formula or f"{word}({{0}})", (rule,), ("x",), FUNCTION_GROUP)
+
+
+# Each op of the engine's Tensor, by its ``op`` name. A rule reads as the vector-Jacobian product
+# the engine computes: g is the gradient arriving at the node, ⊙ multiplies element by element.
+OPS: dict[str, OpInfo] = {
+    "linear": OpInfo("linear", "{0} · {1}ᵀ + {2}", ("g · W", "gᵀ · x", "g summed over the batch"), ("x", "W", "b")),
+    "+": OpInfo("add", "{0} + {1}", ("g", "g"), ("a", "b")),
+    "-": OpInfo("sub", "{0} − {1}", ("g", "−g"), ("a", "b")),
+    "*": OpInfo("mul", "{0} ⊙ {1}", ("g ⊙ b", "g ⊙ a"), ("a", "b")),
+    "/": OpInfo("div", "{0} / {1}", ("g / b", "−g ⊙ a / b²"), ("a", "b")),
+    "**": OpInfo("pow", "{0} ** {1}", ("g ⊙ b·a^(b−1)", "g ⊙ a^b·ln(a)"), ("a", "b")),
+    "@": OpInfo("matmul", "{0} @ {1}", ("g @ bᵀ", "aᵀ @ g"), ("a", "b")),
+    "neg": OpInfo("neg", "−{0}", ("−g",), ("x",)),
+    "sum": OpInfo("sum", "sum({0})", ("g, copied to every element",), ("x",)),
+    "mean": OpInfo("mean", "mean({0})", ("g / n, for every one of the n elements",), ("x",)),
+    "reshape": OpInfo("reshape", "reshape({0})", ("g, reshaped back",), ("x",)),
+    "transpose": OpInfo("transpose", "{0}ᵀ", ("g, transposed back",), ("x",)),
+    "exp": _function("exp", "g ⊙ exp(x)"),
+    "log": _function("log", "g / x"),
+    "tanh": _function("tanh", "g ⊙ (1 − tanh(x)²)"),
+    "sigmoid": _function("sigmoid", "g ⊙ σ(x)(1 − σ(x))", "σ({0})"),
+    "relu": _function("relu", "g ⊙ [x > 0]"),
+    "leaky_relu": _function("leaky relu", "g ⊙ (1 if x > 0 else slope)", "leaky_relu({0})"),
+    "abs": _function("abs", "g ⊙ sign(x)", "|{0}|"),
+    "bce_with_logits": OpInfo("BCE", "BCE with logits({0}, {1})", ("g ⊙ (σ(x) − y) / n", "−g ⊙ x / n"),
+                              ("logits", "y"), FUNCTION_GROUP),
+}
+ELEMENTWISE = {"+", "-", "*", "/", "**"}  # their contributions are summed back where an operand was broadcast
+
+
+def _info(op: str, operands: int) -> OpInfo:
+    known = OPS.get(op)
+    if known is not None and len(known.ports) >= operands:
+        return known
+    ports = tuple(f"x{i + 1}" for i in range(operands))
+    return OpInfo(op, f"{op}({', '.join(f'{{{i}}}' for i in range(operands))})",
+                  tuple(f"the vector-Jacobian product of {op}" for _ in ports), ports)
+
+
+# -- numbers ----------------------------------------------------------------------------------
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    return "scalar" if shape == () else "×".join(str(n) for n in shape)
+
+
+def norm(array) -> float:
+    return float(np.linalg.norm(np.asarray(array, dtype=np.float64)))
+
+
+def describe(array, limit: int = 4) -> str:
+    """A tensor in a few words: its numbers when it has at most ``limit``, else its shape and norm."""
+    array = np.asarray(array)
+    if array.size == 1 and array.ndim == 0:
+        return format_number(float(array))
+    if array.size <= limit:
+        return np.array2string(array, separator=", ", formatter={"float_kind": format_number})
+    return f"{shape_text(array.shape)}, ‖·‖ = {format_number(norm(array))}"
+
+
+def statistics(array) -> str:
+    array = np.asarray(array, dtype=np.float64)
+    if array.size == 1:
+        return full_number(float(array.reshape(())))
+    return (f"mean {format_number(float(array.mean()))}, min {format_number(float(array.min()))}, "
+            f"max {format_number(float(array.max()))}, ‖·‖ = {format_number(norm(array))}")
+
+
+# -- the graph --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TensorNode:
+    id: str
+    title: str  # "Linear 1", "W1", "X", "loss"
+    kind: str  # the tag on the card: "linear", "tanh", "weight", "inputs", "BCE"
+    group: str  # the header's colour: a catalog group
+    port_names: tuple[str, ...]
+    shape: tuple[int, ...]
+    requires_grad: bool
+    description: str  # what it is, in a few words
+    x: float = 0.0
+    y: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+@dataclass
+class TensorAnimation:
+    """A network's tensor graph for one batch, laid out, with its forward and backward frames."""
+
+    nodes: dict[str, TensorNode]
+    edges: list[Edge]
+    output: str
+    timeline: Timeline
+    wire_labels: dict[Edge, float]  # what a wire shows at its step: the norm of its gradient, or the number
+    labels_stay = False  # the cards show the gradients: a wire's label shows only at its own step
+
+    def node(self, node_id: str) -> TensorNode:
+        return self.nodes[node_id]
+
+    def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
+        node = self.nodes[node_id]
+        lines = [f"shape {shape_text(node.shape)}"]
+        if state.value is None:
+            lines.append("value —")
+        else:
+            lines.append(f"value {format_number(float(np.reshape(state.value, -1)[0]))}" if node.size == 1
+                         else f"‖value‖ {format_number(norm(state.value))}")
+        if state.grad is None:
+            lines.append("grad —" if node.requires_grad else "grad not needed")
+        else:
+            lines.append(f"grad {format_number(float(np.reshape(state.grad, -1)[0]))}" if node.size == 1
+                         else f"‖grad‖ {format_number(norm(state.grad))}")
+        return lines
+
+    def node_tooltip(self, node_id: str, state: DisplayState) -> str:
+        node = self.nodes[node_id]
+        lines = [f"{node.title} ({node.kind}): {node.description}", f"{state.state.value}",
+                 f"shape {node.shape}"]
+        if state.value is not None:
+            lines.append(f"value: {statistics(state.value)}")
+        if state.grad is not None:
+            lines.append(f"grad: {statistics(state.grad)}")
+        elif not node.requires_grad:
+            lines.append("needs no gradient: nothing learns it")
+        return "\n".join(lines)
+
+
+def _stages(model) -> list[tuple[str, object]]:
+    """The network's parts in order, each with a name: Linear 1, Tanh 1, Linear 2, ..."""
+    modules = model.modules if isinstance(model, Sequential) else [model]
+    stages, linear = [], 0
+    for module in modules:
+        if isinstance(module, Linear):
+            linear += 1
+            stages.append((f"Linear {linear}", module))
+        else:
+            stages.append((f"{type(module).__name__} {linear}" if linear else type(module).__name__, module))
+    return stages
+
+
+def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAnimation:
+    """Run ``model`` forward on the batch ``X`` with labels ``y``, then ``loss_fn(logits, y)``; the frames
+    of its forward pass and of the engine's backward pass through it. The model's weights stay as
+    they are, but their ``.grad`` is filled as by one ``loss.backward()``."""
+    X = np.asarray(X, dtype=np.float64)
+    inputs = Tensor(X)
+    names: dict[int, tuple[str, str, str]] = {  # id(tensor) -> (title, kind, description)
+        id(inputs): ("X", "inputs", f"the batch: {X.shape[0]} points, {X.shape[-1]} features each"),
+    }
+    for parameter in model.parameters():
+        parameter.grad = None  # the panel shows this pass's gradients only
+    stage_of: dict[int, str] = {}
+    h = inputs
+    for stage, module in _stages(model):
+        if isinstance(module, Linear):
+            k = stage.split()[-1]
+            names[id(module.weight)] = (f"W{k}", "weight", f"the weights of {stage} (out × in), learned")
+            if module.bias is not None:
+                names[id(module.bias)] = (f"b{k}", "bias", f"the biases of {stage}, learned")
+        h = module(h)
+        stage_of.setdefault(id(h), stage)
+    logits = h
+    loss = loss_fn(logits, y)
+    if loss.shape != ():
+        raise ValueError(f"the loss must be a single number, not of shape {loss.shape}")
+    order = _forward_order(topological_order(loss))
+    ids = {id(t): f"t{i}" for i, t in enumerate(order)}
+
+    # Name each op after the part of the network that made it: walking forward, a node belongs to
+    # the first part whose output depends on it.
+    marked: set[int] = set()
+    stage_outputs = [(stage_of[id(t)], t) for t in order if id(t) in stage_of] + [("loss", loss)]
+    members: dict[str, list[Tensor]] = {}
+    for stage, output in stage_outputs:
+        for t in topological_order(output):
+            if id(t) not in marked and t._prev:
+                marked.add(id(t))
+                members.setdefault(stage, []).append(t)
+    for stage, tensors in members.items():
+        for t in tensors:
+            info = _info(t.op, len(t._prev))
+            if t is tensors[-1]:
+                title = loss_name if stage == "loss" else stage
+                what = f"the {loss_name}: one number for the whole batch" if t is loss else f"{stage}'s output"
+            else:
+                title, what = f"{stage}: {info.word}", f"part of {stage}"
+            names[id(t)] = (title, info.word, what)
+
+    nodes: dict[str, TensorNode] = {}
+    edges: list[Edge] = []
+    for t in order:
+        node_id = ids[id(t)]
+        if id(t) in names:
+            title, kind, description = names[id(t)]
+        elif t.shape == logits.shape:
+            title, kind, description = "y", "targets", "the labels of the batch, as the loss wants them"
+        else:
+            title, kind, description = describe(t.data, 1), "constant", "a fixed number"
+        if t._prev:
+            info = _info(t.op, len(t._prev))
+            ports, group = info.ports[:len(t._prev)], info.group
+        else:
+            ports, group = (), LEAF_GROUP
+        nodes[node_id] = TensorNode(node_id, title, kind, group, ports, t.shape, t.requires_grad, description)
+        edges.extend(Edge(ids[id(parent)], node_id, port) for port, parent in enumerate(t._prev))
+    positions = layered_positions({n: len(node.port_names) for n, node in nodes.items()}, edges,
+                                  X_SPACING, Y_SPACING)
+    nodes = {n: _placed(node, *positions[n]) for n, node in nodes.items()}
+
+    frames, initial, wire_labels = _frames(order, ids, nodes, edges, loss)
+    return TensorAnimation(nodes, edges, ids[id(loss)], Timeline(frames, initial), wire_labels)
+
+
+def _forward_order(order: list) -> list:
+    """``order`` (parents before children) with each leaf moved to just before its first consumer:
+    X, W1, b1, Linear 1, Tanh 1, W2, ... reads layer by layer."""
+    result, placed = [], set()
+    for t in order:
+        if not t._prev:
+            continue
+        for parent in t._prev:
+            if not parent._prev and id(parent) not in placed:
+                placed.add(id(parent))
+                result.append(parent)
+        result.append(t)
+    return result or order  # a loss that is itself a leaf: nothing to reorder
+
+
+def _placed(node: TensorNode, x: float, y: float) -> TensorNode:
+    return TensorNode(node.id, node.title, node.kind, node.group, node.port_names, node.shape, node.requires_grad,
+                      node.description, x, y)
+
+
+def _frames(order, ids, nodes, edges, loss):
+    tracker = DisplayTracker(nodes)
+    shown, change = tracker.shown, tracker.change
+    frames: list[Frame] = []
+    operand_wires: dict[str, list[Edge]] = {n: [] for n in nodes}
+    for edge in edges:
+        operand_wires[edge.target].append(edge)
+
+    for t in order:  # forward: values appear in topological order
+        node = nodes[ids[id(t)]]
+        if not t._prev:
+            title = f"{node.title}: {shape_text(node.shape)} {node.kind}"
+            explanation = (f"Forward: {node.title} is {node.description}.\nshape {node.shape}\n"
+                           f"value: {describe(t.data)}\n{statistics(t.data)}")
+        else:
+            operands = [nodes[ids[id(p)]].title for p in t._prev]
+            formula = _info(t.op, len(t._prev)).formula.format(*operands)
+            shapes = ", ".join(shape_text(p.shape) for p in t._prev)
+            title = f"{node.title} = {formula}  [{shape_text(node.shape)}]"
+            explanation = (f"Forward: {node.title} = {formula}\nshapes {shapes} → {shape_text(node.shape)}\n"
+                           f"value: {describe(t.data)}\n{statistics(t.data)}")
+        frame = Frame("forward", node.id, title, explanation, wires=tuple(operand_wires[node.id]))
+        change(frame, node.id, "state", NodeState.COMPUTED)
+        change(frame, node.id, "value", t.data)
+        frames.append(frame)
+
+    output = nodes[ids[id(loss)]]
+    frame = Frame("seed", output.id, f"seed: d({output.title})/d({output.title}) = 1",
+                  f"Backward starts at the {output.title}: d({output.title})/d({output.title}) = 1.\n"
+                  "Each step multiplies the gradient g that reached a node by that node's local "
+                  "derivative and hands the result to one of its inputs.")
+    change(frame, output.id, "grad", np.ones(()))
+    change(frame, output.id, "state", NodeState.READY)
+    frames.append(frame)
+
+    consumers = Counter(edge.source for edge in edges)
+    received: Counter = Counter()
+    wire_labels: dict[Edge, float] = {}
+    current = None
+    for step in loss.backward_steps():  # the engine's own steps
+        node, parent = nodes[ids[id(step.node)]], nodes[ids[id(step.parent)]]
+        edge = Edge(parent.id, node.id, step.index)
+        info = _info(step.node.op, len(step.node._prev))
+        port, rule = node.port_names[step.index], info.rules[step.index]
+        contribution = np.asarray(step.contribution)
+        summed = (step.node.op in ELEMENTWISE and np.shape(step.upstream) != contribution.shape)
+        previous = shown[parent.id].grad
+        if previous is None:
+            total_line = f"{parent.title}.grad = {describe(step.total)}"
+        else:
+            total_line = f"{parent.title}.grad: {describe(previous)} + this = {describe(step.total)}"
+        if consumers[parent.id] > 1:
+            total_line += f"\n({parent.title} is used {consumers[parent.id]} times: contributions add up)"
+        explanation = (f"{node.title} hands its gradient to {parent.title} (input '{port}')\n"
+                       f"g = d(loss)/d({node.title}): {describe(step.upstream)}\n"
+                       f"contribution = {rule}" + (", summed over the broadcast axes" if summed else "") +
+                       f"\n  = {describe(contribution)}\n{total_line}")
+        frame = Frame("backward", node.id, f"{node.title} → {parent.title}: {describe(contribution)}", explanation,
+                      edge, (edge,))
+        if current != node.id:
+            if current is not None:
+                change(frame, current, "state", NodeState.DONE)
+            current = node.id
+        change(frame, node.id, "state", NodeState.PROCESSING)
+        change(frame, parent.id, "grad", step.total)
+        received[parent.id] += 1
+        complete = received[parent.id] == consumers[parent.id]
+        change(frame, parent.id, "state", NodeState.READY if complete else NodeState.RECEIVING)
+        wire_labels[edge] = float(contribution.reshape(-1)[0]) if contribution.size == 1 else norm(contribution)
+        frames.append(frame)
+    if current is not None:
+        frame = frames[-1]
+        change(frame, current, "state", NodeState.DONE)
+        for node_id, state in shown.items():  # the leaves have nothing to pass on: done once their gradient is ready
+            if state.state is NodeState.READY and not operand_wires[node_id]:
+                change(frame, node_id, "state", NodeState.DONE)
+    return frames, tracker.initial(), wire_labels
