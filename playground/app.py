@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(self._on_status_message)
         self.training.message_shown.connect(self._on_status_message)
+        self.training.animate_backward_requested.connect(self.animate_network)
+        self.animator.network_requested.connect(self._load_network_into_animator)
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
@@ -314,6 +316,19 @@ class MainWindow(QMainWindow):
         """Open the backward animator on the editor's graph, at its start."""
         self.tabs.setCurrentWidget(self.animator)
         self.animator.load(self.document)
+
+    def animate_network(self) -> None:
+        """Open the backward animator on the training panel's network, one batch, at tensor level."""
+        if self._load_network_into_animator():
+            self.tabs.setCurrentWidget(self.animator)
+
+    def _load_network_into_animator(self) -> bool:
+        snapshot = self.training.network_snapshot()
+        if snapshot is None:
+            self.statusBar().showMessage("The training panel has no network yet: open the Training tab first", 6000)
+            return False
+        return self.animator.load_network(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y,
+                                          snapshot.description)
 
     # -- view --------------------------------------------------------------------------------
 

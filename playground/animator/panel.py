@@ -1,9 +1,11 @@
 """The backward animator tab: play the forward and the backward pass of a graph one step at a time.
 
-The panel draws its own copy of a graph document in a read-only `GraphScene` and recolours the
-items as a `Timeline` (the Qt-free model) moves: each node's colour says where it is in the
-pass, its card shows the value and gradient reached so far, and the wire the current backward
-step travels along is drawn in the accent colour with the contribution it carries.
+The panel animates either its own copy of the editor's graph document or a snapshot of the
+training panel's network on one batch (a tensor graph). It draws the graph in a read-only
+`AnimatorScene` and recolours the items as a `Timeline` (the Qt-free model) moves: each node's
+colour says where it is in the pass, its card shows the value and gradient reached so far
+(for tensors: shape and norms), and the wire the current backward step travels along is drawn
+in the accent colour with the contribution it carries.
 
 Stepping touches only the nodes whose display changed (``Timeline.seek`` says which) and the
 wires of the frames passed over, so a 1000-node graph steps as fast as a small one.
@@ -33,8 +35,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QFileDialog,
-    QGraphicsScene,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -47,12 +49,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..editor.document import Change, Edge, GraphDocument
-from ..editor.evaluate import evaluate, format_number, full_number
+from ..editor.evaluate import format_number
 from ..editor.items import LIGHT_COLORS
-from ..editor.scene import GraphScene
 from ..editor.view import GraphView
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
-from .timeline import DisplayState, Frame, NodeState, Timeline
+from .scene import AnimatorScene
+from .tensor_timeline import TensorAnimation, tensor_animation
+from .timeline import DocumentAnimation, NodeState, Timeline
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +82,7 @@ START_TEXT = ("Press Play or → to start: first the forward pass computes every
               "pass applies the chain rule one wire at a time.")
 FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
+SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
 PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLORS[NodeState.READY],
                 "backward": STATE_COLORS[NodeState.PROCESSING]}
@@ -121,11 +125,6 @@ def _dot_icon(color: str, size: int = 12) -> QIcon:
     return QIcon(pixmap)
 
 
-def node_lines(state: DisplayState) -> list[str]:
-    """What a node's card shows: the value and the gradient reached so far ("—" before)."""
-    return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
-
-
 def _maths_of(document: GraphDocument) -> tuple:
     """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
     nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
@@ -137,14 +136,15 @@ class AnimatorPanel(QWidget):
 
     status_message = Signal(str)
     step_reached = Signal(int)  # the new position (0 = before the first frame)
+    network_requested = Signal()  # the person chose the training network: the main window sends a snapshot
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("animatorPanel")
         self.setAccessibleName("animatorPanel")
-        self._document = GraphDocument()  # the panel's own copy; the scene follows it
-        self._timeline: Timeline | None = None
-        self._edge_grads: dict[Edge, float] = {}
+        self._document = GraphDocument()  # the panel's own copy of the graph it animates
+        self._animation: DocumentAnimation | TensorAnimation | None = None
+        self._source = "graph"  # what is shown: "graph" (the editor's) or "network" (the training panel's)
         self._edge_position: dict[Edge, int] = {}  # a wire is traversed once the position reaches this
         self._wire_highlights: dict[Edge, str | None] = {}  # what each wire was last given
         self._marked_node: str | None = None  # the node with the selection ring (the current frame's)
@@ -159,11 +159,7 @@ class AnimatorPanel(QWidget):
         self._last_tick: float | None = None  # when "fastest" last stepped (perf_counter)
         self._owed = 0.0  # steps "fastest" is behind 60 per second
 
-        self.scene = GraphScene(self._document, read_only=True, parent=self)
-        self.scene.set_show_wire_grads(False)
-        # Nothing moves here (the editor's scene indexes nothing because its nodes are dragged about):
-        # a BSP index makes painting a big graph look at the visible items only, ~6x faster at 1000 nodes.
-        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("animatorView")
         self.view.setAccessibleName("animatorView")
@@ -178,6 +174,14 @@ class AnimatorPanel(QWidget):
         self.message.setStyleSheet("QLabel#animatorMessage { background: #fdecea; color: #8a1c1c; "
                                    "border: 1px solid #f0b4ae; border-radius: 5px; padding: 6px 10px; }")
         self.message.setVisible(False)
+
+        self.source_combo = QComboBox()
+        self.source_combo.setObjectName("animSourceCombo")
+        self.source_combo.setAccessibleName("animSourceCombo")
+        self.source_combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on "
+                                     "one batch of its data (tensors, with their shapes and gradient norms)")
+        for source, text in SOURCES.items():
+            self.source_combo.addItem(text, source)
 
         self.legend = QLabel(self._legend_html())
         self.legend.setObjectName("animLegend")
@@ -266,6 +270,11 @@ class AnimatorPanel(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.setSpacing(4)
+        source_row = QHBoxLayout()
+        source_row.addWidget(QLabel("Animate"))
+        source_row.addWidget(self.source_combo)
+        source_row.addStretch(1)
+        left_layout.addLayout(source_row)
         left_layout.addWidget(self.message)
         left_layout.addWidget(self.view, 1)
         left_layout.addWidget(self.legend)
@@ -312,6 +321,7 @@ class AnimatorPanel(QWidget):
         self.forward_button.clicked.connect(self._on_forward_clicked)
         self.last_button.clicked.connect(self._on_last_clicked)
         self.export_button.clicked.connect(self._on_export_clicked)
+        self.source_combo.activated.connect(self._on_source_combo_activated)
         self.timeline_slider.valueChanged.connect(self._on_timeline_value_changed)
         self.speed_slider.valueChanged.connect(self._on_speed_value_changed)
         self.step_list.currentRowChanged.connect(self._on_step_list_row_changed)
@@ -345,8 +355,21 @@ class AnimatorPanel(QWidget):
     # -- state -----------------------------------------------------------------------------
 
     @property
+    def _timeline(self) -> Timeline | None:
+        return self._animation.timeline if self._animation is not None else None
+
+    @property
     def timeline(self) -> Timeline | None:
         return self._timeline
+
+    @property
+    def animation(self) -> DocumentAnimation | TensorAnimation | None:
+        return self._animation
+
+    @property
+    def source(self) -> str:
+        """What is animated: "graph" (the editor's graph) or "network" (the training network)."""
+        return self._source
 
     @property
     def document(self) -> GraphDocument:
@@ -384,27 +407,56 @@ class AnimatorPanel(QWidget):
         except ValueError as error:  # DocumentFormatError: what is shown stays as it was
             self.status_message.emit(f"Backward animator: {error}")
             return False
-        self._document.replace_with(copy)  # the scene redraws every item
-        self._maths = _maths_of(self._document)
-        self._timeline, self._edge_grads, self._edge_position, self._wire_highlights = None, {}, {}, {}
+        self._document = copy
+        self._maths = _maths_of(copy)
+        self._set_source("graph")
+        self.scene.show_document(copy)
+        return self._start(lambda: DocumentAnimation(copy), len(copy.nodes), "this graph")
+
+    def load_network(self, model, loss_fn, X, y, description: str = "the network") -> bool:
+        """Animate one batch through a network: ``model`` on the inputs ``X``, then ``loss_fn(logits, y)``,
+        at tensor level (each layer a node showing shapes and gradient norms), replaying the engine's
+        ``Tensor.backward_steps()``. ``model`` should be a copy: its ``.grad``s are filled. False (and a
+        message) if it cannot be; what was shown then stays."""
+        self.pause()
+        try:
+            animation = tensor_animation(model, loss_fn, X, y)
+        except Exception as error:  # a bad snapshot must not take the panel down
+            logger.exception("could not build the network's animation")
+            self.status_message.emit(f"Backward animator: can't animate {description} "
+                                     f"({type(error).__name__}: {error})")
+            self._set_source(self._source)
+            return False
+        self._set_source("network")
+        if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
+            self._maths, self._stale = _maths_of(self._followed), False
+        self.scene.show_tensor_graph(animation)
+        loaded = self._start(lambda: animation, len(animation.nodes), description)
+        if loaded:
+            self.status_message.emit(f"Backward animator: {description}, {len(animation.timeline)} steps")
+        return loaded
+
+    def _start(self, build, node_count: int, what: str) -> bool:
+        """Show the animation ``build()`` makes for the graph just drawn, at its start."""
+        self._animation, self._edge_position, self._wire_highlights = None, {}, {}
         self._marked_node = None  # the scene was redrawn: nothing is selected
-        self._wants_minimap = len(self._document.nodes) >= MINIMAP_FROM
+        self._wants_minimap = node_count >= MINIMAP_FROM
         self._refresh_minimap()
         self._auto_fit = True
         try:
-            timeline = Timeline(self._document)
-            edge_grads = evaluate(self._document).edge_grads
+            animation = build()
         except ValueError as error:
-            self._show_nothing(f"Can't animate this graph: {error}.", error=True)
+            self._show_nothing(f"Can't animate {what}: {error}.", error=True)
             self.status_message.emit(f"Backward animator: {error}")
             self._fit()
             return False
         except Exception as error:  # a bug must not take the panel down: say so and show nothing
             logger.exception("could not build the timeline")
-            self._show_nothing(f"Can't animate this graph ({type(error).__name__}: {error}).", error=True)
+            self._show_nothing(f"Can't animate {what} ({type(error).__name__}: {error}).", error=True)
             self._fit()
             return False
-        self._timeline, self._edge_grads = timeline, edge_grads
+        self._animation = animation
+        timeline = animation.timeline
         self._edge_position = {frame.edge: i + 1 for i, frame in enumerate(timeline.frames) if frame.edge}
         self.message.setVisible(False)
         self._fill_step_list()
@@ -421,6 +473,13 @@ class AnimatorPanel(QWidget):
                                  f"{sum(f.phase != 'forward' for f in timeline.frames)} backward)")
         self.step_reached.emit(0)
         return True
+
+    def _set_source(self, source: str) -> None:
+        self._source = source
+        index = self.source_combo.findData(source)
+        if self.source_combo.currentIndex() != index:
+            with QSignalBlocker(self.source_combo):
+                self.source_combo.setCurrentIndex(index)
 
     def follow(self, document: GraphDocument | None) -> None:
         """Animate ``document`` and start again from its first step whenever it changes.
@@ -471,12 +530,17 @@ class AnimatorPanel(QWidget):
         self._reload_if_stale()
 
     def _reload_if_stale(self) -> None:
+        """Show the followed graph again after it changed, at the same step if only its layout changed.
+        While the training network is shown, only a change to the graph's maths brings the graph back."""
         if not self._stale or self._followed is None:
             return
         self._stale = False
+        same_maths = self._maths == _maths_of(self._followed)
+        if self._source == "network" and same_maths:
+            return
         position = self.position
-        same_maths = self._timeline is not None and self._maths == _maths_of(self._followed)
-        if self.load(self._followed) and same_maths:
+        same_step = same_maths and self._timeline is not None
+        if self.load(self._followed) and same_step:
             self.seek(position)
 
     # -- moving in time --------------------------------------------------------------------
@@ -617,6 +681,21 @@ class AnimatorPanel(QWidget):
         self.seek(self.step_list.row(item) + 1)
 
     @_guarded
+    def _on_source_combo_activated(self, index: int) -> None:
+        source = self.source_combo.itemData(index)
+        if source == self._source and self._animation is not None:
+            return
+        if source == "network":
+            self.network_requested.emit()  # the main window answers with load_network()
+            if self._source != "network":  # nobody did: show what is shown
+                self._set_source(self._source)
+        elif self._followed is not None:
+            self.load(self._followed)
+        else:
+            self._set_source("graph")
+            self.load(self._document)
+
+    @_guarded
     def _on_export_clicked(self, _checked: bool = False) -> None:
         if self._timeline is None:
             self.status_message.emit("Nothing to export: the animator has no graph")
@@ -674,7 +753,8 @@ class AnimatorPanel(QWidget):
         return False
 
     def _on_node_clicked(self, node_id: str) -> None:
-        name = self._document.node(node_id).display_name if self._document.has_node(node_id) else node_id
+        item = self.scene.node_item(node_id)
+        name = item.display_name() if item is not None else node_id
         if self._timeline is None:
             return
         if node_id not in self._timeline.display:
@@ -725,7 +805,7 @@ class AnimatorPanel(QWidget):
 
     def _show_nothing(self, text: str, error: bool = False) -> None:
         """No timeline: the graph (if any) drawn plainly, the controls off, ``text`` said."""
-        self._timeline = None
+        self._animation = None
         self.pause()
         self.step_list.clear()
         self.timeline_slider.blockSignals(True)
@@ -773,7 +853,7 @@ class AnimatorPanel(QWidget):
             if not used:
                 item.set_highlight(STATE_COLORS[NodeState.NOT_REACHED])
                 item.set_body_lines(["value —", "grad —"])
-                item.setToolTip(f"{item.node.display_name} does not affect the output")
+                item.setToolTip(f"{item.display_name()} does not affect the output")
         self._refresh_nodes(display)
         for wire in self.scene.wire_items():
             used = wire.edge.source in display and wire.edge.target in display
@@ -794,7 +874,7 @@ class AnimatorPanel(QWidget):
                 edges.add(edge)
         for position in (old_position, new_position):
             if position > 0:
-                edges.update(self._current_wires(frames[position - 1]))
+                edges.update(frames[position - 1].wires)
         for edge in edges:
             self._refresh_wire(edge)
         self._mark_current_node()
@@ -814,7 +894,8 @@ class AnimatorPanel(QWidget):
                     self.view.centerOn(item)
 
     def _refresh_nodes(self, node_ids: Iterable[str]) -> None:
-        display = self._timeline.display
+        animation = self._animation
+        display = animation.timeline.display
         for node_id in node_ids:
             item = self.scene.node_item(node_id)
             state = display.get(node_id)
@@ -823,21 +904,10 @@ class AnimatorPanel(QWidget):
             color = QColor(STATE_COLORS[state.state])
             if item.highlight != color:
                 item.set_highlight(color)
-            lines = node_lines(state)
+            lines = animation.node_lines(node_id, state)
             if item.body_lines() != lines:
                 item.set_body_lines(lines)
-            item.setToolTip(f"{item.node.display_name}: {state.state.value}\n"
-                            f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")
-
-    def _current_wires(self, frame: Frame) -> list[Edge]:
-        """The wires a frame is about: its operands' wires (forward) or the wire it travels along (backward)."""
-        if frame.phase == "backward":
-            return [frame.edge] if frame.edge is not None else []
-        if frame.phase == "forward" and self._document.has_node(frame.node_id):
-            node = self._document.node(frame.node_id)
-            wires = (self._document.edge_at(frame.node_id, port) for port in range(node.port_count))
-            return [edge for edge in wires if edge is not None]
-        return []
+            item.setToolTip(animation.node_tooltip(node_id, state))
 
     def _refresh_wire(self, edge: Edge) -> None:
         wire = self.scene.wire_item(edge)
@@ -848,16 +918,19 @@ class AnimatorPanel(QWidget):
         reached = self._edge_position.get(edge)
         traversed = reached is not None and reached <= position
         highlight = None
-        if current is not None and edge in self._current_wires(current):
+        if current is not None and edge in current.wires:
             highlight = BACKWARD_WIRE_COLOR if current.phase == "backward" else FORWARD_WIRE_COLOR
         if traversed:
-            wire.set_grad(self._edge_grads.get(edge))
-        if wire.label_visible != traversed:
-            wire.set_label_visible(traversed)
+            wire.set_grad(self._animation.wire_labels.get(edge))
+        # A scalar wire keeps its gradient once passed; a tensor's card already shows the norm of its
+        # gradient, so only the current step's wire says what it carries (the graph stays readable).
+        labelled = traversed and (self._animation.labels_stay or current is not None and current.edge == edge)
+        if wire.label_visible != labelled:
+            wire.set_label_visible(labelled)
         if self._wire_highlights.get(edge) != highlight:
             self._wire_highlights[edge] = highlight
             wire.set_highlight(highlight)
-            wire.setZValue(-0.5 if highlight else -1)  # above the other wires
+            wire.setZValue(2.5 if highlight else -1)  # above the other wires and the cards (2 when selected)
 
     def _refresh_text(self) -> None:
         timeline = self._timeline

@@ -197,6 +197,7 @@ class CardItem(QGraphicsObject):
     """
 
     geometry_changed = Signal()
+    WIDTH = NODE_WIDTH
 
     def __init__(self, node_id: str, x: float = 0.0, y: float = 0.0, parent: QGraphicsItem | None = None):
         super().__init__(parent)
@@ -263,7 +264,7 @@ class CardItem(QGraphicsObject):
 
     @property
     def width(self) -> float:
-        return NODE_WIDTH
+        return self.WIDTH
 
     @property
     def height(self) -> float:
@@ -332,7 +333,7 @@ class CardItem(QGraphicsObject):
 
     def _row_rect(self, row: int) -> QRectF:
         left = self._text_left()
-        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, NODE_WIDTH - left - 10, ROW_HEIGHT)
+        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, self.WIDTH - left - 10, ROW_HEIGHT)
 
     def _layout(self) -> None:
         names = self.port_names()
@@ -357,17 +358,17 @@ class CardItem(QGraphicsObject):
         for index, port in enumerate(self._input_ports):
             port.setPos(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5))
         body_top = HEADER_HEIGHT + BODY_PADDING
-        self._output_port.setPos(NODE_WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
+        self._output_port.setPos(self.WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
         self.geometry_changed.emit()
 
     # -- drawing ---------------------------------------------------------------------------
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, NODE_WIDTH, self._height).adjusted(-6, -6, 8, 9)
+        return QRectF(0, 0, self.WIDTH, self._height).adjusted(-6, -6, 8, 9)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addRoundedRect(QRectF(0, 0, NODE_WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)
+        path.addRoundedRect(QRectF(0, 0, self.WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)
         return path
 
     def itemChange(self, change, value):
@@ -389,7 +390,7 @@ class CardItem(QGraphicsObject):
     def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
         colors = colors_of(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(0, 0, NODE_WIDTH, self._height)
+        rect = QRectF(0, 0, self.WIDTH, self._height)
         header_color = colors[self.group()]
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         border = self._border(colors)
@@ -417,12 +418,12 @@ class CardItem(QGraphicsObject):
             tint.setAlpha(40)
             painter.fillPath(card, tint)
         header = QPainterPath()
-        header.addRect(QRectF(0, 0, NODE_WIDTH, HEADER_HEIGHT))
+        header.addRect(QRectF(0, 0, self.WIDTH, HEADER_HEIGHT))
         painter.fillPath(card.intersected(header), header_color)
 
         # title (and the kind, when a label replaces it)
         painter.setPen(colors["header_text"])
-        title_rect = QRectF(10, 0, NODE_WIDTH - 20, HEADER_HEIGHT)
+        title_rect = QRectF(10, 0, self.WIDTH - 20, HEADER_HEIGHT)
         kind_title = self.kind_title()
         if kind_title:
             painter.setFont(_font(10))

@@ -54,8 +54,10 @@ from .session import (
     MAX_NEURONS,
     OPTIMIZERS,
     Metrics,
+    NetworkSnapshot,
     TrainingSettings,
     load_points,
+    network_snapshot,
     weights_document,
 )
 from .widgets import (
@@ -183,6 +185,7 @@ class TrainingPanel(QWidget):
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
+    animate_backward_requested = Signal()  # the main window opens the animator on `network_snapshot()`
 
     def __init__(self, parent: QWidget | None = None, settings: TrainingSettings | None = None):
         super().__init__(parent)
@@ -299,6 +302,10 @@ class TrainingPanel(QWidget):
         self.speed_combo.currentIndexChanged.connect(self._on_control_edited)
         bar.addWidget(self.speed_combo)
         bar.addStretch(1)
+        self.animate_button = named(QPushButton("Animate backward…"), "animateNetworkButton",
+                                    "Step through the backward pass of this network on one batch, layer by layer")
+        self.animate_button.clicked.connect(self.animate_backward_requested)
+        bar.addWidget(self.animate_button)
         self.compare_button = named(QPushButton("Compare optimizers…"), "compareOptimizersButton",
                                     "Race SGD, momentum and Adam from the same initial weights on this data")
         self.compare_button.clicked.connect(self._on_compare_button_clicked)
@@ -881,6 +888,13 @@ class TrainingPanel(QWidget):
     def weights_step(self) -> int | None:
         """The step of those weights (the boundary follows the step count by up to one frame)."""
         return self._frame.step if self._frame else None
+
+    def network_snapshot(self) -> NetworkSnapshot | None:
+        """A copy of the network with the weights last drawn, and the batch it trains on; None before
+        the first drawing."""
+        if self._frame is None or self._data is None:
+            return None
+        return network_snapshot(self._frame.settings, self._frame.state, self._frame.step, self._data.data)
 
     def export_plot(self, which: str, path: str | Path) -> None:
         """``which`` is 'boundary', 'loss' or 'accuracy'; PNG or SVG by the extension."""

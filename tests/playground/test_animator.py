@@ -4,7 +4,9 @@ list, clicks on the graph, following the editor's document, playing, and exporti
 from __future__ import annotations
 
 import math
+from copy import deepcopy
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,11 +14,13 @@ from PIL import Image, ImageSequence
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from engine import Tensor
 from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
 from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate, format_number
 from playground.editor.expression import parse_expression
+from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
 
 TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
 LEFT = Qt.MouseButton.LeftButton
@@ -212,6 +216,80 @@ def test_final_gradients_equal_the_engine_on_random_graphs(panel, qtbot, documen
             assert result.grad is None
     qtbot.keyClick(panel.view, Qt.Key.Key_Home)
     assert all(item.body_lines() == ["value —", "grad —"] for item in panel.scene.node_items())
+
+
+# -- a network at tensor level -----------------------------------------------------------------
+
+
+@pytest.fixture
+def network():
+    session = TrainingSession(TrainingSettings(points=60))
+    session.train_steps(20)
+    return network_snapshot(session.settings, session.state_dict(), session.step, session.data)
+
+
+def card(panel, title):
+    return next(item for item in panel.scene.node_items() if item.title() == title)
+
+
+def test_a_network_is_animated_layer_by_layer_with_shapes_and_gradient_norms(panel, qtbot, network):
+    reference = deepcopy(network.model)
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y, network.description)
+    assert panel.source == "network" and panel.source_combo.currentData() == "network"
+    assert {item.title() for item in panel.scene.node_items()} >= {"X", "W1", "b1", "Linear 1", "Tanh 1", "loss"}
+    assert card(panel, "Linear 1").kind_title() == "linear" and card(panel, "Linear 1").port_names() == ["x", "W", "b"]
+    assert card(panel, "loss").body_lines() == ["shape scalar", "value —", "grad —"]
+    assert card(panel, "X").body_lines() == ["shape 42×2", "value —", "grad not needed"]
+
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    reference_loss = network.loss_fn(reference(Tensor(network.X)), network.y)
+    reference_loss.backward()
+    for title, parameter in (("W1", reference[0].weight), ("b2", reference[2].bias), ("W3", reference[4].weight)):
+        assert card(panel, title).body_lines()[2] == f"‖grad‖ {format_number(float(np.linalg.norm(parameter.grad)))}"
+        assert card(panel, title).highlight == QColor(STATE_COLORS[NodeState.DONE])
+    assert card(panel, "b3").body_lines()[2] == f"grad {format_number(float(reference[4].bias.grad[0]))}"
+    assert card(panel, "loss").body_lines()[1] == f"value {format_number(reference_loss.item())}"
+    assert card(panel, "X").highlight == QColor(STATE_COLORS[NodeState.COMPUTED])  # needs no gradient
+
+
+def test_only_the_current_tensor_wire_shows_its_gradient(panel, network):
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    w2 = card(panel, "W2").node_id
+    position = next(i + 1 for i, f in enumerate(panel.timeline.frames) if f.edge and f.edge.source == w2)
+    panel.seek(position)
+    labelled = [wire for wire in panel.scene.wire_items() if wire.label_visible]
+    assert [wire.edge for wire in labelled] == [panel.timeline.current.edge]
+    assert labelled[0].label_text().startswith("‖g‖ ") and panel._wire_highlights[labelled[0].edge]
+    assert "contribution = gᵀ · x" in panel.explanation.text()
+    panel.seek(position + 1)
+    assert not panel.scene.wire_item(labelled[0].edge).label_visible
+
+
+def test_a_network_and_the_editors_graph_take_turns(panel, qtbot, network):
+    document = traced()
+    panel.follow(document)
+    requested = []
+    panel.network_requested.connect(lambda: requested.append(
+        panel.load_network(network.model, network.loss_fn, network.X, network.y)))
+    combo = panel.source_combo
+    combo.setCurrentIndex(combo.findData("network"))
+    combo.activated.emit(combo.currentIndex())  # as a person's choice in the list does
+    assert requested == [True] and panel.source == "network"
+    document.move_node(node_id(document, "a"), 500.0, 500.0)  # the layout alone: the network stays
+    qtbot.wait(20)
+    assert panel.source == "network"
+    document.set_value(node_id(document, "a"), 10.0)  # the maths: the editor's graph comes back
+    qtbot.waitUntil(lambda: panel.source == "graph")
+    assert combo.currentData() == "graph" and panel.frame_count == 17
+    assert lines(panel, node_id(panel.document, "a")) == ["value —", "grad —"]
+
+
+def test_a_network_animation_exports_one_gif_frame_per_step(panel, tmp_path, network):
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    path = tmp_path / "network.gif"
+    assert panel.export_gif(path, max_size=500) == panel.frame_count
+    with Image.open(path) as gif:
+        assert sum(1 for _ in ImageSequence.Iterator(gif)) == panel.frame_count
 
 
 # -- keys, buttons, sliders, the step list, clicks on nodes ---------------------------------

@@ -65,6 +65,24 @@ def test_the_training_tab_trains_and_closing_the_window_ends_its_thread(window, 
     assert window.training.is_shut_down and thread.isFinished()
 
 
+def test_the_training_network_opens_in_the_animator_until_the_graph_is_edited(window, qtbot):
+    window.tabs.setCurrentWidget(window.training)
+    qtbot.waitUntil(lambda: window.training.network_snapshot() is not None)
+    qtbot.mouseClick(window.training.findChild(QPushButton, "animateNetworkButton"), Qt.MouseButton.LeftButton)
+    animator = window.animator
+    assert window.tabs.currentWidget() is animator and animator.source == "network"
+    assert "2 → 16 → 16 → 1 network" in window.statusBar().currentMessage()
+    assert {item.title() for item in animator.scene.node_items()} >= {"X", "W1", "Linear 3", "loss"}
+    window.editor.expression_input.setText("a=2; b=3; L=a*b")  # an edit in the editor: its graph comes back
+    window.editor.expression_input.returnPressed.emit()
+    qtbot.waitUntil(lambda: animator.source == "graph")
+    assert {item.display_name() for item in animator.scene.node_items()} >= {"a", "b", "L"}
+    combo = animator.source_combo  # and the network again, chosen in the animator itself
+    combo.setCurrentIndex(combo.findData("network"))
+    combo.activated.emit(combo.currentIndex())
+    assert animator.source == "network" and animator.frame_count > 20
+
+
 def test_the_dark_theme_reaches_the_training_plots(window, qtbot):
     def plot_background():
         return window.training.loss_plot.backgroundBrush().color().lightness()
