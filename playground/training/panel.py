@@ -73,7 +73,8 @@ from .widgets import (
 from .worker import BoundaryFrame, DataFrame, Progress, TrainingWorker, start_thread, stop_thread
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
-CURVE_REDRAW_S = 1 / 15  # loss and accuracy curves at most 15 times a second: their axes cost more than the image
+CURVE_REDRAW_S = 1 / 20  # one curve plot at most 20 times a second, the two in turns: axes cost more than images
+CURVE_PLOTS = ("loss", "accuracy")
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200)
 FEATURE_OBJECT_NAMES = {
     "x1": "featureX1Check", "x2": "featureX2Check", "x1^2": "featureX1SquaredCheck",
@@ -204,8 +205,9 @@ class TrainingPanel(QWidget):
         self._history = _History()
         self._csv_name = ""
         self._compare_dialog = None
-        self._step_axis_end = 0.0
+        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
         self._loss_axis_range = None
+        self._plots_behind: list[str] = []  # curve plots not yet showing the latest history
         self.last_change = None
 
         self._build_ui()
@@ -963,7 +965,7 @@ class TrainingPanel(QWidget):
     @Slot(int, str)
     def _on_worker_model_reset(self, run: int, why: str) -> None:
         self._run = run
-        self._step_axis_end = 0.0
+        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
         self._loss_axis_range = None
         self._history.clear()
         self._progress = None
@@ -997,9 +999,10 @@ class TrainingPanel(QWidget):
         self._redraw()
 
     def _redraw(self, force: bool = False) -> None:
-        """Paint what changed. The boundary and the curves take turns (a tick that draws one leaves the
-        other for the next, unless it is overdue): Qt paints every plot changed in one pass, and the
-        two together would hold the event loop twice as long."""
+        """Paint what changed. The boundary, the loss plot and the accuracy plot take turns (a tick that
+        draws the boundary leaves the curves for the next, unless they are overdue, and a tick draws one
+        curve plot): Qt paints every plot changed in one pass, and all three together would hold the
+        event loop three times as long."""
         drew_boundary = False
         if self._frame_dirty and self._frame is not None:
             self._frame_dirty = False
@@ -1011,10 +1014,14 @@ class TrainingPanel(QWidget):
             self._show_figures()
         since = time.perf_counter() - self._last_curve_draw
         due = since >= CURVE_REDRAW_S and (not drew_boundary or since >= 3 * CURVE_REDRAW_S)
-        if self._curves_dirty and (force or due):
+        if self._curves_dirty:
             self._curves_dirty = False
+            self._plots_behind += [p for p in CURVE_PLOTS if p not in self._plots_behind]
+        if self._plots_behind and (force or due):
             self._last_curve_draw = time.perf_counter()
-            self._draw_curves()
+            for plot in self._plots_behind if force else self._plots_behind[:1]:
+                self._draw_curves(plot)
+            self._plots_behind = [] if force else self._plots_behind[1:]
 
     def _show_figures(self) -> None:
         progress = self._progress
@@ -1032,16 +1039,38 @@ class TrainingPanel(QWidget):
         self.figure_labels["train_loss"].setText(f"{m.train_loss:.4g}")
         self.figure_labels["test_loss"].setText(f"{m.test_loss:.4g}")
 
-    def _draw_curves(self) -> None:
+    def _draw_curves(self, which: str) -> None:
+        """Put the whole history on the loss or the accuracy plot."""
         h = self._history
         steps = h.steps
+        plot = self.loss_plot if which == "loss" else self.accuracy_plot
         # The step axis grows in nice jumps (100, 200, 500, 1000, ...), not on every redraw: a new
         # range means new tick labels to lay out, the costliest part of painting a plot.
         right = _nice_ceiling(max(float(steps[-1]) if len(steps) else 0.0, 100.0))
-        if right != self._step_axis_end:
-            self._step_axis_end = right
-            for plot in (self.loss_plot, self.accuracy_plot):
-                plot.getPlotItem().setXRange(0, right, padding=0.02)
+        if right != self._step_axis_end[which]:
+            self._step_axis_end[which] = right
+            plot.getPlotItem().setXRange(0, right, padding=0.02)
+        if which == "loss":
+            self._draw_loss_axis()
+            self.loss_readout.steps = steps.copy()
+            floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
+            curves = ((self.train_loss_curve, np.maximum(h.column(1), floor)),
+                      (self.test_loss_curve, np.maximum(h.column(2), floor)))
+        else:
+            self.accuracy_readout.steps = steps.copy()
+            curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
+        symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
+        for (curve, values), colour in zip(curves, (CURVE_COLOURS["train"], CURVE_COLOURS["test"])):
+            curve.setData(steps, values)
+            if curve.opts["symbol"] != symbol:
+                curve.setSymbol(symbol)
+                curve.setSymbolBrush(colour)
+                curve.setSymbolPen(colour)
+                curve.setSymbolSize(6)
+
+    def _draw_loss_axis(self) -> None:
+        """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must."""
+        h = self._history
         losses = np.concatenate([h.column(1), h.column(2)])
         losses = losses[np.isfinite(losses)]
         if self.log_scale_check.isChecked():
@@ -1054,22 +1083,6 @@ class TrainingPanel(QWidget):
         if y_range != self._loss_axis_range:
             self._loss_axis_range = y_range
             self.loss_plot.getPlotItem().setYRange(*y_range, padding=0.03)
-        self.loss_readout.steps = self.accuracy_readout.steps = steps.copy()
-        floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
-        self.train_loss_curve.setData(steps, np.maximum(h.column(1), floor))
-        self.test_loss_curve.setData(steps, np.maximum(h.column(2), floor))
-        self.train_accuracy_curve.setData(steps, 100 * h.column(3))
-        self.test_accuracy_curve.setData(steps, 100 * h.column(4))
-        symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
-        train, test = CURVE_COLOURS["train"], CURVE_COLOURS["test"]
-        curves = ((self.train_loss_curve, train), (self.test_loss_curve, test),
-                  (self.train_accuracy_curve, train), (self.test_accuracy_curve, test))
-        for curve, colour in curves:
-            if curve.opts["symbol"] != symbol:
-                curve.setSymbol(symbol)
-                curve.setSymbolBrush(colour)
-                curve.setSymbolPen(colour)
-                curve.setSymbolSize(6)
 
     def _loss_text(self, index: int) -> str:
         h = self._history
