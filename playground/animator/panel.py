@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QMenu,
     QSlider,
     QSplitter,
     QStyle,
@@ -232,9 +233,16 @@ class AnimatorPanel(QWidget):
                                            style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekForward))
         self.last_button = self._button("animLastButton", "Last step (End)",
                                         style.standardIcon(QStyle.StandardPixmap.SP_MediaSkipForward))
-        self.export_button = self._button("animExportGifButton", "Save the animation as an animated GIF")
-        self.export_button.setText("Export GIF…")
+        self.export_button = self._button("animExportButton", "Save the animation for slides: an animated GIF, "
+                                          "or one PNG per step")
+        self.export_button.setText("Export")
         self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_menu = QMenu(self.export_button)
+        export_menu.addAction("Animated GIF…", self._on_export_gif_triggered).setObjectName("animExportGifAction")
+        export_menu.addAction("PNG frames (one per step)…", self._on_export_frames_triggered).setObjectName(
+            "animExportFramesAction")
+        self.export_button.setMenu(export_menu)
 
         self.timeline_slider = QSlider(Qt.Orientation.Horizontal)
         self.timeline_slider.setObjectName("animTimeline")
@@ -320,7 +328,6 @@ class AnimatorPanel(QWidget):
         self.play_button.clicked.connect(self._on_play_clicked)
         self.forward_button.clicked.connect(self._on_forward_clicked)
         self.last_button.clicked.connect(self._on_last_clicked)
-        self.export_button.clicked.connect(self._on_export_clicked)
         self.source_combo.activated.connect(self._on_source_combo_activated)
         self.timeline_slider.valueChanged.connect(self._on_timeline_value_changed)
         self.speed_slider.valueChanged.connect(self._on_speed_value_changed)
@@ -696,26 +703,39 @@ class AnimatorPanel(QWidget):
             self.load(self._document)
 
     @_guarded
-    def _on_export_clicked(self, _checked: bool = False) -> None:
-        if self._timeline is None:
-            self.status_message.emit("Nothing to export: the animator has no graph")
+    def _on_export_gif_triggered(self, _checked: bool = False) -> None:
+        if not self._can_export():
             return
-        self.pause()
         path, _filter = QFileDialog.getSaveFileName(self, "Export the animation as a GIF", "backward.gif",
                                                     "Animated GIF (*.gif)")
-        if not path:
+        if path:
+            self._export(self.export_gif, path if path.lower().endswith(".gif") else path + ".gif")
+
+    @_guarded
+    def _on_export_frames_triggered(self, _checked: bool = False) -> None:
+        if not self._can_export():
             return
-        if not path.lower().endswith(".gif"):
-            path += ".gif"
+        folder = QFileDialog.getExistingDirectory(self, "Export one PNG per step into a folder")
+        if folder:
+            self._export(self.export_png_frames, folder)
+
+    def _can_export(self) -> bool:
+        if self._timeline is None:
+            self.status_message.emit("Nothing to export: the animator has no graph")
+            return False
+        self.pause()
+        return True
+
+    def _export(self, write, target: str) -> None:
         self.setCursor(Qt.CursorShape.WaitCursor)
         try:
-            count = self.export_gif(path)
+            count = write(target)
         except OSError as error:
-            self.status_message.emit(f"Could not write {Path(path).name}: {error}")
+            self.status_message.emit(f"Could not write {Path(target).name}: {error}")
             return
         finally:
             self.unsetCursor()
-        self.status_message.emit(f"Saved {count} frames to {Path(path).name}")
+        self.status_message.emit(f"Saved {count} frames to {target}")
 
     def _recover(self, error: Exception) -> None:
         self._play_timer.stop()

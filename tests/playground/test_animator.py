@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageSequence
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QFileDialog
 
 from engine import Tensor
 from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
@@ -485,6 +486,21 @@ def test_png_frames(loaded, tmp_path):
     first, last = Image.open(files[0]), Image.open(files[-1])
     assert first.size == last.size and first.tobytes() != last.tobytes()
     assert panel.position == 0
+
+
+def test_the_export_menu_writes_a_gif_or_png_frames(loaded, tmp_path, monkeypatch):
+    panel = loaded
+    messages = []
+    panel.status_message.connect(messages.append)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(tmp_path / "lecture"), ""))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path / "slides"))
+    actions = {action.objectName(): action for action in panel.export_button.menu().actions()}
+    actions["animExportGifAction"].trigger()
+    with Image.open(tmp_path / "lecture.gif") as gif:
+        assert sum(1 for _ in ImageSequence.Iterator(gif)) == 17
+    actions["animExportFramesAction"].trigger()
+    assert len(list((tmp_path / "slides").glob("frame_*.png"))) == 17
+    assert messages[-1] == f"Saved 17 frames to {tmp_path / 'slides'}"
 
 
 # -- helpers ---------------------------------------------------------------------------------
