@@ -5,9 +5,36 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .editor.document import DocumentFormatError, GraphDocument
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)  # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+NEW_FILE_MODE = _new_file_mode()
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; when the block ends it replaces ``path``, with the
+    permissions any new file gets, or, if the block fails, it is removed and ``path`` is left as it was."""
+    path = Path(path)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(descriptor)
+    try:
+        yield Path(temporary)
+        os.chmod(temporary, NEW_FILE_MODE)  # mkstemp makes it private (0600)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -15,17 +42,10 @@ def write_atomic(path: str | Path, text: str) -> None:
 
     A crash or a full disk mid-write leaves the old file as it was, never half a file.
     """
-    path = Path(path)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as stream:
+        stream.write(text)
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def save_document(path: str | Path, document: GraphDocument) -> None:

@@ -1,19 +1,19 @@
 """Turn rendered animator frames into files: an animated GIF (with Pillow) or numbered PNGs.
 
 Qt is used only to read the pixels of a `QImage`; the GIF itself is written by Pillow to a
-temporary file beside the target and then moved into place, so a failed export never leaves
-half a file behind.
+temporary file beside the target and then moved into place (`files.atomic_path`), so a failed
+export never leaves half a file behind.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from PIL import Image
 from PySide6.QtGui import QImage
+
+from ..files import atomic_path
 
 LAST_FRAME_HOLD = 4  # the last frame stays up this many frame durations before the GIF loops
 
@@ -36,21 +36,11 @@ def write_gif(frames: Sequence[Image.Image], path: str | Path, frame_ms: int = 5
     frames = list(frames)
     if not frames:
         raise ValueError("there are no frames to write")
-    path = Path(path)
     durations = [int(frame_ms)] * len(frames)
     durations[-1] = int(frame_ms) * LAST_FRAME_HOLD
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    os.close(descriptor)
-    try:
+    with atomic_path(path) as temporary:
         frames[0].save(temporary, format="GIF", save_all=True, append_images=frames[1:],
                        duration=durations if len(frames) > 1 else durations[0], loop=loop)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
     return len(frames)
 
 

@@ -30,6 +30,8 @@ from PySide6.QtGui import (
     QImage,
     QKeySequence,
     QPainter,
+    QPalette,
+    QPen,
     QPixmap,
     QShortcut,
 )
@@ -41,6 +43,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMenu,
+    QScrollArea,
     QSlider,
     QSplitter,
     QStyle,
@@ -77,11 +80,14 @@ SPEEDS: tuple[float | None, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, None)  # step
 DEFAULT_SPEED_INDEX = 2  # 1 step per second
 FASTEST_MIN_RATE = 60.0  # steps per second "fastest" keeps up even when a repaint takes longer than 1/60 s
 MAX_CATCH_UP = 8  # steps at most in one turn of the event loop
+FASTEST_GIF_FRAME_MS = 100  # a GIF of the "fastest" speed: ten steps a second
 MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap
 
 START_TEXT = ("Press Play or → to start: first the forward pass computes every value, then the backward "
               "pass applies the chain rule one wire at a time.")
 FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
+EXPLANATION_LINES = 8  # the step box's height, in lines of its text
+READABLE_ZOOM = 0.85  # fitting a graph never makes its text smaller than this; the view follows the step
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
@@ -105,6 +111,10 @@ def _guarded(method):
             return None
 
     return wrapper
+
+
+def _note(text: str) -> str:
+    return f"\n\n{text}" if text else ""
 
 
 def speed_text(speed: float | None) -> str:
@@ -150,6 +160,7 @@ class AnimatorPanel(QWidget):
         self._wire_highlights: dict[Edge, str | None] = {}  # what each wire was last given
         self._marked_node: str | None = None  # the node with the selection ring (the current frame's)
         self._wants_minimap = False  # big graphs get one
+        self._node_count = 0
         self._maths: tuple | None = None
         self._followed: GraphDocument | None = None
         self._subscription = None
@@ -208,16 +219,25 @@ class AnimatorPanel(QWidget):
         self.explanation.setWordWrap(True)
         self.explanation.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.explanation.setMinimumHeight(130)
-        self.explanation.setStyleSheet("QLabel#stepExplanation { background: palette(base); "
-                                       "border: 1px solid palette(mid); border-radius: 6px; padding: 10px; }")
+        self.explanation.setContentsMargins(10, 8, 10, 8)
+        self.explanation.setAutoFillBackground(True)  # the theme's base colour, following theme changes
+        self.explanation.setBackgroundRole(QPalette.ColorRole.Base)
+        # A box of fixed height (scrolling when a step says more): the step list below does not jump.
+        self.explanation_box = QScrollArea()
+        self.explanation_box.setObjectName("stepExplanationBox")
+        self.explanation_box.setWidget(self.explanation)
+        self.explanation_box.setWidgetResizable(True)
+        self.explanation_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.explanation_box.setFixedHeight(round(QFontMetricsF(mono).lineSpacing() * EXPLANATION_LINES) + 20)
         self.step_list = QListWidget()
         self.step_list.setObjectName("stepList")
         self.step_list.setAccessibleName("stepList")
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.step_list.setUniformItemSizes(True)
         self.step_list.setToolTip("Every step of the animation; click one to go there")
-        self.step_list.setStyleSheet("QListWidget#stepList::item { padding: 2px 2px; }")
+        self.step_list.setSpacing(1)
+        # Clicks only: a list taking the focus would make its first row current, which is a step.
+        self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
         style = self.style()
         self.first_button = self._button("animFirstButton", "First step (Home)",
@@ -291,9 +311,12 @@ class AnimatorPanel(QWidget):
         right_layout.setContentsMargins(6, 0, 0, 0)
         right_layout.setSpacing(6)
         right_layout.addWidget(self.heading)
-        right_layout.addWidget(self.explanation)
+        right_layout.addWidget(self.explanation_box)
         steps_title = QLabel("All steps")
-        steps_title.setStyleSheet("color: palette(placeholder-text); font-weight: bold;")
+        steps_title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        steps_font = QFont(steps_title.font())
+        steps_font.setBold(True)
+        steps_title.setFont(steps_font)
         right_layout.addWidget(steps_title)
         right_layout.addWidget(self.step_list, 1)
         right.setMinimumWidth(330)
@@ -447,6 +470,7 @@ class AnimatorPanel(QWidget):
         """Show the animation ``build()`` makes for the graph just drawn, at its start."""
         self._animation, self._edge_position, self._wire_highlights = None, {}, {}
         self._marked_node = None  # the scene was redrawn: nothing is selected
+        self._node_count = node_count
         self._wants_minimap = node_count >= MINIMAP_FROM
         self._refresh_minimap()
         self._auto_fit = True
@@ -680,8 +704,10 @@ class AnimatorPanel(QWidget):
 
     @_guarded
     def _on_step_list_row_changed(self, row: int) -> None:
-        if row >= 0:
-            self.seek(row + 1)
+        """Only a click moves in time (`_on_step_list_item_clicked`): a row made current any other way,
+        such as by the list taking the focus, goes back to the current step."""
+        if row != self.position - 1:
+            self._sync_step_list()
 
     @_guarded
     def _on_step_list_item_clicked(self, item) -> None:
@@ -815,7 +841,13 @@ class AnimatorPanel(QWidget):
             self._fit()
 
     def _fit(self) -> None:
-        self.view.fit()
+        """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
+        minimap, and the view follows the current step."""
+        fits = self.view.fit(min_zoom=READABLE_ZOOM)
+        wants = not fits or self._node_count >= MINIMAP_FROM
+        if wants != self._wants_minimap:
+            self._wants_minimap = wants
+            self._refresh_minimap()
 
     def set_theme(self, dark: bool) -> None:
         self._dark = bool(dark)
@@ -963,12 +995,21 @@ class AnimatorPanel(QWidget):
             self.explanation.setText(START_TEXT)
         else:
             self.heading.setText(f"Step {position} of {count} · {PHASE_NAMES[frame.phase]}")
-            self.explanation.setText(frame.explanation + (FINISHED_TEXT if position == count else ""))
+            finished = FINISHED_TEXT + _note(self._animation.finished_note) if position == count else ""
+            self.explanation.setText(frame.explanation + finished)
         self.position_label.setText(f"{position} / {count}")
         if self.timeline_slider.value() != position:
             with QSignalBlocker(self.timeline_slider):
                 self.timeline_slider.setValue(position)
-        row = position - 1
+        self._sync_step_list()
+        self.back_button.setEnabled(position > 0)
+        self.first_button.setEnabled(position > 0)
+        self.forward_button.setEnabled(position < count)
+        self.last_button.setEnabled(position < count)
+
+    def _sync_step_list(self) -> None:
+        """The current step's row is the list's current row, scrolled into view; none before the first."""
+        row = self.position - 1
         if self.step_list.currentRow() != row:
             with QSignalBlocker(self.step_list):
                 if row < 0:
@@ -977,10 +1018,6 @@ class AnimatorPanel(QWidget):
                 else:
                     self.step_list.setCurrentRow(row)
                     self.step_list.scrollToItem(self.step_list.item(row))
-        self.back_button.setEnabled(position > 0)
-        self.first_button.setEnabled(position > 0)
-        self.forward_button.setEnabled(position < count)
-        self.last_button.setEnabled(position < count)
 
     def _refresh_play_button(self) -> None:
         playing = self._play_timer.isActive()
@@ -1049,16 +1086,22 @@ class AnimatorPanel(QWidget):
         painter.setFont(font)
         metrics = QFontMetricsF(font)
         x, y = rect.left(), rect.center().y()
-        for state in NodeState:
-            width = 14 + metrics.horizontalAdvance(state.value) + 12
+        entries = [(STATE_COLORS[state], state.value, False) for state in NodeState]
+        entries.append((BACKWARD_WIRE_COLOR, "wire of the current step", True))
+        for color, text, is_wire in entries:
+            width = 14 + metrics.horizontalAdvance(text) + 12
             if x + width > rect.right():
                 break
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(STATE_COLORS[state]))
-            painter.drawEllipse(QPointF(x + 5, y), 5, 5)
+            if is_wire:
+                painter.setPen(QPen(QColor(color), 3.0))
+                painter.drawLine(QPointF(x, y), QPointF(x + 10, y))
+            else:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(color))
+                painter.drawEllipse(QPointF(x + 5, y), 5, 5)
             painter.setPen(QColor("#4b5563"))
             painter.drawText(QRectF(x + 14, rect.top(), width, rect.height()),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, state.value)
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
             x += width
 
     def _frame_images(self, max_size: int) -> Iterable[QImage]:
@@ -1074,13 +1117,16 @@ class AnimatorPanel(QWidget):
         finally:
             self.seek(saved)
 
-    def export_gif(self, path: str | Path, frame_ms: int = 500, max_size: int = 900) -> int:
+    def export_gif(self, path: str | Path, frame_ms: int | None = None, max_size: int = 900) -> int:
         """Write an animated GIF with one frame per step (after step 1, 2, ..., n: the empty start
-        is left out); returns the number of frames. The position is restored afterwards.
+        is left out), each shown ``frame_ms`` (by default as long as at the chosen speed, 0.1 s for
+        "fastest"); returns the number of frames. The position is restored afterwards.
 
         Raises ValueError when there is nothing to animate, OSError when the file cannot be written.
         Pillow holds every frame in memory until it writes the file (a few hundred kB each).
         """
+        if frame_ms is None:
+            frame_ms = round(1000 / self.speed) if self.speed else FASTEST_GIF_FRAME_MS
         frames = [to_palette(qimage_to_pil(image)) for image in self._frame_images(max_size)]
         return write_gif(frames, path, frame_ms)
 

@@ -26,6 +26,7 @@ from ..editor.layout import layered_positions
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
 
 TENSOR_CARD_WIDTH = 150.0
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 X_SPACING, Y_SPACING = TENSOR_CARD_WIDTH + 50.0, 110.0
 
 
@@ -139,6 +140,7 @@ class TensorAnimation:
     timeline: Timeline
     wire_labels: dict[Edge, float]  # what a wire shows at its step: the norm of its gradient, or the number
     labels_stay = False  # the cards show the gradients: a wire's label shows only at its own step
+    finished_note = ""
 
     def node(self, node_id: str) -> TensorNode:
         return self.nodes[node_id]
@@ -200,9 +202,9 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
     for stage, module in _stages(model):
         if isinstance(module, Linear):
             k = stage.split()[-1]
-            names[id(module.weight)] = (f"W{k}", "weight", f"the weights of {stage} (out × in), learned")
+            names[id(module.weight)] = (f"W{k}", "weight", f"the weight matrix of {stage} (out × in), learned")
             if module.bias is not None:
-                names[id(module.bias)] = (f"b{k}", "bias", f"the biases of {stage}, learned")
+                names[id(module.bias)] = (f"b{k}", "bias", f"the bias vector of {stage}, learned")
         h = module(h)
         stage_of.setdefault(id(h), stage)
     logits = h
@@ -223,13 +225,14 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
                 marked.add(id(t))
                 members.setdefault(stage, []).append(t)
     for stage, tensors in members.items():
-        for t in tensors:
+        name = loss_name if stage == "loss" else stage
+        for number, t in enumerate(tensors, start=1):
             info = _info(t.op, len(t._prev))
             if t is tensors[-1]:
-                title = loss_name if stage == "loss" else stage
+                title = name
                 what = f"the {loss_name}: one number for the whole batch" if t is loss else f"{stage}'s output"
-            else:
-                title, what = f"{stage}: {info.word}", f"part of {stage}"
+            else:  # the steps on the way: loss₁, loss₂, ...
+                title, what = f"{name}{str(number).translate(SUBSCRIPTS)}", f"step {number} of computing {name}"
             names[id(t)] = (title, info.word, what)
 
     nodes: dict[str, TensorNode] = {}
@@ -277,6 +280,14 @@ def _placed(node: TensorNode, x: float, y: float) -> TensorNode:
                       node.description, x, y)
 
 
+def _value_lines(data: np.ndarray) -> str:
+    if data.size == 1:
+        return f"value: {full_number(float(data.reshape(())))}"
+    if data.size <= 4:
+        return f"value: {describe(data)}\n{statistics(data)}"
+    return f"value: {statistics(data)}"
+
+
 def _frames(order, ids, nodes, edges, loss):
     tracker = DisplayTracker(nodes)
     shown, change = tracker.shown, tracker.change
@@ -289,15 +300,14 @@ def _frames(order, ids, nodes, edges, loss):
         node = nodes[ids[id(t)]]
         if not t._prev:
             title = f"{node.title}: {shape_text(node.shape)} {node.kind}"
-            explanation = (f"Forward: {node.title} is {node.description}.\nshape {node.shape}\n"
-                           f"value: {describe(t.data)}\n{statistics(t.data)}")
+            explanation = f"Forward: {node.title} is {node.description}.\nshape {node.shape}\n{_value_lines(t.data)}"
         else:
             operands = [nodes[ids[id(p)]].title for p in t._prev]
             formula = _info(t.op, len(t._prev)).formula.format(*operands)
             shapes = ", ".join(shape_text(p.shape) for p in t._prev)
             title = f"{node.title} = {formula}  [{shape_text(node.shape)}]"
             explanation = (f"Forward: {node.title} = {formula}\nshapes {shapes} → {shape_text(node.shape)}\n"
-                           f"value: {describe(t.data)}\n{statistics(t.data)}")
+                           f"{_value_lines(t.data)}")
         frame = Frame("forward", node.id, title, explanation, wires=tuple(operand_wires[node.id]))
         change(frame, node.id, "state", NodeState.COMPUTED)
         change(frame, node.id, "value", t.data)

@@ -14,7 +14,7 @@ from enum import Enum
 
 from ..editor.catalog import kind
 from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import build_values, evaluate, format_number, full_number
+from ..editor.evaluate import Evaluation, evaluate, format_number, full_number
 
 
 class NodeState(Enum):
@@ -104,21 +104,35 @@ def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -
     return formulas[node.kind][port]
 
 
-def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, DisplayState]]:
+def forward_formula(document: GraphDocument, node_id: str, operands: list[str]) -> str:
+    """The op applied to ``operands`` (names or numbers): ``a * b``, ``-x``, ``x1 + x2 + x3``, ``tanh(n)``."""
+    node_kind = kind(document.node(node_id).kind)
+    if node_kind.name == "neg":
+        return f"-{operands[0]}"
+    if node_kind.symbol and (len(operands) == 2 or node_kind.is_variadic):
+        return f" {node_kind.symbol} ".join(operands)
+    return f"{node_kind.name}({', '.join(operands)})"
+
+
+def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
+                   ) -> tuple[list[Frame], dict[str, DisplayState]]:
     """The frames of the forward and backward pass, and the display state before the first frame.
 
-    Raises ValueError when the graph cannot be evaluated (a missing input, no output).
+    ``evaluation`` is ``evaluate(document)`` if the caller has it. Raises ValueError when the output
+    cannot be evaluated (an unconnected input it depends on, an empty graph); nodes the output does not
+    depend on are left out, finished or not.
     """
-    order = document.topological_order()
-    values, missing = build_values(document, order)
-    if missing:
-        node_id, ports = next(iter(missing.items()))
-        raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+    evaluation = evaluation if evaluation is not None else evaluate(document)
     output = document.effective_output()
     if output is None:
         raise ValueError("the graph is empty")
     needed = document.ancestors(output) | {output}
-    order = [n for n in order if n in needed]
+    order = [n for n in document.topological_order() if n in needed]
+    for node_id in order:
+        ports = evaluation.results[node_id].missing_ports
+        if ports:
+            raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+    values = evaluation.values
     tracker = DisplayTracker(order)
     shown, change = tracker.shown, tracker.change
     frames: list[Frame] = []
@@ -126,16 +140,22 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
-        value = values[node_id].data
+        name, value = _name(document, node_id), values[node_id].data
         operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
         if node.is_leaf:
-            title = f"{_name(document, node_id)} = {format_number(value)}"
-            explanation = f"Forward: {_name(document, node_id)} is a {kind(node.kind).title.lower()}, value {value!r}"
+            title = f"{name} = {format_number(value)}"
+            what = kind(node.kind).title.lower()
+            article = "an" if what[0] in "aeiou" else "a"
+            explanation = f"Forward: {name} is {article} {what}: {name} = {full_number(value)}"
         else:
-            operands = [_name(document, document.edge_at(node_id, p).source) for p in range(node.port_count)]
-            title = f"{_name(document, node_id)} = {node.kind}({', '.join(operands)}) = {format_number(value)}"
-            explanation = (f"Forward: {_name(document, node_id)} = {kind(node.kind).description or node.kind} "
-                           f"with {', '.join(operands)}\n= {value!r}")
+            names = [_name(document, edge.source) for edge in operand_wires]
+            numbers = [format_number(values[edge.source].data) for edge in operand_wires]
+            title = f"{name} = {forward_formula(document, node_id, names)} = {format_number(value)}"
+            explanation = (f"Forward: {name} = {forward_formula(document, node_id, names)}\n"
+                           f"  = {forward_formula(document, node_id, numbers)}\n  = {full_number(value)}")
+        problem = evaluation.results[node_id].problem
+        if problem:
+            explanation += f"\n⚠ {problem}"
         frame = Frame("forward", node_id, title, explanation, wires=operand_wires)
         change(frame, node_id, "state", NodeState.COMPUTED)
         change(frame, node_id, "value", value)
@@ -173,7 +193,11 @@ def build_timeline(document: GraphDocument) -> tuple[list[Frame], dict[str, Disp
         explanation = (f"{derivative}\n"
                        f"contribution = {format_number(step.upstream)} x {format_number(step.local)} = "
                        f"{format_number(step.contribution)}\n{total_line}")
-        frame = Frame("backward", node_id, f"{node_name} → {parent_name}: {format_number(step.upstream)} x "
+        arrow = f"{node_name} → {parent_name}"
+        node = document.node(node_id)
+        if sum(document.edge_at(node_id, p).source == parent_id for p in range(node.port_count)) > 1:
+            arrow += f" ({kind(node.kind).port_name(step.index)})"  # x * x: which of the two operands
+        frame = Frame("backward", node_id, f"{arrow}: {format_number(step.upstream)} x "
                       f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge,
                       (edge,))
         if current != node_id:
@@ -204,9 +228,9 @@ class Timeline:
         self.position = 0
 
     @classmethod
-    def of_document(cls, document: GraphDocument) -> Timeline:
+    def of_document(cls, document: GraphDocument, evaluation: Evaluation | None = None) -> Timeline:
         """The forward and backward pass of a graph document (ValueError if it cannot be evaluated)."""
-        return cls(*build_timeline(document))
+        return cls(*build_timeline(document, evaluation))
 
     def __len__(self) -> int:
         return len(self.frames)
@@ -261,13 +285,25 @@ class DocumentAnimation:
 
     def __init__(self, document: GraphDocument):
         self.document = document
-        self.timeline = Timeline.of_document(document)  # ValueError if the graph cannot be evaluated
-        self.wire_labels: dict[Edge, float] = evaluate(document).edge_grads
+        self.evaluation = evaluate(document)
+        self.timeline = Timeline.of_document(document, self.evaluation)  # ValueError if it cannot be evaluated
+        self.wire_labels: dict[Edge, float] = self.evaluation.edge_grads
+
+    @property
+    def finished_note(self) -> str:
+        """What the last step should add: which values came out nan or inf, and why."""
+        problems = [f"{_name(self.document, node_id)}: {self.evaluation.results[node_id].problem}"
+                    for node_id in self.timeline.display if self.evaluation.results[node_id].problem]
+        if not problems:
+            return ""
+        return "⚠ Some values are nan or inf, and so are the gradients through them:\n" + "\n".join(problems)
 
     def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
         """The value and the gradient reached so far ("—" before)."""
         return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
 
     def node_tooltip(self, node_id: str, state: DisplayState) -> str:
-        return (f"{_name(self.document, node_id)}: {state.state.value}\n"
+        text = (f"{_name(self.document, node_id)}: {state.state.value}\n"
                 f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")
+        problem = self.evaluation.results[node_id].problem
+        return f"{text}\n⚠ {problem}" if problem and state.value is not None else text

@@ -327,9 +327,11 @@ class GraphView(QGraphicsView):
     def reset_zoom(self) -> None:
         self.set_zoom(1.0)
 
-    def fit(self, margin: float = 40.0) -> None:
-        """Show every node with a margin (never zoomed in beyond 1.25x, nor out beyond 0.1x)."""
+    def fit(self, margin: float = 40.0, min_zoom: float = MIN_ZOOM) -> bool:
+        """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
+        (a larger ``min_zoom`` keeps the text readable); False if the graph is then too big to fit."""
         rect = _bounds(self.scene())
+        fits = True
         if rect.isNull() or rect.isEmpty():
             self.resetTransform()
             self.centerOn(0, 0)
@@ -340,13 +342,15 @@ class GraphView(QGraphicsView):
                 area.setBottom(area.bottom() - self.minimap.height() - 10)
             width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
             zoom = min(area.width() / width, max(area.height(), 50.0) / height)
-            zoom = min(max(zoom, MIN_ZOOM), FIT_MAX_ZOOM)
+            fits = zoom >= min_zoom
+            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM)
             self.resetTransform()
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom
             self.centerOn(rect.center() + QPointF(0, band))
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
+        return fits
 
     def wheelEvent(self, event) -> None:
         delta = event.angleDelta().y() or event.angleDelta().x()

@@ -4,6 +4,7 @@ list, clicks on the graph, following the editor's document, playing, and exporti
 from __future__ import annotations
 
 import math
+import stat
 from copy import deepcopy
 
 import numpy as np
@@ -21,6 +22,7 @@ from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate, format_number
 from playground.editor.expression import parse_expression
+from playground.files import NEW_FILE_MODE
 from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
 
 TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
@@ -359,6 +361,22 @@ def test_clicking_a_step_in_the_list_seeks(loaded, qtbot):
     assert panel.timeline_slider.value() == 13
 
 
+def test_the_step_list_never_takes_a_step_by_itself(loaded, qtbot):
+    panel = loaded
+    panel.step_list.setFocus()  # as a menu closing or a tab coming back may do
+    qtbot.wait(10)
+    assert panel.position == 0 and panel.step_list.focusPolicy() == Qt.FocusPolicy.NoFocus
+
+
+def test_the_last_step_says_which_values_are_nan(panel, qtbot):
+    assert panel.load(parse_expression("x=-2; y=3; L=log(x)*y"))
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    text = panel.explanation.text()
+    assert "Finished" in text and "log of a negative number is undefined (nan)" in text
+    log = next(n.id for n in panel.document.nodes if n.kind == "log")
+    assert "⚠ log of a negative number" in panel.scene.node_item(log).toolTip()
+
+
 def test_clicking_a_node_goes_to_its_step(loaded, qtbot):
     panel = loaded
     mul = next(n.id for n in panel.document.nodes if n.kind == "mul" and not n.label)
@@ -476,6 +494,15 @@ def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
     assert panel.position == 6
     assert panel.explanation.text() == panel.timeline.frames[5].explanation
     assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, then moved
+    assert stat.S_IMODE(path.stat().st_mode) == NEW_FILE_MODE  # not private, as the temporary file was
+
+
+def test_the_gif_plays_at_the_chosen_speed(loaded, tmp_path):
+    panel = loaded
+    panel.set_speed_index(SPEEDS.index(4.0))
+    panel.export_gif(tmp_path / "fast.gif", max_size=300)
+    with Image.open(tmp_path / "fast.gif") as image:
+        assert image.info["duration"] == 250
 
 
 def test_png_frames(loaded, tmp_path):

@@ -126,7 +126,10 @@ def test_a_loss_made_of_several_ops_names_each_and_its_constants():
     snapshot = default_snapshot(loss="hinge")
     animation = tensor_animation(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y)
     titles = [node.title for node in animation.nodes.values()]
-    assert titles[-6:] == ["y", "loss: mul", "1", "loss: sub", "loss: relu", "loss"]
+    assert titles[-6:] == ["y", "loss₁", "1", "loss₂", "loss₃", "loss"]
+    assert [by_title(animation, t).kind for t in ("loss₁", "loss₂", "loss₃")] == ["mul", "sub", "relu"]
+    forward = next(f for f in animation.timeline.frames if f.node_id == by_title(animation, "loss₂").id)
+    assert forward.title.startswith("loss₂ = 1 − loss₁")
     assert by_title(animation, "1").kind == "constant" and by_title(animation, "loss").kind == "mean"
 
 

@@ -110,6 +110,39 @@ def test_incomplete_or_empty_graphs_are_refused_with_a_reason():
         Timeline.of_document(document)
 
 
+def test_an_unfinished_node_the_output_does_not_need_does_not_block_the_animation():
+    document = parse_expression(HAND_TRACED)
+    document.add_node(Node("stray", "exp"))  # dropped from the palette, not wired yet
+    timeline = Timeline.of_document(document)
+    assert "stray" not in timeline.display and len(timeline) == 17
+
+
+def test_forward_steps_name_the_operands_and_show_their_numbers():
+    document = parse_expression("a=2; b=3; c=4; d=5; e=a*b + c; f=a + d; L=e*f")
+    frames = {f.node_id: f for f in Timeline.of_document(document).frames if f.phase == "forward"}
+    L, a = by_label(document, "L"), by_label(document, "a")
+    assert frames[L].explanation.splitlines() == ["Forward: L = e * f", "  = 10 * 7", "  = 70"]
+    assert frames[L].title == "L = e * f = 70"
+    assert frames[a].explanation == "Forward: a is an input: a = 2"
+    document = parse_expression("x=0.5; y=tanh(x)")
+    frame = [f for f in Timeline.of_document(document).frames if f.phase == "forward"][-1]
+    assert frame.explanation.splitlines()[:2] == ["Forward: y = tanh(x)", "  = tanh(0.5)"]
+
+
+def test_a_nan_says_why_in_its_forward_step():
+    document = parse_expression("x=-2; y=3; L=log(x)*y")
+    timeline = Timeline.of_document(document)
+    log = next(n.id for n in document.nodes if n.kind == "log")
+    frame = next(f for f in timeline.frames if f.phase == "forward" and f.node_id == log)
+    assert "⚠ log of a negative number is undefined (nan)" in frame.explanation
+
+
+def test_a_node_used_twice_by_one_op_names_the_operand_in_each_step():
+    document = parse_expression("x=3; y=x*x")
+    titles = [f.title for f in Timeline.of_document(document).frames if f.phase == "backward"]
+    assert titles == ["y → x (a): 1 x 3 = 3", "y → x (b): 1 x 3 = 3"]
+
+
 def test_nodes_the_output_does_not_depend_on_are_left_out():
     document = parse_expression("a=1; b=2; c=a*b")
     document.add_node(Node("lonely", "input", value=5.0, label="lonely"))
