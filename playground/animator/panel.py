@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMenu,
+    QPushButton,
     QScrollArea,
     QSlider,
     QSplitter,
@@ -253,11 +254,10 @@ class AnimatorPanel(QWidget):
                                            style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekForward))
         self.last_button = self._button("animLastButton", "Last step (End)",
                                         style.standardIcon(QStyle.StandardPixmap.SP_MediaSkipForward))
-        self.export_button = self._button("animExportButton", "Save the animation for slides: an animated GIF, "
-                                          "or one PNG per step")
-        self.export_button.setText("Export")
-        self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button = QPushButton("Export")  # a push button draws its menu arrow beside the text
+        self.export_button.setObjectName("animExportButton")
+        self.export_button.setAccessibleName("animExportButton")
+        self.export_button.setToolTip("Save the animation for slides: an animated GIF, or one PNG per step")
         export_menu = QMenu(self.export_button)
         export_menu.addAction("Animated GIF…", self._on_export_gif_triggered).setObjectName("animExportGifAction")
         export_menu.addAction("PNG frames (one per step)…", self._on_export_frames_triggered).setObjectName(

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QFont
+from PySide6.QtCore import QEvent, QPointF, QSignalBlocker, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSlider,
     QSpinBox,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -82,6 +83,8 @@ FEATURE_OBJECT_NAMES = {
     "sin x2": "featureSinX2Check",
 }
 PLOTS = ("boundary", "loss", "accuracy")
+HINT = "Press Play to train. Click the plot to add a point (Shift-click: the other class); hover the curves for values."
+AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 
 
 def _fix_size(label: QLabel, widest: str) -> None:
@@ -208,6 +211,7 @@ class TrainingPanel(QWidget):
         self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
         self._loss_axis_range = None
         self._plots_behind: list[str] = []  # curve plots not yet showing the latest history
+        self._curves_loss = self.settings.loss  # the loss the curves show
         self.last_change = None
 
         self._build_ui()
@@ -245,13 +249,31 @@ class TrainingPanel(QWidget):
         root.setContentsMargins(8, 8, 8, 8)
         root.setSpacing(6)
         root.addLayout(self._build_toolbar())
+        # A status line that is always there (a hint, or a warning to act on), so that a warning
+        # coming or going never moves the controls under the mouse.
+        status = QHBoxLayout()
+        status.setSpacing(4)
+        self.hint_label = named(QLabel(HINT), "hintLabel")
+        self.hint_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.message_label = named(QLabel(), "messageLabel")
         self.message_label.setWordWrap(True)
         self.message_label.setStyleSheet(
             "QLabel { background: #fef7e0; color: #3c2f00; border: 1px solid #f9ab00; border-radius: 4px; "
-            "padding: 6px 8px; }")
+            "padding: 3px 8px; }")
         self.message_label.setVisible(False)
-        root.addWidget(self.message_label)
+        self.dismiss_button = named(QToolButton(), "dismissMessageButton", "Dismiss this message")
+        self.dismiss_button.setText("✕")
+        self.dismiss_button.setAutoRaise(True)
+        self.dismiss_button.clicked.connect(self.clear_message)
+        self.dismiss_button.setVisible(False)
+        status.addWidget(self.hint_label, 1)
+        status.addWidget(self.message_label, 1)
+        status.addWidget(self.dismiss_button)
+        holder = QWidget()
+        holder.setLayout(status)
+        status.setContentsMargins(0, 0, 0, 0)
+        holder.setMinimumHeight(self.message_label.fontMetrics().height() + 12)
+        root.addWidget(holder)
 
         body = QHBoxLayout()
         body.setSpacing(8)
@@ -263,12 +285,15 @@ class TrainingPanel(QWidget):
 
     @staticmethod
     def _scrolling(widget: QWidget, width: int) -> QScrollArea:
+        """A column that scrolls up and down on a short screen; never narrower than its widest control
+        plus a scroll bar, so nothing is cut off on the right."""
         area = QScrollArea()
         area.setWidget(widget)
         area.setWidgetResizable(True)
         area.setFrameShape(QFrame.Shape.NoFrame)
         area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        area.setFixedWidth(width)
+        scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        area.setFixedWidth(max(width, widget.minimumSizeHint().width() + scroll_bar))
         return area
 
     def _build_toolbar(self) -> QHBoxLayout:
@@ -312,9 +337,8 @@ class TrainingPanel(QWidget):
                                     "Race SGD, momentum and Adam from the same initial weights on this data")
         self.compare_button.clicked.connect(self._on_compare_button_clicked)
         bar.addWidget(self.compare_button)
-        self.export_button = named(QToolButton(), "exportButton", "Save the plots, the weights or the data")
-        self.export_button.setText("Export")
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        # A push button draws its menu arrow beside the text (a tool button's overlaps it).
+        self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data")
         menu = QMenu(self.export_button)
         for plot in PLOTS:
             for suffix in ("png", "svg"):
@@ -386,7 +410,12 @@ class TrainingPanel(QWidget):
         self.click_class_group = QButtonGroup(self)
         for label, (name, title) in enumerate((("clickClass0Radio", "orange"), ("clickClass1Radio", "blue"))):
             radio = named(QRadioButton(f"● {title}"), name, f"Clicks add {title} points (label {label})")
-            radio.setStyleSheet(f"QRadioButton {{ color: {CLASS_COLOURS[label]}; font-weight: bold; }}")
+            palette = radio.palette()  # the text in the class's colour; the rest follows the theme
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(CLASS_COLOURS[label]))
+            radio.setPalette(palette)
+            bold = QFont(radio.font())
+            bold.setBold(True)
+            radio.setFont(bold)
             self.click_class_group.addButton(radio, label)
             box.addWidget(radio)
         self.click_class_group.button(1).setChecked(True)
@@ -425,6 +454,7 @@ class TrainingPanel(QWidget):
         font.setBold(True)
         self.architecture_label.setFont(font)
         self.architecture_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.architecture_label.setWordWrap(True)  # six hidden layers do not fit on one line
         box.addWidget(self.architecture_label)
         buttons = QHBoxLayout()
         self.add_layer_button = named(QPushButton("+ layer"), "addLayerButton", "Add a hidden layer")
@@ -545,6 +575,7 @@ class TrainingPanel(QWidget):
         item = self.loss_plot.getPlotItem()
         item.setMouseEnabled(False, False)
         item.setLabel("left", "loss")
+        item.getAxis("left").setWidth(AXIS_WIDTH)
         item.setLabel("bottom", "step")
         item.enableAutoRange(axis="xy", enable=False)  # ranges move in nice jumps: see _draw_curves
         item.showGrid(True, True, alpha=0.25)
@@ -566,6 +597,7 @@ class TrainingPanel(QWidget):
         item = self.accuracy_plot.getPlotItem()
         item.setMouseEnabled(False, False)
         item.setLabel("left", "accuracy %")
+        item.getAxis("left").setWidth(AXIS_WIDTH)
         item.setLabel("bottom", "step")
         item.showGrid(True, True, alpha=0.25)
         item.setYRange(0, 100, padding=0.02)
@@ -650,6 +682,7 @@ class TrainingPanel(QWidget):
         self.momentum_input.setEnabled(s.optimizer == "momentum")
         self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
+        self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
         self.architecture_label.setText(s.architecture())
 
     def _settings_from_controls(self) -> TrainingSettings:
@@ -837,10 +870,11 @@ class TrainingPanel(QWidget):
         try:
             X, y = load_points(path)
         except (OSError, ValueError) as error:
-            message = str(error)
-            if isinstance(error, OSError):
-                message = f"{Path(path).name}: {error.strerror or error}"
-            self.show_message(f"Could not use that file. {message}. The current data is unchanged.")
+            name = Path(path).name
+            message = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
+            if not message.startswith(name):
+                message = f"{name}: {message}"
+            self.show_message(f"Could not use {message}. The current data is unchanged.")
             return False
         self._csv_name = Path(path).name
         index = self.dataset_combo.findData("csv")
@@ -854,12 +888,17 @@ class TrainingPanel(QWidget):
 
     def show_message(self, text: str) -> None:
         self.message_label.setText(text)
-        self.message_label.setVisible(True)
+        self._show_message_row(True)
         self.message_shown.emit(text)
 
     def clear_message(self) -> None:
         self.message_label.clear()
-        self.message_label.setVisible(False)
+        self._show_message_row(False)
+
+    def _show_message_row(self, warning: bool) -> None:
+        self.hint_label.setVisible(not warning)
+        self.message_label.setVisible(warning)
+        self.dismiss_button.setVisible(warning)
 
     @property
     def message(self) -> str:
@@ -959,6 +998,9 @@ class TrainingPanel(QWidget):
     def _on_worker_data_changed(self, frame: DataFrame) -> None:
         self._data = frame
         d = frame.data
+        if frame.settings.dataset == "csv":  # the box says how many points the file has
+            with QSignalBlocker(self.points_spin):
+                self.points_spin.setValue(len(d.X_train) + len(d.X_test))
         self.boundary.set_extent(d.extent)
         self.boundary.set_points(d.X_train, d.y_train, d.X_test, d.y_test)
 
@@ -966,15 +1008,24 @@ class TrainingPanel(QWidget):
     def _on_worker_model_reset(self, run: int, why: str) -> None:
         self._run = run
         self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
-        self._loss_axis_range = None
-        self._history.clear()
+        self._clear_curves()
         self._progress = None
         self._frame = None
         self._curves_dirty = self._progress_dirty = True
 
     @Slot(object, object)
     def _on_worker_settings_applied(self, settings: TrainingSettings, change) -> None:
+        if settings.loss != self._curves_loss:  # another loss is another unit: its curves start afresh
+            self._curves_loss = settings.loss
+            self._clear_curves()
+            self._curves_dirty = True
         self.last_change = change
+
+    def _clear_curves(self) -> None:
+        self._loss_axis_range = None
+        self._history.clear()
+        for readout in (self.loss_readout, self.accuracy_readout):
+            readout.hide()
 
     @Slot(str)
     def _on_worker_diverged(self, message: str) -> None:
@@ -1129,6 +1180,8 @@ class TrainingPanel(QWidget):
             legend = plot.getPlotItem().legend
             if legend is not None:
                 legend.setLabelTextColor(text)
+                for _sample, label in legend.items:  # setLabelTextColor alone leaves drawn labels as they were
+                    label.setText(label.text, color=text)
         self.boundary_plot.setBackground(palette.color(palette.ColorRole.Window))  # the margin blends in
 
     def closeEvent(self, event) -> None:

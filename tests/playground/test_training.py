@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QStyle
 
 from engine.data import load_csv
 from playground.training.compare import CompareDialog
@@ -166,7 +167,8 @@ def test_a_bad_csv_is_refused_and_the_data_stays(qtbot, panel, tmp_path):
     assert message.isVisible() and "line 3" in message.text() and "unchanged" in message.text()
     three = tmp_path / "three.csv"
     three.write_text("0,0,a\n1,1,b\n2,2,c\n3,3,a\n")
-    assert panel.load_csv(three) is False and "3 classes" in panel.message
+    assert panel.load_csv(three) is False and "Could not use three.csv: " in panel.message
+    assert "3 classes" in panel.message
     assert panel.load_csv(tmp_path / "missing.csv") is False
     qtbot.wait(200)
     assert panel.data is before and panel.findChild(object, "datasetCombo").currentData() == "moons"
@@ -181,6 +183,7 @@ def test_a_bad_csv_is_refused_and_the_data_stays(qtbot, panel, tmp_path):
     assert len(panel.data.X_train) + len(panel.data.X_test) == 40
     assert panel.findChild(object, "datasetCombo").currentText() == "Your CSV: good.csv"
     assert not panel.findChild(object, "pointsSpin").isEnabled()
+    assert panel.findChild(object, "pointsSpin").value() == 40  # the file's points, not the moons'
 
 
 def click_plot(panel, x, y, modifier=Qt.KeyboardModifier.NoModifier):
@@ -269,6 +272,49 @@ def test_hovering_the_loss_plot_shows_the_values(qtbot, panel):
     assert panel.loss_readout.text.startswith(f"step {step:,.0f}") and "train loss" in panel.loss_readout.text
     panel.findChild(object, "lossLogCheck").setChecked(False)
     assert not plot.getPlotItem().ctrl.logYCheck.isChecked()
+
+
+def test_a_warning_takes_the_hint_s_place_and_moves_no_control(qtbot, panel):
+    play = panel.findChild(object, "playButton")
+    plot = panel.findChild(object, "boundaryPlot")
+    before = (play.mapTo(panel, play.rect().topLeft()), plot.mapTo(panel, plot.rect().topLeft()))
+    panel.show_message("Training paused: the loss exploded")
+    qtbot.wait(20)
+    assert panel.message_label.isVisible() and not panel.hint_label.isVisible()
+    assert (play.mapTo(panel, play.rect().topLeft()), plot.mapTo(panel, plot.rect().topLeft())) == before
+    qtbot.mouseClick(panel.findChild(object, "dismissMessageButton"), Qt.MouseButton.LeftButton)
+    assert panel.message == "" and panel.hint_label.isVisible()
+
+
+def test_a_new_loss_starts_new_curves_and_keeps_the_weights(qtbot, panel):
+    panel.play()
+    qtbot.waitUntil(lambda: panel.step > 100, timeout=WAIT)
+    panel.pause()
+    wait_paused(qtbot, panel)
+    step = panel.step
+    panel._redraw(force=True)
+    panel.loss_readout.show_at(panel.loss_plot.getPlotItem().vb.mapViewToScene(QPointF(50, -1)))
+    assert panel.loss_readout.text
+    panel.findChild(object, "lossCombo").setCurrentIndex(panel.findChild(object, "lossCombo").findData("mse"))
+    qtbot.waitUntil(lambda: panel.last_change is not None and panel._curves_loss == "mse", timeout=WAIT)
+    assert panel._history.size == 0 and panel.loss_readout.text == ""  # no BCE values on an MSE plot
+    panel.step_requested.emit()
+    qtbot.waitUntil(lambda: panel.step == step + 1, timeout=WAIT)  # the weights and the count go on
+    qtbot.waitUntil(lambda: panel._history.size >= 1, timeout=WAIT)
+    assert panel._history.steps[0] > step - 1
+
+
+def test_network_controls_fit_six_layers_and_no_layer_has_no_activation(panel):
+    for _ in range(6):
+        panel.findChild(object, "addLayerButton").click()
+    column = panel.findChild(object, "architectureLabel").parentWidget().parentWidget()
+    area = column.parentWidget().parentWidget()
+    room = area.width() - area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+    assert column.minimumSizeHint().width() <= room  # nothing cut off on the right, even with a scroll bar
+    for _ in range(8):
+        panel.findChild(object, "removeLayerButton").click()
+    assert panel.findChild(object, "architectureLabel").text() == "2 → 1"
+    assert not panel.findChild(object, "activationCombo").isEnabled()
 
 
 def test_compare_optimizers_races_from_the_same_weights(qtbot, panel):
