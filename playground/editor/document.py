@@ -73,9 +73,10 @@ class GraphDocument:
     _nodes: dict[str, Node] = field(default_factory=dict)
     _edges: dict[tuple[str, int], Edge] = field(default_factory=dict)  # keyed by (target, port): one wire per input
     output: str | None = None  # the node whose gradient is 1; None means the single sink
-    # Wires leaving each node, kept beside _edges so that the cycle check walks only what is
-    # reachable instead of rebuilding a graph for every wire.
-    _outgoing: dict[str, set[Edge]] = field(default_factory=dict, repr=False, compare=False)
+    # The same wires as a networkx graph (keyed by port), kept up to date edit by edit: networkx
+    # answers "would this wire close a cycle?" by walking only what is reachable, with no graph to
+    # rebuild for every wire.
+    _graph: nx.MultiDiGraph = field(default_factory=nx.MultiDiGraph, repr=False, compare=False)
     _order: list[str] | None = field(default=None, repr=False, compare=False)  # topological order cache
     _next_id: int = field(default=1, compare=False)
     _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
@@ -119,7 +120,8 @@ class GraphDocument:
         node = self._nodes.get(node_id)
         ports = range(node.port_count) if node else ()
         into = [self._edges[(node_id, p)] for p in ports if (node_id, p) in self._edges]
-        return sorted({*into, *self._outgoing.get(node_id, ())})
+        out = [Edge(node_id, target, port) for _, target, port in self._graph.out_edges(node_id, keys=True)]
+        return sorted({*into, *out})
 
     def new_id(self) -> str:
         while f"n{self._next_id}" in self._nodes:
@@ -127,6 +129,7 @@ class GraphDocument:
         return f"n{self._next_id}"
 
     def to_networkx(self) -> nx.MultiDiGraph:
+        """The graph as networkx sees it: nodes in document order, one edge per wire keyed by its port."""
         graph = nx.MultiDiGraph()
         graph.add_nodes_from(self._nodes)
         graph.add_edges_from((e.source, e.target, e.port) for e in self._edges.values())
@@ -183,31 +186,12 @@ class GraphDocument:
             port_name = kind(target_node.kind).port_name(port)
             return (f"input '{port_name}' of {target_node.display_name} is already connected to "
                     f"{self._nodes[occupied.source].display_name}")
-        path = self._path(target, source)
-        if path:
-            names = " → ".join(self._nodes[n].display_name for n in [*path, target])
-            return f"this wire would make a cycle: {names}"
-        return None
-
-    def _path(self, start: str, goal: str) -> list[str] | None:
-        """A shortest path along wires from ``start`` to ``goal`` (breadth first), or None."""
-        previous = {start: None}
-        frontier = [start]
-        while frontier:
-            next_frontier = []
-            for node_id in frontier:
-                if node_id == goal:
-                    path = []
-                    while node_id is not None:
-                        path.append(node_id)
-                        node_id = previous[node_id]
-                    return path[::-1]
-                for edge in self._outgoing.get(node_id, ()):
-                    if edge.target not in previous:
-                        previous[edge.target] = node_id
-                        next_frontier.append(edge.target)
-            frontier = next_frontier
-        return None
+        try:  # a path already running from target to source would come back round through this wire
+            path = nx.shortest_path(self._graph, target, source)
+        except nx.NetworkXNoPath:
+            return None
+        names = " → ".join(self._nodes[n].display_name for n in [*path, target])
+        return f"this wire would make a cycle: {names}"
 
     # -- changing (undo commands call these) -------------------------------------------------
 
@@ -224,6 +208,7 @@ class GraphDocument:
             items = list(self._nodes.items())
             items.insert(index, (node.id, node))
             self._nodes = dict(items)
+        self._graph.add_node(node.id)
         self._announce("node_added", node.id)
         return node
 
@@ -236,6 +221,7 @@ class GraphDocument:
         for edge in removed:
             self.remove_edge(edge)
         del self._nodes[node_id]
+        self._graph.remove_node(node_id)
         if self.output == node_id:
             self.output = None
         self._announce("node_removed", node_id)
@@ -246,14 +232,14 @@ class GraphDocument:
         if problem:
             raise ValueError(problem)
         self._edges[(edge.target, edge.port)] = edge
-        self._outgoing.setdefault(edge.source, set()).add(edge)
+        self._graph.add_edge(edge.source, edge.target, key=edge.port)
         self._announce("edge_added", edge=edge)
 
     def remove_edge(self, edge: Edge) -> None:
         if self._edges.get((edge.target, edge.port)) != edge:
             raise ValueError(f"no wire {edge}")
         del self._edges[(edge.target, edge.port)]
-        self._outgoing[edge.source].discard(edge)
+        self._graph.remove_edge(edge.source, edge.target, key=edge.port)
         self._announce("edge_removed", edge=edge)
 
     def move_node(self, node_id: str, x: float, y: float) -> None:
@@ -291,9 +277,7 @@ class GraphDocument:
         """Take ``other``'s nodes, wires and output (opening a file, parsing an expression)."""
         self._nodes = {n.id: replace(n) for n in other.nodes}
         self._edges = {(e.target, e.port): e for e in other.edges}
-        self._outgoing = {}
-        for edge in self._edges.values():
-            self._outgoing.setdefault(edge.source, set()).add(edge)
+        self._graph = other.to_networkx()
         self.output = other.output
         self._next_id = 1
         self._announce("reset")
