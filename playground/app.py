@@ -13,6 +13,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -111,7 +112,8 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        action.setObjectName(name or "action" + "".join(w.capitalize() for w in text.strip(".…").split()))
+        words = text.replace("&", "").strip(".…").split()
+        action.setObjectName(name or "action" + "".join(w.capitalize() for w in words))
         action.triggered.connect(slot)
         menu.addAction(action)
         return action
@@ -125,7 +127,8 @@ class MainWindow(QMainWindow):
         for entry in example_index():
             action = self.examples_menu.addAction(entry["title"])
             action.setToolTip(entry.get("description", ""))
-            action.triggered.connect(lambda _=False, name=entry["file"]: self.open_example(name))
+            action.triggered.connect(lambda _=False, name=entry["file"]: self._confirm_discard()
+                                     and self.open_example(name))
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addSeparator()
         self._action(file_menu, "&Save", self.save, QKeySequence.StandardKey.Save)
@@ -357,8 +360,15 @@ class MainWindow(QMainWindow):
         for i, (action, keys) in enumerate(rows):
             table.setItem(i, 0, QTableWidgetItem(action))
             table.setItem(i, 1, QTableWidgetItem(keys))
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.verticalHeader().setVisible(False)
         table.resizeColumnsToContents()
-        QVBoxLayout(dialog).addWidget(table)
+        table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.reject)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(table)
+        layout.addWidget(buttons)
         dialog.resize(620, 520)
         dialog.open()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 import traceback
@@ -10,6 +11,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 log = logging.getLogger("autograd_playground")
+_installed: ExceptionReporter | None = None  # the app's reporter, once it is installed
 
 
 class ExceptionReporter(QObject):
@@ -24,13 +26,18 @@ class ExceptionReporter(QObject):
         self._previous_hook = None
 
     def install(self) -> None:
+        global _installed
         self._previous_hook = sys.excepthook
         sys.excepthook = self.report
+        _installed = self
 
     def uninstall(self) -> None:
+        global _installed
         if self._previous_hook is not None:
             sys.excepthook = self._previous_hook
             self._previous_hook = None
+        if _installed is self:
+            _installed = None
 
     def report(self, exc_type, exc_value, exc_traceback) -> None:
         details = "".join(traceback.format_exception(exc_type, exc_value, exc_traceback))
@@ -46,6 +53,34 @@ class ExceptionReporter(QObject):
         dialog.setDetailedText(details)
         dialog.open()  # not exec(): never block in a nested event loop from an exception handler
         self._dialog = dialog
+
+
+def report_handled(error: BaseException, where: str) -> None:
+    """An exception a handler caught and recovered from: shown like any other (a dialog with the
+    details) once the app's reporter is installed, and logged in any case."""
+    if _installed is not None:
+        _installed.report(type(error), error, error.__traceback__)
+    else:
+        log.error("error in %s", where, exc_info=error)
+
+
+def guarded(method):
+    """For a slot or an event handler: an exception is reported (`report_handled`), then
+    ``self._recover(error)`` puts the widget right, and the app goes on."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:  # the app must survive a bug in one handler
+            report_handled(error, method.__qualname__)
+            try:
+                self._recover(error)
+            except Exception as second:
+                log.error("error while recovering from an error in %s", method.__qualname__, exc_info=second)
+            return None
+
+    return wrapper
 
 
 def configure_logging() -> str:

@@ -13,7 +13,6 @@ wires of the frames passed over, so a 1000-node graph steps as fast as a small o
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 import weakref
@@ -57,6 +56,7 @@ from ..editor.document import Change, Edge, GraphDocument
 from ..editor.evaluate import format_number
 from ..editor.items import LIGHT_COLORS
 from ..editor.view import GraphView
+from ..errors import guarded, report_handled
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
 from .scene import AnimatorScene
 from .tensor_timeline import TensorAnimation, tensor_animation
@@ -94,24 +94,6 @@ SOURCES = {"graph": "The editor's graph", "network": "The training network (one 
 PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
 PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLORS[NodeState.READY],
                 "backward": STATE_COLORS[NodeState.PROCESSING]}
-
-
-def _guarded(method):
-    """Log an exception in a slot or event handler instead of letting it reach Qt; say so in the status bar."""
-
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as error:  # the app must survive a bug in one handler
-            logger.exception("error in %s", method.__name__)
-            try:
-                self._recover(error)
-            except Exception:
-                logger.exception("error while recovering")
-            return None
-
-    return wrapper
 
 
 def _note(text: str) -> str:
@@ -452,7 +434,7 @@ class AnimatorPanel(QWidget):
         try:
             animation = tensor_animation(model, loss_fn, X, y)
         except Exception as error:  # a bad snapshot must not take the panel down
-            logger.exception("could not build the network's animation")
+            report_handled(error, "building the network's animation")
             self.status_message.emit(f"Backward animator: can't animate {description} "
                                      f"({type(error).__name__}: {error})")
             self._set_source(self._source)
@@ -482,7 +464,7 @@ class AnimatorPanel(QWidget):
             self._fit()
             return False
         except Exception as error:  # a bug must not take the panel down: say so and show nothing
-            logger.exception("could not build the timeline")
+            report_handled(error, "building the timeline")
             self._show_nothing(f"Can't animate {what} ({type(error).__name__}: {error}).", error=True)
             self._fit()
             return False
@@ -556,7 +538,7 @@ class AnimatorPanel(QWidget):
         if self.isVisible():
             self._reload_timer.start()
 
-    @_guarded
+    @guarded
     def _on_reload_timer_timeout(self) -> None:
         self._reload_if_stale()
 
@@ -654,7 +636,7 @@ class AnimatorPanel(QWidget):
 
     # -- slots -----------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     def _on_play_timer_timeout(self) -> None:
         steps = 1
         if self.speed is None:
@@ -673,47 +655,47 @@ class AnimatorPanel(QWidget):
         if self.position >= self.frame_count:
             self.pause()
 
-    @_guarded
+    @guarded
     def _on_first_clicked(self, _checked: bool = False) -> None:
         self.first()
 
-    @_guarded
+    @guarded
     def _on_back_clicked(self, _checked: bool = False) -> None:
         self.step_back()
 
-    @_guarded
+    @guarded
     def _on_play_clicked(self, _checked: bool = False) -> None:
         self.toggle_play()
 
-    @_guarded
+    @guarded
     def _on_forward_clicked(self, _checked: bool = False) -> None:
         self.step_forward()
 
-    @_guarded
+    @guarded
     def _on_last_clicked(self, _checked: bool = False) -> None:
         self.last()
 
-    @_guarded
+    @guarded
     def _on_timeline_value_changed(self, value: int) -> None:
         self.seek(value)
 
-    @_guarded
+    @guarded
     def _on_speed_value_changed(self, value: int) -> None:
         self.set_speed_index(value)
         self.status_message.emit(f"Animation speed: {speed_text(self.speed)}")
 
-    @_guarded
+    @guarded
     def _on_step_list_row_changed(self, row: int) -> None:
         """Only a click moves in time (`_on_step_list_item_clicked`): a row made current any other way,
         such as by the list taking the focus, goes back to the current step."""
         if row != self.position - 1:
             self._sync_step_list()
 
-    @_guarded
+    @guarded
     def _on_step_list_item_clicked(self, item) -> None:
         self.seek(self.step_list.row(item) + 1)
 
-    @_guarded
+    @guarded
     def _on_source_combo_activated(self, index: int) -> None:
         source = self.source_combo.itemData(index)
         if source == self._source and self._animation is not None:
@@ -728,7 +710,7 @@ class AnimatorPanel(QWidget):
             self._set_source("graph")
             self.load(self._document)
 
-    @_guarded
+    @guarded
     def _on_export_gif_triggered(self, _checked: bool = False) -> None:
         if not self._can_export():
             return
@@ -737,7 +719,7 @@ class AnimatorPanel(QWidget):
         if path:
             self._export(self.export_gif, path if path.lower().endswith(".gif") else path + ".gif")
 
-    @_guarded
+    @guarded
     def _on_export_frames_triggered(self, _checked: bool = False) -> None:
         if not self._can_export():
             return
@@ -774,7 +756,7 @@ class AnimatorPanel(QWidget):
         try:
             return self._filter_event(watched, event)
         except Exception as error:
-            logger.exception("error in the animator's event filter")
+            report_handled(error, "the animator's event filter")
             self._recover(error)
             return False
 
@@ -816,7 +798,7 @@ class AnimatorPanel(QWidget):
                 if key != Qt.Key.Key_Space or not event.isAutoRepeat():
                     self._key_slots[key]()
             except Exception as error:
-                logger.exception("error handling a key")
+                report_handled(error, "the animator's keys")
                 self._recover(error)
             event.accept()
             return
@@ -827,7 +809,7 @@ class AnimatorPanel(QWidget):
         try:
             self._reload_if_stale()
         except Exception as error:
-            logger.exception("error reloading the animation")
+            report_handled(error, "reloading the animation")
             self._recover(error)
         QTimer.singleShot(0, self._fit_if_auto)
 
@@ -835,7 +817,7 @@ class AnimatorPanel(QWidget):
         self.pause()
         super().hideEvent(event)
 
-    @_guarded
+    @guarded
     def _fit_if_auto(self) -> None:
         if self._auto_fit:
             self._fit()

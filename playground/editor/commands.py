@@ -7,14 +7,18 @@ from PySide6.QtGui import QUndoCommand
 from .document import GraphDocument
 from .edits import Edit, SetField
 
-_SET_VALUE_ID = 1  # consecutive value edits of one node (a slider drag) merge into one step
+_SET_VALUE_ID = 1  # the value edits of one slider drag merge into one step
 
 
 class EditCommand(QUndoCommand):
-    def __init__(self, document: GraphDocument, edit: Edit):
+    """``gesture`` names the slider drag a value edit belongs to: the edits of one drag are one undo
+    step; edits with no gesture (typed, or in another drag) stay steps of their own."""
+
+    def __init__(self, document: GraphDocument, edit: Edit, gesture: int | None = None):
         super().__init__(edit.text)
         self.document = document
         self.edit = edit
+        self.gesture = gesture
 
     def redo(self) -> None:
         self.edit.apply(self.document)
@@ -24,13 +28,14 @@ class EditCommand(QUndoCommand):
 
     def id(self) -> int:
         actions = self.edit.actions
-        if len(actions) == 1 and isinstance(actions[0], SetField) and actions[0].name == "value":
+        if (self.gesture is not None and len(actions) == 1 and isinstance(actions[0], SetField)
+                and actions[0].name == "value"):
             return _SET_VALUE_ID
         return -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:
         mine, theirs = self.edit.actions[0], other.edit.actions[0]
-        if mine.node_id != theirs.node_id:
+        if mine.node_id != theirs.node_id or other.gesture != self.gesture:
             return False
         self.edit.actions[0] = SetField(mine.node_id, "value", mine.old, theirs.new)
         self.setText(other.text())

@@ -39,6 +39,7 @@ from .view import GraphView
 
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
+SIDE_WIDTH = 340
 
 
 class EditorPanel(QWidget):
@@ -97,6 +98,7 @@ class EditorPanel(QWidget):
         side_layout.addWidget(self.properties, 3)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
+        side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.palette)
         splitter.addWidget(self.view)
@@ -130,6 +132,9 @@ class EditorPanel(QWidget):
 
     def _on_document_changed(self, change: Change) -> None:
         self._evaluation_timer.start()
+        if self.gradcheck_table.rowCount():  # its numbers were for the graph as it was
+            self.gradcheck_table.setRowCount(0)
+            self.gradcheck_table.setToolTip("The graph changed: press Check gradients to compare again")
 
     def refresh(self) -> None:
         self._evaluation_timer.stop()
@@ -244,6 +249,7 @@ class EditorPanel(QWidget):
     def run_gradient_check(self) -> None:
         rows = check_gradients(self.document)
         table = self.gradcheck_table
+        table.setToolTip("")
         table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             cells = [row.name, full_number(row.analytic), full_number(row.numerical), f"{row.difference:.2e}",

@@ -43,6 +43,7 @@ class PropertiesPanel(QWidget):
         self.node_id: str | None = None
         self._evaluation: Evaluation | None = None
         self._slider_range: dict[str, tuple[float, float]] = {}  # per node, view state only
+        self._drag = 0  # counts slider drags: the value edits of one drag are one undo step
 
         self.heading = QLabel("No node selected")
         self.heading.setObjectName("propertiesHeading")
@@ -74,7 +75,7 @@ class PropertiesPanel(QWidget):
         self.form.addRow("Scrub", self.slider)
         self.form.addRow("Range", range_row)
         self.form.addRow("Inputs", self.inputs_spin)
-        self.form.addRow("Value", self.computed_value)
+        self.form.addRow("Computed", self.computed_value)
         self.form.addRow("Gradient", self.computed_grad)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
@@ -86,6 +87,7 @@ class PropertiesPanel(QWidget):
         self.label_edit.editingFinished.connect(self._on_label_edited)
         self.value_edit.editingFinished.connect(self._on_value_edited)
         self.slider.valueChanged.connect(self._on_slider_moved)
+        self.slider.sliderPressed.connect(self._on_slider_pressed)
         self.low_spin.valueChanged.connect(self._on_range_edited)
         self.high_spin.valueChanged.connect(self._on_range_edited)
         self.inputs_spin.valueChanged.connect(self._on_inputs_edited)
@@ -180,9 +182,9 @@ class PropertiesPanel(QWidget):
 
     # -- edits -----------------------------------------------------------------------------
 
-    def _push(self, edit) -> None:
+    def _push(self, edit, gesture: int | None = None) -> None:
         if edit.actions:
-            self.undo_stack.push(EditCommand(self.document, edit))
+            self.undo_stack.push(EditCommand(self.document, edit, gesture))
 
     def _on_label_edited(self) -> None:
         if self.node_id and self.label_edit.text() != self.document.node(self.node_id).label:
@@ -208,7 +210,12 @@ class PropertiesPanel(QWidget):
         low, high = self._slider_range[self.node_id]
         value = round(low + (high - low) * position / SLIDER_STEPS, 6)
         if value != self.document.node(self.node_id).value:
-            self._push(edits.set_value(self.document, self.node_id, value))  # consecutive ones merge
+            # one drag, one undo step; a click or a key on the slider is a step of its own
+            gesture = self._drag if self.slider.isSliderDown() else None
+            self._push(edits.set_value(self.document, self.node_id, value), gesture)
+
+    def _on_slider_pressed(self) -> None:
+        self._drag += 1
 
     def _on_range_edited(self) -> None:
         if self.node_id:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import guarded
 from . import edits
 from .card_scene import CardScene
 from .catalog import DEFAULT_SUM_INPUTS, kind
@@ -48,24 +49,6 @@ logger = logging.getLogger(__name__)
 
 MOVE_ANIMATION_MS = 250
 _DEFAULT_LEAF = {"input": ("x", 1.0), "parameter": ("w", 0.5), "constant": ("", 1.0)}
-
-
-def _guarded(method):
-    """Log an exception in a slot or event handler instead of letting it reach Qt, and tell the user."""
-
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as error:  # the app must survive a bug in one handler
-            logger.exception("error in %s", method.__name__)
-            try:
-                self._recover(error)
-            except Exception:
-                logger.exception("error while recovering")
-            return None
-
-    return wrapper
 
 
 def node_height(node: Node) -> float:
@@ -234,7 +217,7 @@ class GraphScene(CardScene):
         self._refresh_output_marks()
         self._on_selection_changed()
 
-    @_guarded
+    @guarded
     def _on_document_changed(self, change: Change) -> None:
         what = change.what
         if what == "reset":
@@ -324,7 +307,7 @@ class GraphScene(CardScene):
         self._animate_moves = True
         QTimer.singleShot(0, self._on_animate_request_lapsed)
 
-    @_guarded
+    @guarded
     def _on_animate_request_lapsed(self) -> None:
         self._animate_moves = False
 
@@ -344,7 +327,7 @@ class GraphScene(CardScene):
         if item.pos() != target:
             item.setPos(target)
 
-    @_guarded
+    @guarded
     def _start_move_animation(self) -> None:
         self._animation_scheduled = False
         if self._move_animation is not None:  # a new batch while one glides: go on from where items are
@@ -366,7 +349,7 @@ class GraphScene(CardScene):
         self._move_animation = animation
         animation.start()
 
-    @_guarded
+    @guarded
     def _on_move_animation_value_changed(self, t) -> None:
         t = float(t)
         for node_id, start in self._move_starts.items():
@@ -374,7 +357,7 @@ class GraphScene(CardScene):
             if item is not None and end is not None:
                 item.setPos(start + (end - start) * t)
 
-    @_guarded
+    @guarded
     def _on_move_animation_finished(self) -> None:
         self._stop_move_animation()
 
@@ -471,7 +454,7 @@ class GraphScene(CardScene):
 
     # -- mouse: wiring and moving ----------------------------------------------------------
 
-    @_guarded
+    @guarded
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._stop_move_animation()
         if self._editor is not None and not self._editor_proxy.sceneBoundingRect().contains(event.scenePos()):
@@ -486,7 +469,7 @@ class GraphScene(CardScene):
             self._press_positions = {node_id: QPointF(item.pos()) for node_id, item in self._nodes.items()
                                      if item.isSelected()}
 
-    @_guarded
+    @guarded
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if self._wire_drag is not None:
             self._update_wire_drag(event.scenePos())
@@ -494,7 +477,7 @@ class GraphScene(CardScene):
             return
         super().mouseMoveEvent(event)
 
-    @_guarded
+    @guarded
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if self._wire_drag is not None and event.button() == Qt.MouseButton.LeftButton:
             self._finish_wire_drag(event.scenePos())
@@ -622,7 +605,7 @@ class GraphScene(CardScene):
 
     # -- double-click: inline value editor -------------------------------------------------
 
-    @_guarded
+    @guarded
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         on_port = self.port_at(event.scenePos()) is not None
         if event.button() == Qt.MouseButton.LeftButton and not self._read_only and not on_port:
@@ -663,16 +646,16 @@ class GraphScene(CardScene):
         self.status_message.emit("Type a value; Enter sets it, Escape cancels")
         return editor
 
-    @_guarded
+    @guarded
     def _on_editor_return_pressed(self) -> None:
         self._commit_editor(close_on_error=False)
 
-    @_guarded
+    @guarded
     def _on_editor_cancelled(self) -> None:
         self._close_editor()
         self.status_message.emit("Edit cancelled")
 
-    @_guarded
+    @guarded
     def _on_editor_focus_lost(self) -> None:
         if self._editor is not None:
             self._commit_editor(close_on_error=True)
@@ -719,7 +702,7 @@ class GraphScene(CardScene):
 
     # -- keys ------------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self._editor is not None and self._editor_proxy is not None and self._editor_proxy.hasFocus():
             super().keyPressEvent(event)
@@ -770,7 +753,7 @@ class GraphScene(CardScene):
             return menu
         return None
 
-    @_guarded
+    @guarded
     def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent) -> None:
         menu = self.context_menu_for(event.scenePos(), event.widget())
         if menu is None:
@@ -780,7 +763,7 @@ class GraphScene(CardScene):
         menu.exec(event.screenPos())
         menu.deleteLater()
 
-    @_guarded
+    @guarded
     def _guarded_call(self, function, *args) -> None:
         function(*args)
 
@@ -799,7 +782,7 @@ class GraphScene(CardScene):
     def _accepts(self, event: QGraphicsSceneDragDropEvent) -> str | None:
         return None if self._read_only else kind_from_mime(event.mimeData())
 
-    @_guarded
+    @guarded
     def dragEnterEvent(self, event: QGraphicsSceneDragDropEvent) -> None:
         if self._accepts(event):
             event.setDropAction(Qt.DropAction.CopyAction)
@@ -808,7 +791,7 @@ class GraphScene(CardScene):
         else:
             event.ignore()
 
-    @_guarded
+    @guarded
     def dragMoveEvent(self, event: QGraphicsSceneDragDropEvent) -> None:
         if self._accepts(event):
             event.setDropAction(Qt.DropAction.CopyAction)
@@ -817,12 +800,12 @@ class GraphScene(CardScene):
         else:
             event.ignore()
 
-    @_guarded
+    @guarded
     def dragLeaveEvent(self, event: QGraphicsSceneDragDropEvent) -> None:
         self._set_drop_wire(None)
         event.accept()
 
-    @_guarded
+    @guarded
     def dropEvent(self, event: QGraphicsSceneDragDropEvent) -> None:
         kind_name = self._accepts(event)
         self._set_drop_wire(None)
@@ -866,7 +849,7 @@ class GraphScene(CardScene):
 
     # -- selection and background ----------------------------------------------------------
 
-    @_guarded
+    @guarded
     def _on_selection_changed(self) -> None:
         self.selection_ids_changed.emit(self.selected_node_ids())
 

@@ -28,11 +28,11 @@ from .palette import group_icon, matches
 
 logger = logging.getLogger(__name__)
 
-MIN_ZOOM = 0.1
+MIN_ZOOM = 0.02  # a graph of hundreds of layers still fits
 MAX_ZOOM = 4.0
 FIT_MAX_ZOOM = 1.25  # fitting a small graph does not blow it up beyond this
 ZOOM_STEP = 1.25
-SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this
+SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this, and over the whole graph beyond it
 
 
 def _colors(scene: QGraphicsScene | None) -> dict:
@@ -332,6 +332,8 @@ class GraphView(QGraphicsView):
         (a larger ``min_zoom`` keeps the text readable); False if the graph is then too big to fit."""
         rect = _bounds(self.scene())
         fits = True
+        if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all
+            self.setSceneRect(self.sceneRect().united(rect.adjusted(-2 * margin, -2 * margin, 2 * margin, 2 * margin)))
         if rect.isNull() or rect.isEmpty():
             self.resetTransform()
             self.centerOn(0, 0)

@@ -9,15 +9,17 @@ and a ~60 Hz timer paints the latest of it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import time
+import weakref
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QSignalBlocker, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSignalBlocker, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -85,6 +87,23 @@ FEATURE_OBJECT_NAMES = {
 PLOTS = ("boundary", "loss", "accuracy")
 HINT = "Press Play to train. Click the plot to add a point (Shift-click: the other class); hover the curves for values."
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
+
+
+def _shut_down_at_exit(panel: TrainingPanel) -> None:
+    """End the worker thread when the event loop ends or Python exits, even if the window never
+    closed: a QThread destroyed while running aborts the process."""
+    ref = weakref.ref(panel)
+
+    def shut_down() -> None:
+        alive = ref()
+        if alive is not None:
+            try:
+                alive.shutdown()
+            except RuntimeError:  # the C++ side is already gone, and its thread with it
+                pass
+
+    QCoreApplication.instance().aboutToQuit.connect(shut_down)
+    atexit.register(shut_down)
 
 
 def _fix_size(label: QLabel, widest: str) -> None:
@@ -226,6 +245,7 @@ class TrainingPanel(QWidget):
         self.worker.diverged.connect(self._on_worker_diverged)
         self.worker.failed.connect(self._on_worker_failed)
         self.worker_thread = start_thread(self.worker, "trainingWorkerThread")
+        _shut_down_at_exit(self)
         self.publish_requested.connect(self.worker.publish)
         self.start_requested.connect(self.worker.start)
         self.pause_requested.connect(self.worker.pause)

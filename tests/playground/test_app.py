@@ -96,6 +96,25 @@ def test_the_dark_theme_reaches_the_training_plots(window, qtbot):
     qtbot.waitUntil(lambda: plot_background() == light)
 
 
+def test_a_slider_drag_is_one_undo_step_and_each_typed_value_another(window):
+    x1 = node_by_label(window, "x1")
+    window.editor.scene.select_nodes([x1.id])
+    properties = window.editor.properties
+    assert properties.node_id == x1.id
+    stack, start = window.undo_stack, window.undo_stack.count()
+    properties.slider.setSliderDown(True)  # a drag: press, move, move, move, release
+    for position in (100, 200, 300):
+        properties.slider.setValue(position)
+    properties.slider.setSliderDown(False)
+    assert stack.count() == start + 1
+    for text in ("3", "5"):
+        properties.value_edit.setText(text)
+        properties.value_edit.editingFinished.emit()
+    assert stack.count() == start + 3 and window.document.node(x1.id).value == 5.0
+    stack.undo()
+    assert window.document.node(x1.id).value == 3.0
+
+
 def test_it_opens_on_the_neuron_with_values_and_gradients(window):
     results = window.editor.evaluation.results
     o, x1, w1, b = (node_by_label(window, name) for name in ("o", "x1", "w1", "b"))
@@ -141,6 +160,25 @@ def test_gradient_check_table_agrees_with_finite_differences(window, qtbot):
     names = {table.item(i, 0).text() for i in range(table.rowCount())}
     assert names == {"x1", "x2", "w1", "w2", "b"}
     assert all(table.item(i, 4).text() == "✓" for i in range(table.rowCount()))
+
+
+def test_the_gradient_check_table_empties_when_the_graph_changes(window, qtbot):
+    qtbot.mouseClick(window.findChild(QPushButton, "gradCheckButton"), Qt.MouseButton.LeftButton)
+    table = window.findChild(QTableWidget, "gradCheckTable")
+    assert table.rowCount() == 5
+    x1 = node_by_label(window, "x1")
+    window.document.set_value(x1.id, 3.0)  # its numbers no longer hold
+    assert table.rowCount() == 0 and "changed" in table.toolTip()
+
+
+def test_open_example_asks_before_dropping_unsaved_changes(window, monkeypatch):
+    window.editor.build_from_expression("a=1; b=a*2")
+    asked = []
+    window.ask_save_changes = lambda: asked.append(True) or QMessageBox.StandardButton.Cancel
+    action = next(a for a in window.examples_menu.actions() if a.text().lower().startswith("trace"))
+    action.trigger()
+    assert asked and {n.label for n in window.document.nodes} >= {"a", "b"}  # cancelled: the edit stays
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard  # let the fixture close it
 
 
 def test_save_and_open_round_trip_exactly(window, tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QMouseEvent, QUndoStack, QWheelEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from playground.editor import edits
 from playground.editor.commands import EditCommand
@@ -18,6 +18,7 @@ from playground.editor.evaluate import evaluate
 from playground.editor.palette import NodePalette
 from playground.editor.scene import GraphScene
 from playground.editor.view import MAX_ZOOM, MIN_ZOOM, GraphView
+from playground.errors import ExceptionReporter
 
 LEFT, NO_BUTTON, NO_MODIFIER = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
 
@@ -569,14 +570,23 @@ def test_animate_next_moves_glides_items_to_the_model_positions(make_canvas, qtb
     assert canvas.scene.node_item("a").pos() == QPointF(0, 0)
 
 
+@pytest.mark.qt_no_exception_capture
 def test_an_error_in_a_handler_is_reported_not_raised(make_canvas, monkeypatch):
     canvas = make_canvas(wiring_document())
+    reporter = ExceptionReporter(canvas.view)  # the app's: a dialog with the details
+    reporter.install()
 
     def broken(*args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(canvas.doc, "connection_problem", broken)
-    drag_mouse(canvas.view, output_port_pos(canvas, "b"), input_port_pos(canvas, "m", 1))
+    try:
+        drag_mouse(canvas.view, output_port_pos(canvas, "b"), input_port_pos(canvas, "m", 1))
+    finally:
+        reporter.uninstall()
+    dialog = canvas.view.findChild(QMessageBox, "exceptionDialog")
+    assert dialog is not None and "boom" in dialog.text() and "RuntimeError" in dialog.detailedText()
+    dialog.close()
     assert any("boom" in m for m in canvas.messages)
     assert canvas.scene.pending_wire is None
     assert len(canvas.scene.node_items()) == 4  # redrawn, still whole

@@ -274,12 +274,35 @@ def test_random_sequences_through_a_qundostack(undo_stack_class, data):
     assert fingerprints(doc) == start
 
 
-def test_value_edits_of_one_node_merge_into_one_undo_step(undo_stack_class):
+def test_typed_value_edits_are_one_undo_step_each(undo_stack_class):
+    QUndoStack, EditCommand = undo_stack_class
+    doc = hand_traced()
+    stack = QUndoStack()
+    stack.push(EditCommand(doc, edits.set_value(doc, "a", 3.0)))
+    stack.push(EditCommand(doc, edits.set_value(doc, "a", 5.0)))
+    assert stack.count() == 2
+    stack.undo()
+    assert doc.node("a").value == 3.0
+
+
+def test_two_slider_drags_are_two_undo_steps(undo_stack_class):
+    QUndoStack, EditCommand = undo_stack_class
+    doc = hand_traced()
+    stack = QUndoStack()
+    for gesture, values in ((1, (2.5, 3.0)), (2, (4.0, 4.5))):
+        for value in values:
+            stack.push(EditCommand(doc, edits.set_value(doc, "a", value), gesture))
+    assert stack.count() == 2
+    stack.undo()
+    assert doc.node("a").value == 3.0
+
+
+def test_value_edits_of_one_slider_drag_merge_into_one_undo_step(undo_stack_class):
     QUndoStack, EditCommand = undo_stack_class
     doc = hand_traced()
     stack = QUndoStack()
     for value in (2.5, 3.0, 3.5):
-        stack.push(EditCommand(doc, edits.set_value(doc, "a", value)))
+        stack.push(EditCommand(doc, edits.set_value(doc, "a", value), gesture=1))
     assert stack.count() == 1 and doc.node("a").value == 3.5
     assert stack.undoText() == "Set a = 3.5"
     stack.undo()
