@@ -593,6 +593,8 @@ class WireItem(QGraphicsObject):
         self.source_item = source_item
         self.target_item = target_item
         self._path = QPainterPath()
+        self._midpoint = QPointF()
+        self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
         self._grad: float | None = None
         self._label_visible = True
         self._emphasized = False
@@ -624,6 +626,7 @@ class WireItem(QGraphicsObject):
             return  # the label keeps its size and text: no relayout, no repaint
         self.prepareGeometryChange()
         self._grad = grad
+        self._label_size = None
         self._refresh_tooltip()
         self.update()
 
@@ -650,13 +653,14 @@ class WireItem(QGraphicsObject):
         return QPainterPath(self._path)
 
     def midpoint(self) -> QPointF:
-        return self._path.pointAtPercent(0.5)
+        return QPointF(self._midpoint)
 
     def update_path(self) -> None:
         self.prepareGeometryChange()
         start = self.source_item.output_port_scene_pos()
         end = self.target_item.input_port_scene_pos(self.edge.port)
         self._path = wire_path(start, end)
+        self._midpoint = self._path.pointAtPercent(0.5)
         self.update()
 
     def _refresh_tooltip(self) -> None:
@@ -667,13 +671,16 @@ class WireItem(QGraphicsObject):
         self.setToolTip(text)
 
     def _label_rect(self) -> QRectF:
-        text = self.label_text()
-        if not text or not self._label_visible:
+        if not self._label_visible:
             return QRectF()
-        metrics = QFontMetricsF(_font(10))
-        width = metrics.horizontalAdvance(text) + 10
-        height = metrics.height() + 3
-        mid = self.midpoint()
+        if self._label_size is None:
+            text = self.label_text()
+            metrics = QFontMetricsF(_font(10))
+            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
+        width, height = self._label_size
+        if not width:
+            return QRectF()
+        mid = self._midpoint
         return QRectF(mid.x() - width / 2, mid.y() - height / 2, width, height)
 
     def boundingRect(self) -> QRectF:
