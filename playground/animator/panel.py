@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QDir, QEvent, QObject, QPointF, QRectF, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -714,7 +714,8 @@ class AnimatorPanel(QWidget):
     def _on_export_gif_triggered(self, _checked: bool = False) -> None:
         if not self._can_export():
             return
-        path, _filter = QFileDialog.getSaveFileName(self, "Export the animation as a GIF", "backward.gif",
+        start = str(Path(QDir.homePath()) / "backward.gif")
+        path, _filter = QFileDialog.getSaveFileName(self, "Export the animation as a GIF", start,
                                                     "Animated GIF (*.gif)")
         if path:
             self._export(self.export_gif, path if path.lower().endswith(".gif") else path + ".gif")
@@ -723,7 +724,7 @@ class AnimatorPanel(QWidget):
     def _on_export_frames_triggered(self, _checked: bool = False) -> None:
         if not self._can_export():
             return
-        folder = QFileDialog.getExistingDirectory(self, "Export one PNG per step into a folder")
+        folder = QFileDialog.getExistingDirectory(self, "Export one PNG per step into a folder", QDir.homePath())
         if folder:
             self._export(self.export_png_frames, folder)
 
