@@ -19,7 +19,7 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	@set -e; found=0; for script in bench/*.py; do \
+	@set -e; found=0; for script in bench/[!_]*.py; do \
 		[ -e "$$script" ] || continue; found=1; \
 		echo "== $$script"; $(VPY) "$$script"; \
 	done; [ $$found = 1 ] || echo "no benchmarks in bench/ yet"

@@ -10,43 +10,27 @@ Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/animator_speed.py [nodes] 
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import sys
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from _random_graphs import random_graph  # noqa: E402  (beside this script)
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from playground.animator.panel import SPEEDS, AnimatorPanel  # noqa: E402
-from playground.editor.document import Edge, GraphDocument, Node  # noqa: E402
+from playground.editor.document import GraphDocument  # noqa: E402
 from playground.editor.layout import layered_layout  # noqa: E402
 
 NODES = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
-UNARY = ("tanh", "exp", "sin", "relu", "neg", "sigmoid")
-BINARY = ("add", "mul", "sub")
 
 
-def random_graph(n: int, seed: int = 0) -> GraphDocument:
-    """A connected random DAG (as bench/editor_speed.py): a fifth leaves, the rest ops on earlier nodes."""
-    rng = random.Random(seed)
-    doc = GraphDocument()
-    ids = []
-    for i in range(n):
-        node_id = f"n{i + 1}"
-        if i < max(2, n // 5):
-            doc.add_node(Node(node_id, "input", label=f"x{i + 1}", value=rng.uniform(-1, 1)))
-        else:
-            kind = rng.choice(UNARY + BINARY)
-            doc.add_node(Node(node_id, kind))
-            arity = 1 if kind in UNARY else 2
-            for port in range(arity):
-                source = ids[-1] if port == 0 else rng.choice(ids[-40:])  # mostly local wiring
-                doc.add_edge(Edge(source, node_id, port))
-        ids.append(node_id)
+def laid_out_graph(n: int, seed: int = 0) -> GraphDocument:
+    """`random_graph` placed by the editor's auto-layout, as a person would see it."""
+    doc = random_graph(n, seed)
     for node_id, (x, y) in layered_layout(doc).items():
         doc.move_node(node_id, x, y)
     return doc
@@ -79,7 +63,7 @@ def main() -> None:
     panel.resize(1400, 900)
     panel.show()
     app.processEvents()
-    document = random_graph(NODES)
+    document = laid_out_graph(NODES)
 
     start = time.perf_counter()
     panel.load(document)

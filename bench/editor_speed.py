@@ -10,13 +10,13 @@ Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/editor_speed.py [nodes]
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import sys
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from _random_graphs import random_graph  # noqa: E402  (beside this script)
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QImage, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
@@ -24,31 +24,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from playground.app import MainWindow  # noqa: E402
 from playground.editor import edits  # noqa: E402
 from playground.editor.commands import EditCommand  # noqa: E402
-from playground.editor.document import Edge, GraphDocument, Node  # noqa: E402
 
 NODES = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-UNARY = ("tanh", "exp", "sin", "relu", "neg", "sigmoid")
-BINARY = ("add", "mul", "sub")
-
-
-def random_graph(n: int, seed: int = 0) -> GraphDocument:
-    """A connected random DAG: a fifth leaves, the rest ops on earlier nodes, one output."""
-    rng = random.Random(seed)
-    doc = GraphDocument()
-    ids = []
-    for i in range(n):
-        node_id = f"n{i + 1}"
-        if i < max(2, n // 5):
-            doc.add_node(Node(node_id, "input", label=f"x{i + 1}", value=rng.uniform(-1, 1)))
-        else:
-            kind = rng.choice(UNARY + BINARY)
-            doc.add_node(Node(node_id, kind))
-            arity = 1 if kind in UNARY else 2
-            for port in range(arity):
-                source = ids[-1] if port == 0 else rng.choice(ids[-40:])  # mostly local wiring
-                doc.add_edge(Edge(source, node_id, port))
-        ids.append(node_id)
-    return doc
 
 
 def paint(window) -> None:
