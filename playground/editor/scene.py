@@ -98,18 +98,16 @@ class _ValueEditor(QLineEdit):
 
 
 class GraphScene(CardScene):
-    """Draws a `GraphDocument` and, unless ``read_only``, edits it through ``undo_stack``."""
+    """Draws a `GraphDocument` and edits it through ``undo_stack``."""
 
     status_message = Signal(str)  # something to tell the person: a refused wire's reason, "Connected a → mul"
     edit_requested = Signal(str)  # a leaf was double-clicked (the scene also opens its own inline editor)
     selection_ids_changed = Signal(list)  # ids of the selected nodes
 
-    def __init__(self, document: GraphDocument, undo_stack: QUndoStack | None = None, read_only: bool = False,
-                 parent=None):
+    def __init__(self, document: GraphDocument, undo_stack: QUndoStack | None = None, parent=None):
         super().__init__(parent)
         self.document = document
         self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
-        self._read_only = read_only
         self._show_wire_grads = True
         self._evaluation: Evaluation | None = None
 
@@ -147,10 +145,6 @@ class GraphScene(CardScene):
         self.rebuild()
 
     # -- state -----------------------------------------------------------------------------
-
-    @property
-    def read_only(self) -> bool:
-        return self._read_only
 
     def set_theme(self, dark: bool) -> None:
         super().set_theme(dark)
@@ -259,7 +253,7 @@ class GraphScene(CardScene):
 
     def _add_node_item(self, node: Node) -> NodeItem:
         item = NodeItem(node)
-        item.set_editable(not self._read_only)
+        item.set_editable(True)
         if self._evaluation is not None:
             item.set_result(self._evaluation.results.get(node.id))
         self.addItem(item)
@@ -382,7 +376,7 @@ class GraphScene(CardScene):
 
     def push(self, edit: edits.Edit) -> bool:
         """Push one edit as one undo step; an edit with no actions is not pushed."""
-        if self._read_only or not edit.actions:
+        if not edit.actions:
             return False
         self.undo_stack.push(EditCommand(self.document, edit))
         return True
@@ -392,8 +386,6 @@ class GraphScene(CardScene):
 
     def add_node_at(self, kind_name: str, center: QPointF) -> str | None:
         """Add a node of ``kind_name`` centred on ``center`` (one undo step) and select it; returns its id."""
-        if self._read_only:
-            return None
         node = self.new_node(kind_name, center)
         self.push(edits.add_node(self.document, node))
         self.select_nodes([node.id])
@@ -402,8 +394,6 @@ class GraphScene(CardScene):
 
     def delete_selection(self) -> bool:
         """Remove the selected nodes (with their wires) and the selected wires, as one undo step."""
-        if self._read_only:
-            return False
         node_ids = self.selected_node_ids()
         edges = [e for e in self.selected_edges() if e.source not in node_ids and e.target not in node_ids]
         if not node_ids and not edges:
@@ -425,7 +415,7 @@ class GraphScene(CardScene):
         return True
 
     def make_output(self, node_id: str) -> None:
-        if self._read_only or not self.document.has_node(node_id):
+        if not self.document.has_node(node_id):
             return
         self.push(edits.set_output(self.document, node_id))
         self.status_message.emit(f"{self.document.node(node_id).display_name} is now the output")
@@ -459,13 +449,13 @@ class GraphScene(CardScene):
         self._stop_move_animation()
         if self._editor is not None and not self._editor_proxy.sceneBoundingRect().contains(event.scenePos()):
             self._commit_editor(close_on_error=True)
-        if event.button() == Qt.MouseButton.LeftButton and not self._read_only:
+        if event.button() == Qt.MouseButton.LeftButton:
             port = self.port_at(event.scenePos())
             if port is not None and self._begin_wire_drag(port, event.scenePos()):
                 event.accept()
                 return
         super().mousePressEvent(event)
-        if event.button() == Qt.MouseButton.LeftButton and not self._read_only:
+        if event.button() == Qt.MouseButton.LeftButton:
             self._press_positions = {node_id: QPointF(item.pos()) for node_id, item in self._nodes.items()
                                      if item.isSelected()}
 
@@ -489,8 +479,6 @@ class GraphScene(CardScene):
 
     def _push_moves(self) -> None:
         pressed, self._press_positions = self._press_positions, {}
-        if self._read_only:
-            return
         moved = {}
         for node_id, start in pressed.items():
             item = self._nodes.get(node_id)
@@ -608,7 +596,7 @@ class GraphScene(CardScene):
     @guarded
     def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         on_port = self.port_at(event.scenePos()) is not None
-        if event.button() == Qt.MouseButton.LeftButton and not self._read_only and not on_port:
+        if event.button() == Qt.MouseButton.LeftButton and not on_port:
             item = self.node_at(event.scenePos())
             if item is not None and item.node.is_leaf:
                 self.edit_requested.emit(item.node_id)
@@ -623,7 +611,7 @@ class GraphScene(CardScene):
 
     def edit_value(self, node_id: str) -> QLineEdit | None:
         """Open a line edit over a leaf's value; Enter sets it (one undo step), Escape cancels."""
-        if self._read_only or node_id not in self._nodes or not self.document.node(node_id).is_leaf:
+        if node_id not in self._nodes or not self.document.node(node_id).is_leaf:
             return None
         self._close_editor()
         item = self._nodes[node_id]
@@ -712,7 +700,7 @@ class GraphScene(CardScene):
             self.status_message.emit("No wire made")
             event.accept()
             return
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and not self._read_only:
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             if self.delete_selection():
                 event.accept()
                 return
@@ -721,9 +709,7 @@ class GraphScene(CardScene):
     # -- context menu ----------------------------------------------------------------------
 
     def context_menu_for(self, pos: QPointF, parent: QWidget | None = None) -> QMenu | None:
-        """The menu a right-click at ``pos`` opens (None on empty space or in a read-only scene)."""
-        if self._read_only:
-            return None
+        """The menu a right-click at ``pos`` opens (None on empty space)."""
         node_item = self.node_at(pos)
         if node_item is not None:
             node_id = node_item.node_id
@@ -780,7 +766,7 @@ class GraphScene(CardScene):
     # -- drops from the palette ------------------------------------------------------------
 
     def _accepts(self, event: QGraphicsSceneDragDropEvent) -> str | None:
-        return None if self._read_only else kind_from_mime(event.mimeData())
+        return kind_from_mime(event.mimeData())
 
     @guarded
     def dragEnterEvent(self, event: QGraphicsSceneDragDropEvent) -> None:
@@ -818,8 +804,6 @@ class GraphScene(CardScene):
 
     def drop_kind(self, kind_name: str, pos: QPointF) -> str | None:
         """Add a node where a palette item was dropped; on a wire, insert it into the wire."""
-        if self._read_only:
-            return None
         wire = self.wire_at(pos) if kind(kind_name).arity != 0 else None
         if wire is None:
             return self.add_node_at(kind_name, pos)

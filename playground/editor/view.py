@@ -439,8 +439,8 @@ class GraphView(QGraphicsView):
 
     def open_quick_search(self, view_pos: QPoint | None = None) -> None:
         """Open quick search at ``view_pos`` (viewport coordinates; default: the mouse, else the centre)."""
-        if getattr(self.scene(), "read_only", False):
-            return
+        if not callable(getattr(self.scene(), "add_node_at", None)):
+            return  # a scene nodes cannot be added to (the animator's)
         if view_pos is None:
             view_pos = self.viewport().mapFromGlobal(QCursor.pos())
             if not self.viewport().rect().contains(view_pos):

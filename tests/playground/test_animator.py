@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageSequence
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog
 
@@ -375,6 +375,21 @@ def test_the_last_step_says_which_values_are_nan(panel, qtbot):
     assert "Finished" in text and "log of a negative number is undefined (nan)" in text
     log = next(n.id for n in panel.document.nodes if n.kind == "log")
     assert "⚠ log of a negative number" in panel.scene.node_item(log).toolTip()
+
+
+def test_the_animated_graph_cannot_be_edited(loaded, qtbot):
+    panel = loaded
+    before = panel.document.to_dict()
+    item = panel.scene.node_items()[0]
+    start = item.pos()
+    centre = panel.view.mapFromScene(item.sceneBoundingRect().center())
+    qtbot.mousePress(panel.view.viewport(), LEFT, pos=centre)
+    qtbot.mouseMove(panel.view.viewport(), centre + QPoint(60, 40))
+    qtbot.mouseRelease(panel.view.viewport(), LEFT, pos=centre + QPoint(60, 40))
+    assert item.pos() == start
+    panel.view.open_quick_search()  # Tab's quick search adds nodes: not here
+    assert not panel.view.quick_search.isVisible()
+    assert panel.document.to_dict() == before
 
 
 def test_clicking_a_node_goes_to_its_step(loaded, qtbot):

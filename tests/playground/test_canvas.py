@@ -52,10 +52,10 @@ def wiring_document() -> GraphDocument:
 
 @pytest.fixture
 def make_canvas(qtbot):
-    def make(document: GraphDocument | None = None, read_only: bool = False) -> SimpleNamespace:
+    def make(document: GraphDocument | None = None) -> SimpleNamespace:
         document = document if document is not None else GraphDocument()
         stack = QUndoStack()
-        scene = GraphScene(document, stack, read_only=read_only)
+        scene = GraphScene(document, stack)
         view = GraphView(scene)
         view.resize(1000, 700)
         qtbot.addWidget(view)
@@ -590,30 +590,6 @@ def test_an_error_in_a_handler_is_reported_not_raised(make_canvas, monkeypatch):
     assert any("boom" in m for m in canvas.messages)
     assert canvas.scene.pending_wire is None
     assert len(canvas.scene.node_items()) == 4  # redrawn, still whole
-
-
-# -- read-only -------------------------------------------------------------------------------
-
-
-def test_a_read_only_scene_refuses_moves_wires_drops_and_deletes(make_canvas):
-    doc = wiring_document()
-    canvas = make_canvas(doc, read_only=True)
-    before = doc.to_dict()
-
-    enter, _ = drop_kind(canvas.view, "mul", QPoint(300, 300))
-    assert not enter.isAccepted()
-
-    drag_mouse(canvas.view, output_port_pos(canvas, "b"), input_port_pos(canvas, "m", 1))
-    start = node_body_pos(canvas, "n")
-    drag_mouse(canvas.view, start, start + QPointF(80, 80))
-    assert canvas.scene.node_item("n").pos() == QPointF(500, 40)
-    assert canvas.scene.selected_node_ids() == ["n"]  # selection still works
-    QTest.keyClick(canvas.view, Qt.Key.Key_Delete)
-    double_click(canvas.view, node_body_pos(canvas, "a"))
-    assert canvas.scene.inline_editor is None
-
-    assert doc.to_dict() == before
-    assert canvas.stack.count() == 0
 
 
 # -- palette ---------------------------------------------------------------------------------
