@@ -5,6 +5,11 @@ what is displayed (node states, values, gradients) with their old and new values
 stepping backwards in time undoes a frame exactly. `build_timeline` makes the frames of a
 graph document from fresh engine `Value`s and their ``backward_steps()``, so what the
 animator shows is what the engine does; `tensor_timeline` does the same for a network.
+
+What the panel animates is an *animation*: a `timeline`, the number each wire shows once its
+step is passed (`wire_labels`, kept on screen if `labels_stay`), a `finished_note` for the last
+step, and how a node's display state reads on its card (`node_lines`) and in its tooltip
+(`node_tooltip`). `DocumentAnimation` below and `tensor_timeline.TensorAnimation` are the two.
 """
 
 from __future__ import annotations
