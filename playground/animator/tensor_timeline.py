@@ -11,7 +11,7 @@ its value and gradient; a tensor of one element shows its number.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -254,7 +254,7 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
         edges.extend(Edge(ids[id(parent)], node_id, port) for port, parent in enumerate(t._prev))
     positions = layered_positions({n: len(node.port_names) for n, node in nodes.items()}, edges,
                                   X_SPACING, Y_SPACING)
-    nodes = {n: _placed(node, *positions[n]) for n, node in nodes.items()}
+    nodes = {n: replace(node, x=positions[n][0], y=positions[n][1]) for n, node in nodes.items()}
 
     frames, initial, wire_labels = _frames(order, ids, nodes, edges, loss)
     return TensorAnimation(nodes, edges, ids[id(loss)], Timeline(frames, initial), wire_labels)
@@ -273,11 +273,6 @@ def _forward_order(order: list) -> list:
                 result.append(parent)
         result.append(t)
     return result or order  # a loss that is itself a leaf: nothing to reorder
-
-
-def _placed(node: TensorNode, x: float, y: float) -> TensorNode:
-    return TensorNode(node.id, node.title, node.kind, node.group, node.port_names, node.shape, node.requires_grad,
-                      node.description, x, y)
 
 
 def _value_lines(data: np.ndarray) -> str:
