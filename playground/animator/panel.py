@@ -53,10 +53,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..editor.document import Change, Edge, GraphDocument
-from ..editor.evaluate import format_number
 from ..editor.items import LIGHT_COLORS
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
+from ..numbers import format_number
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
 from .scene import AnimatorScene
 from .tensor_timeline import TensorAnimation, tensor_animation

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from ..editor.card_scene import CardScene
 from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import format_number, full_number
 from ..editor.items import CardItem, NodeItem, WireItem
+from ..numbers import format_number, full_number
 from .tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
 
 

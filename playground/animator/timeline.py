@@ -19,7 +19,8 @@ from enum import Enum
 
 from ..editor.catalog import kind
 from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import Evaluation, evaluate, format_number, full_number
+from ..editor.evaluate import Evaluation, evaluate
+from ..numbers import format_number, full_number
 
 
 class NodeState(Enum):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from engine import Value
 
+from ..numbers import format_number
 from .catalog import kind
 from .document import Edge, GraphDocument
 
@@ -121,25 +122,3 @@ def _problem(document: GraphDocument, node_id: str, values: dict[str, Value]) ->
     if reason:
         return reason
     return "the result is too large for a float (overflow)" if math.isinf(value) else "the result is undefined (nan)"
-
-
-def format_number(x: float | None, digits: int = 4) -> str:
-    """Short form for a node's face: 0.7071, -3, 1.2e+08, nan, inf."""
-    if x is None:
-        return "—"
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == int(x) and abs(x) < 1e12:
-        return str(int(x))
-    return f"{x:.{digits}g}"
-
-
-def full_number(x: float | None) -> str:
-    """Full precision for tooltips: the shortest repr that reads back exactly (2, 0.7071067811865476)."""
-    if x is None:
-        return "—"
-    if math.isfinite(x) and x == int(x) and abs(x) < 1e16:
-        return str(int(x))
-    return repr(x)

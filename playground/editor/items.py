@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..numbers import format_number, full_number
 from .catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, kind
 from .document import Edge, Node
-from .evaluate import NodeResult, format_number, full_number
+from .evaluate import NodeResult
 
 # -- geometry ------------------------------------------------------------------------------
 

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..numbers import full_number
 from . import edits
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
-from .evaluate import Evaluation, evaluate, full_number
+from .evaluate import Evaluation, evaluate
 from .expression import ExpressionError, parse_expression
 from .gradient_check import check_gradients
 from .layout import layered_layout

@@ -23,11 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..numbers import full_number
 from . import edits
 from .catalog import kind
 from .commands import EditCommand
 from .document import GraphDocument
-from .evaluate import Evaluation, full_number
+from .evaluate import Evaluation
 
 SLIDER_STEPS = 1000
 

@@ -27,12 +27,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import guarded
+from ..numbers import full_number
 from . import edits
 from .card_scene import CardScene
 from .catalog import DEFAULT_SUM_INPUTS, kind
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
-from .evaluate import Evaluation, full_number
+from .evaluate import Evaluation
 from .items import (
     BODY_PADDING,
     HEADER_HEIGHT,

@@ -20,9 +20,10 @@ from engine import Tensor
 from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
 from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate, format_number
+from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression
 from playground.files import NEW_FILE_MODE
+from playground.numbers import format_number
 from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
 
 TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"

@@ -8,7 +8,8 @@ import pytest
 
 from engine import Value
 from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate, format_number, full_number
+from playground.editor.evaluate import evaluate
+from playground.numbers import format_number, full_number
 
 
 def build(nodes, edges, output=None) -> GraphDocument:
