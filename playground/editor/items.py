@@ -482,9 +482,10 @@ class CardItem(QGraphicsObject):
 class NodeItem(CardItem):
     """The card of a graph document's node: its op or leaf value, and the value and gradient last shown."""
 
-    def __init__(self, node: Node, parent: QGraphicsItem | None = None):
+    def __init__(self, node: Node, name: str = "", parent: QGraphicsItem | None = None):
         super().__init__(node.id, node.x, node.y, parent)
         self._node = replace(node)
+        self._name = name or node.label or kind(node.kind).title  # the document's readable name (t1, x1, ...)
         self._result: NodeResult | None = None
         self._layout()
         self._refresh_tooltip()
@@ -504,6 +505,14 @@ class NodeItem(CardItem):
         self._refresh_tooltip()
         self.update()
 
+    def set_name(self, name: str) -> None:
+        """Show the document's readable name for this node (its label, or t1, t2, ... when it has none)."""
+        if name != self._name:
+            self._name = name
+            self._layout()
+            self._refresh_tooltip()
+            self.update()
+
     def set_result(self, result: NodeResult | None) -> None:
         if result == self._result and result is not None and _same_numbers(result, self._result):
             return  # unchanged: one value edit repaints only what it changed
@@ -517,20 +526,20 @@ class NodeItem(CardItem):
     def title(self) -> str:
         node_kind = kind(self._node.kind)
         if node_kind.is_leaf:
-            return f"{self._node.label or node_kind.title} = {format_number(self.shown_value())}"
-        return self._node.label or node_kind.title
+            return f"{self._name} = {format_number(self.shown_value())}"
+        return self._name
 
     def kind_title(self) -> str:
-        """The op's name beside a label that replaces it ("mul" beside "ab"); leaves show their value instead."""
+        """The op's name beside the node's name ("mul" beside "ab" or "t1"); leaves show their value instead."""
         node_kind = kind(self._node.kind)
-        return node_kind.title if self._node.label and not node_kind.is_leaf else ""
+        return node_kind.title if self._name != node_kind.title and not node_kind.is_leaf else ""
 
     def port_names(self) -> list[str]:
         node_kind = kind(self._node.kind)
         return [node_kind.port_name(index) for index in range(self._node.port_count)]
 
     def display_name(self) -> str:
-        return self._node.display_name
+        return self._name
 
     def shown_value(self) -> float | None:
         if self._result is not None:
@@ -558,7 +567,7 @@ class NodeItem(CardItem):
         return None
 
     def tooltip_text(self) -> str:
-        text = (f"{self._node.display_name} ({self._node.kind}) = {full_number(self.shown_value())}, "
+        text = (f"{self._name} ({self._node.kind}) = {full_number(self.shown_value())}, "
                 f"grad = {full_number(self.shown_grad())}")
         problem = self.problem_text()
         return f"{text}\n{problem}" if problem else text

@@ -155,7 +155,8 @@ class PropertiesPanel(QWidget):
             return
         node_kind = kind(node.kind)
         output = " (output)" if self.document.effective_output() == node.id else ""
-        self.heading.setText(f"<b>{node.display_name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
+        name = self.document.name(node.id)
+        self.heading.setText(f"<b>{name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
         if not self.label_edit.hasFocus():
             self.label_edit.setText(node.label)
         if is_leaf:

@@ -215,6 +215,14 @@ class GraphScene(CardScene):
     @guarded
     def _on_document_changed(self, change: Change) -> None:
         what = change.what
+        self._follow_change(change)
+        if what != "node_moved":  # a label, a new node or a new wire can renumber t1, t2, ...
+            names = self.document.names()
+            for node_id, item in self._nodes.items():
+                item.set_name(names[node_id])
+
+    def _follow_change(self, change: Change) -> None:
+        what = change.what
         if what == "reset":
             self._evaluation = None
             self.rebuild()
@@ -253,7 +261,7 @@ class GraphScene(CardScene):
             self._refresh_output_marks()
 
     def _add_node_item(self, node: Node) -> NodeItem:
-        item = NodeItem(node)
+        item = NodeItem(node, self.document.name(node.id))
         item.set_editable(True)
         if self._evaluation is not None:
             item.set_result(self._evaluation.results.get(node.id))
@@ -390,7 +398,7 @@ class GraphScene(CardScene):
         node = self.new_node(kind_name, center)
         self.push(edits.add_node(self.document, node))
         self.select_nodes([node.id])
-        self.status_message.emit(f"Added {node.display_name}")
+        self.status_message.emit(f"Added {self.document.name(node.id)}")
         return node.id
 
     def delete_selection(self) -> bool:
@@ -419,7 +427,7 @@ class GraphScene(CardScene):
         if not self.document.has_node(node_id):
             return
         self.push(edits.set_output(self.document, node_id))
-        self.status_message.emit(f"{self.document.node(node_id).display_name} is now the output")
+        self.status_message.emit(f"{self.document.name(node_id)} is now the output")
 
     def _recover(self, error: Exception) -> None:
         self.status_message.emit(f"Something went wrong ({type(error).__name__}: {error}); the view was redrawn")
@@ -487,7 +495,7 @@ class GraphScene(CardScene):
                 moved[node_id] = (item.x(), item.y())
         if not moved:
             return
-        names = [self.document.node(n).display_name for n in moved]
+        names = [self.document.name(n) for n in moved]
         text = f"Move {names[0]}" if len(names) == 1 else f"Move {len(names)} nodes"
         self.push(edits.move_nodes(self.document, moved, text))
 
@@ -586,8 +594,8 @@ class GraphScene(CardScene):
         return self._pending
 
     def _describe(self, edge: Edge) -> str:
-        source, target = self.document.node(edge.source), self.document.node(edge.target)
-        text = f"{source.display_name} → {target.display_name}"
+        target = self.document.node(edge.target)
+        text = f"{self.document.name(edge.source)} → {self.document.name(edge.target)}"
         if target.port_count > 1:
             text += f" ({kind(target.kind).port_name(edge.port)})"
         return text
@@ -670,7 +678,7 @@ class GraphScene(CardScene):
         if old == value or (math.isnan(old) and math.isnan(value)):
             return
         self.push(edits.set_value(self.document, node_id, value))
-        self.status_message.emit(f"Set {self.document.node(node_id).display_name} = {full_number(value)}")
+        self.status_message.emit(f"Set {self.document.name(node_id)} = {full_number(value)}")
 
     def _close_editor(self) -> None:
         editor, proxy = self._editor, self._editor_proxy
@@ -812,9 +820,8 @@ class GraphScene(CardScene):
         edge = wire.edge
         self.push(edits.insert_on_wire(self.document, node, edge))
         self.select_nodes([node.id])
-        source, target = self.document.node(edge.source), self.document.node(edge.target)
-        self.status_message.emit(f"Inserted {node.display_name} between {source.display_name} and "
-                                 f"{target.display_name}")
+        name = self.document.name
+        self.status_message.emit(f"Inserted {name(node.id)} between {name(edge.source)} and {name(edge.target)}")
         return node.id
 
     def _update_drop_wire(self, event: QGraphicsSceneDragDropEvent) -> None:
