@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import full_number
+from ..numbers import format_number, full_number
 from . import edits
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
@@ -83,9 +83,11 @@ class EditorPanel(QWidget):
         self.gradcheck_table.setObjectName("gradCheckTable")
         self.gradcheck_table.setAccessibleName("gradCheckTable")
         self.gradcheck_table.setHorizontalHeaderLabels(["Node", "Engine", "Finite diff.", "Difference", "OK"])
-        self.gradcheck_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.gradcheck_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the name takes what is left
         self.gradcheck_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.gradcheck_table.horizontalHeader().setStretchLastSection(True)
+        self.gradcheck_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.gradcheck_table.verticalHeader().setVisible(False)
 
         expression_row = QHBoxLayout()
@@ -253,10 +255,14 @@ class EditorPanel(QWidget):
         table.setToolTip("")
         table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            cells = [row.name, full_number(row.analytic), full_number(row.numerical), f"{row.difference:.2e}",
-                     "✓" if row.passed else "✗"]
-            for j, text in enumerate(cells):
+            # Short numbers keep the table narrow enough to show its OK column; hovering a cell
+            # shows every digit.
+            cells = [(row.name, row.name), (format_number(row.analytic), full_number(row.analytic)),
+                     (format_number(row.numerical), full_number(row.numerical)),
+                     (f"{row.difference:.1e}", repr(row.difference)), ("✓" if row.passed else "✗", "")]
+            for j, (text, full) in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(full)
                 if j == 4:
                     item.setForeground(Qt.GlobalColor.darkGreen if row.passed else Qt.GlobalColor.red)
                 table.setItem(i, j, item)

@@ -330,3 +330,31 @@ def test_a_new_document_is_empty_and_says_what_to_do(window):
     assert window.document.to_dict()["nodes"] == []
     assert "Empty graph" in window.findChild(object, "evaluationLabel").text()
     assert GraphDocument.from_dict(window.document.to_dict()).nodes == []
+
+
+def test_the_properties_panel_shows_short_numbers_and_keeps_every_digit_in_the_tooltip(window, qtbot):
+    window.editor.build_from_expression("a=6.08; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    window.editor.scene.select_nodes([node_by_label(window, "a").id])
+    window.editor.evaluation  # noqa: B018 - runs the pending evaluation
+    grad = window.findChild(object, "computedGrad")
+    assert grad.text() == "55.48"  # not 55.480000000000004
+    assert grad.toolTip().endswith("55.480000000000004")
+
+
+def test_the_gradient_check_table_fits_its_columns_and_hovers_full_precision(window, qtbot):
+    window.editor.build_from_expression("a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    qtbot.mouseClick(window.findChild(QPushButton, "gradCheckButton"), Qt.MouseButton.LeftButton)
+    table = window.findChild(QTableWidget, "gradCheckTable")
+    row = next(i for i in range(table.rowCount()) if table.item(i, 0).text() == "a")
+    assert table.item(row, 2).text() == "31"  # the finite difference, 30.99999999..., read as 31
+    assert float(table.item(row, 2).toolTip()) == pytest.approx(31, abs=1e-5)
+    header = table.horizontalHeader()
+    ok_right = header.sectionViewportPosition(4) + header.sectionSize(4)
+    assert ok_right <= table.viewport().width()  # the OK column is on screen, nothing scrolls sideways
+
+
+def test_with_nothing_selected_the_side_panel_says_what_to_do(window):
+    window.editor.scene.select_nodes([])
+    heading = window.findChild(object, "propertiesHeading")
+    assert "Tab" in heading.text() and "expression" in heading.text()
+    assert not window.findChild(object, "labelEdit").isVisible()
