@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, QTimer
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -72,7 +72,6 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.current_path: Path | None = None
         self.document_name = "Untitled"
-        self._shown_once = False
 
         self.document = GraphDocument()
         self.undo_stack = QUndoStack(self)
@@ -166,7 +165,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", self.editor.view.fit, "F")
+        self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
         self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
@@ -446,12 +445,6 @@ class MainWindow(QMainWindow):
         return QMessageBox.question(self, "Unsaved changes",
                                     f"{self.document_name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self._shown_once:  # the view knows its real size only now
-            self._shown_once = True
-            QTimer.singleShot(0, self.editor.view.fit)
 
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():

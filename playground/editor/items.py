@@ -44,6 +44,11 @@ CORNER_RADIUS = 7.0
 PORT_RADIUS = 5.0
 PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
 DETAIL_THRESHOLD = 0.45  # below this scale a node is drawn as a plain coloured card
+# Where a wire's gradient label may sit, as fractions of the wire's length, nearest the middle first:
+# the first spot clear of every card wins, and a wire with no clear spot shows no label (its
+# tooltip still has the number).
+LABEL_SPOTS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
+LABEL_CLEARANCE = 2.0
 
 # -- colours -------------------------------------------------------------------------------
 
@@ -593,7 +598,8 @@ class WireItem(QGraphicsObject):
     """A wire from ``source_item``'s output to input ``edge.port`` of ``target_item``.
 
     Follows both items as they move; shows the gradient it carries (`set_grad`) in a small label
-    at its midpoint while `set_label_visible(True)`.
+    while `set_label_visible(True)`, at its midpoint or, where a card is in the way, at the
+    nearest clear spot along it (`place_label`), or not at all if no spot is clear.
     """
 
     def __init__(self, edge: Edge, source_item: CardItem, target_item: CardItem,
@@ -605,6 +611,7 @@ class WireItem(QGraphicsObject):
         self._path = QPainterPath()
         self._midpoint = QPointF()
         self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
+        self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
         self._grad: float | None = None
         self._label_visible = True
         self._emphasized = False
@@ -634,20 +641,60 @@ class WireItem(QGraphicsObject):
     def set_grad(self, grad: float | None) -> None:
         if _same_number(grad, self._grad):
             return  # the label keeps its size and text: no relayout, no repaint
-        self.prepareGeometryChange()
+        old_size = self._label_size
         self._grad = grad
         self._label_size = None
+        if self._measure_label() != old_size:  # a wider text may now touch a card
+            self.place_label()
         self._refresh_tooltip()
         self.update()
 
     def set_label_visible(self, visible: bool) -> None:
         self.prepareGeometryChange()
         self._label_visible = visible
-        self.update()
+        self.place_label()
 
     @property
     def label_visible(self) -> bool:
         return self._label_visible
+
+    def label_rect(self) -> QRectF:
+        """Where the label is drawn, in scene coordinates; empty when it is hidden or has no clear spot."""
+        return self._label_rect()
+
+    def place_label(self) -> None:
+        """Put the label at the spot nearest the wire's middle that is clear of every card."""
+        self.prepareGeometryChange()
+        self._label_center = self._clear_label_spot()
+        self.update()
+
+    def _clear_label_spot(self) -> QPointF | None:
+        width, height = self._measure_label()
+        if not width or not self._label_visible:
+            return None
+        scene = self.scene()
+        if scene is None:
+            return QPointF(self._midpoint)
+        margin = LABEL_CLEARANCE
+        for fraction in LABEL_SPOTS:
+            centre = self._path.pointAtPercent(fraction)
+            rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
+                          width + 2 * margin, height + 2 * margin)
+            if not any(isinstance(item, CardItem) for item in scene.items(rect)):
+                return centre
+        return None
+
+    def _measure_label(self) -> tuple[float, float]:
+        if self._label_size is None:
+            text = self.label_text()
+            metrics = QFontMetricsF(_font(10))
+            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
+        return self._label_size
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.place_label()  # the cards it must keep clear of are known only in a scene
+        return super().itemChange(change, value)
 
     def set_emphasized(self, emphasized: bool) -> None:
         """Drawn thick and green: a node dropped now would be inserted on this wire."""
@@ -671,7 +718,7 @@ class WireItem(QGraphicsObject):
         end = self.target_item.input_port_scene_pos(self.edge.port)
         self._path = wire_path(start, end)
         self._midpoint = self._path.pointAtPercent(0.5)
-        self.update()
+        self.place_label()
 
     def _refresh_tooltip(self) -> None:
         port = self.target_item.port_name(self.edge.port)
@@ -681,17 +728,13 @@ class WireItem(QGraphicsObject):
         self.setToolTip(text)
 
     def _label_rect(self) -> QRectF:
-        if not self._label_visible:
+        centre = self._label_center
+        if not self._label_visible or centre is None:
             return QRectF()
-        if self._label_size is None:
-            text = self.label_text()
-            metrics = QFontMetricsF(_font(10))
-            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
-        width, height = self._label_size
+        width, height = self._measure_label()
         if not width:
             return QRectF()
-        mid = self._midpoint
-        return QRectF(mid.x() - width / 2, mid.y() - height / 2, width, height)
+        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
 
     def boundingRect(self) -> QRectF:
         rect = self._path.boundingRect().adjusted(-5, -5, 5, 5)

@@ -227,7 +227,8 @@ class GraphScene(CardScene):
             self._evaluation = None
             self.rebuild()
         elif what == "node_added":
-            self._add_node_item(self.document.node(change.node_id))
+            item = self._add_node_item(self.document.node(change.node_id))
+            self.place_labels_near(item.sceneBoundingRect())
             self._refresh_output_marks()
         elif what == "node_removed":
             item = self._nodes.pop(change.node_id, None)
@@ -237,7 +238,9 @@ class GraphScene(CardScene):
                 self._cancel_wire_drag()
             self._move_targets.pop(change.node_id, None)
             if item is not None:
+                area = item.sceneBoundingRect()
                 self.removeItem(item)
+                self.place_labels_near(area)  # labels it pushed aside may return to their wire's middle
             self._refresh_output_marks()
         elif what == "node_changed":
             item = self._nodes.get(change.node_id)
@@ -328,7 +331,9 @@ class GraphScene(CardScene):
             return
         self._move_targets.pop(node_id, None)
         if item.pos() != target:
+            before = item.sceneBoundingRect()
             item.setPos(target)
+            self.place_labels_near(before, item.sceneBoundingRect())
 
     @guarded
     def _start_move_animation(self) -> None:
@@ -375,6 +380,9 @@ class GraphScene(CardScene):
             if item is not None and self.document.has_node(node_id):
                 node = self.document.node(node_id)
                 item.setPos(node.x, node.y)
+        if self._move_targets:  # the cards glided to new places: every label looks for its spot again
+            for wire in self._wires.values():
+                wire.place_label()
         self._move_targets.clear()
         self._move_starts = {}
 
@@ -498,6 +506,9 @@ class GraphScene(CardScene):
         names = [self.document.name(n) for n in moved]
         text = f"Move {names[0]}" if len(names) == 1 else f"Move {len(names)} nodes"
         self.push(edits.move_nodes(self.document, moved, text))
+        # Labels of other wires that the cards left or landed on look for their spot again.
+        vacated = [self._nodes[n].sceneBoundingRect().translated(pressed[n] - self._nodes[n].pos()) for n in moved]
+        self.place_labels_near(*vacated, *(self._nodes[n].sceneBoundingRect() for n in moved))
 
     def _begin_wire_drag(self, port: PortItem, pos: QPointF) -> bool:
         node_id = port.node_id

@@ -624,3 +624,44 @@ def test_a_card_shows_the_documents_readable_name_and_follows_renumbering(make_c
     assert card.title() == "ab" and card.kind_title() == "mul"
     canvas.stack.undo()
     assert card.title() == "t1"
+
+
+def cards_under(canvas, rect):
+    from playground.editor.items import CardItem
+
+    return [item for item in canvas.scene.items(rect) if isinstance(item, CardItem)]
+
+
+def test_wire_labels_keep_clear_of_every_card_as_numbers_widen(make_canvas):
+    from playground.editor.expression import parse_expression
+
+    doc = parse_expression("a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    canvas = make_canvas(doc)
+    canvas.scene.show_evaluation(evaluate(doc))
+    canvas.stack.push(EditCommand(doc, edits.set_value(doc, next(n.id for n in doc.nodes if n.label == "a"), 6.08)))
+    canvas.scene.show_evaluation(evaluate(doc))  # wider numbers: grad 67.37, grad 33.24, ...
+    shown = [wire for wire in canvas.scene.wire_items() if not wire.label_rect().isEmpty()]
+    assert len(shown) >= len(canvas.scene.wire_items()) // 2  # most wires still say what they carry
+    for wire in canvas.scene.wire_items():
+        assert not cards_under(canvas, wire.label_rect()), wire.label_text()
+
+
+def test_a_card_moved_onto_a_label_pushes_it_along_its_wire_and_back(make_canvas):
+    doc = GraphDocument()
+    doc.add_node(Node("x", "input", 0, 0, "x", 2.0))
+    doc.add_node(Node("y", "exp", 600, 0, "y"))
+    doc.add_node(Node("z", "input", 0, 300, "z", 1.0))
+    doc.add_edge(Edge("x", "y", 0))
+    doc.set_output("y")
+    canvas = make_canvas(doc)
+    canvas.scene.show_evaluation(evaluate(doc))
+    wire = canvas.scene.wire_item(Edge("x", "y", 0))
+    middle = wire.label_rect().center()
+    assert middle == wire.midpoint()
+    z = canvas.scene.node_item("z")
+    spot = middle - QPointF(z.boundingRect().width() / 2, 20)  # park z right on the label
+    canvas.stack.push(EditCommand(doc, edits.move_nodes(doc, {"z": (spot.x(), spot.y())})))
+    assert not wire.label_rect().isEmpty() and not cards_under(canvas, wire.label_rect())
+    assert wire.label_rect().center() != middle
+    canvas.stack.undo()  # z leaves: the label returns to the middle
+    assert wire.label_rect().center() == middle
