@@ -88,14 +88,19 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.training, "Training")
         self.setCentralWidget(self.tabs)
 
+        # The status bar belongs to the tab on show: each panel keeps its own summary on the right
+        # (the editor's "Output = 0.7071"), and its messages wait until its tab is shown.
+        self._tab_summaries: dict[QWidget, str] = {}
+        self._tab_messages: dict[QWidget, str] = {}
         self.evaluation_label = QLabel()
         self.evaluation_label.setObjectName("evaluationLabel")
         self.statusBar().addPermanentWidget(self.evaluation_label)
-        self.editor.status_message.connect(self._on_status_message)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
         self.editor.evaluated.connect(self._on_evaluated)
         self.editor.animate_backward_requested.connect(self.animate_backward)
-        self.animator.status_message.connect(self._on_status_message)
-        self.training.message_shown.connect(self._on_status_message)
+        self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
+        self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
         self.undo_stack.cleanChanged.connect(self._update_title)
@@ -421,8 +426,27 @@ class MainWindow(QMainWindow):
     def _on_status_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 6000)
 
+    def _show_tab_message(self, panel: QWidget, text: str) -> None:
+        """A panel's message: shown now if its tab is on show, else when it is shown next."""
+        if self.tabs.currentWidget() is panel:
+            self._on_status_message(text)
+        else:
+            self._tab_messages[panel] = text
+
     def _on_evaluated(self, evaluation) -> None:
-        self.evaluation_label.setText(evaluation.summary())
+        self._set_tab_summary(self.editor, evaluation.summary())
+
+    def _set_tab_summary(self, panel: QWidget, text: str) -> None:
+        self._tab_summaries[panel] = text
+        if self.tabs.currentWidget() is panel:
+            self.evaluation_label.setText(text)
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        panel = self.tabs.widget(index)
+        self.statusBar().clearMessage()
+        self.evaluation_label.setText(self._tab_summaries.get(panel, ""))
+        if panel in self._tab_messages:
+            self._on_status_message(self._tab_messages.pop(panel))
 
     def _show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(f"{title}: {message}", 8000)

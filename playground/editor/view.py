@@ -12,12 +12,16 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
     QFrame,
     QGraphicsScene,
     QGraphicsView,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -471,6 +475,15 @@ class GraphView(QGraphicsView):
         super().focusOutEvent(event)
 
     # -- quick search ----------------------------------------------------------------------
+
+    def enterEvent(self, event) -> None:
+        """The mouse over the canvas gives it the keyboard, so Tab opens quick search without a click
+        first; never while the person is typing in a text field or a number box."""
+        super().enterEvent(event)
+        focused = QApplication.focusWidget()
+        typing = isinstance(focused, (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit))
+        if not typing and self.isActiveWindow():
+            self.setFocus(Qt.FocusReason.MouseFocusReason)
 
     def event(self, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Tab

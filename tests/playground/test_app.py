@@ -9,8 +9,9 @@ import runpy
 import sys
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QAction, QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
@@ -408,3 +409,33 @@ def test_a_graph_too_big_to_read_whole_is_shown_from_its_inputs_at_a_readable_zo
     left = min(item.sceneBoundingRect().left() for item in leaves)
     assert shown.left() <= left <= shown.left() + 100  # the inputs' column is at the left edge
     assert "larger than the view" in window.statusBar().currentMessage()
+
+
+def test_each_tab_has_its_own_status_bar(window, qtbot):
+    summary = window.findChild(object, "evaluationLabel")
+    assert summary.text() == "Output = 0.7071"
+    window.tabs.setCurrentWidget(window.training)
+    assert "Output" not in summary.text()  # the editor's output is not the training tab's business
+    window.editor.build_from_expression("a=2; b=a*35")  # the editor still follows its graph meanwhile
+    window.editor.evaluation  # noqa: B018 - runs the pending evaluation
+    assert "Output" not in summary.text() and "Built" not in window.statusBar().currentMessage()
+    window.tabs.setCurrentWidget(window.editor)
+    assert summary.text() == "Output = 70"
+
+
+def test_tab_over_the_canvas_opens_quick_search_without_a_click_first(window, qtbot):
+    view = window.editor.view
+    window.findChild(object, "nodePalette").setFocus()  # the keyboard is somewhere else
+    qtbot.waitUntil(lambda: not view.hasFocus())
+    QTest.mouseMove(view.viewport(), view.viewport().rect().center())  # the mouse comes over the canvas
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Tab)
+    assert view.quick_search.isVisible()
+    view.quick_search.close_popup()
+
+    box = window.findChild(QLineEdit, "expressionInput")
+    box.setFocus()  # typing an expression: passing over the canvas does not steal the keyboard
+    qtbot.waitUntil(box.hasFocus)
+    QTest.mouseMove(view.viewport(), view.viewport().rect().topLeft() + QPoint(5, 5))
+    QTest.mouseMove(view.viewport(), view.viewport().rect().center())
+    assert box.hasFocus()
