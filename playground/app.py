@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from . import qt_platform
 from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
@@ -483,6 +484,11 @@ class MainWindow(QMainWindow):
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the app; returns the Qt event loop's exit code."""
     args = list(sys.argv if argv is None else argv)
+    if QApplication.instance() is None:
+        missing = qt_platform.problem()
+        if missing:  # Qt would abort with a misleading hint: say what to install instead
+            print(missing, file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication(args)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
