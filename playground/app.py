@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
@@ -25,19 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import qt_platform
 from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
-from .errors import ExceptionReporter, configure_logging
-from .files import load_document, save_document, write_atomic
+from .files import FileFormatError, ReadFile, load_document, read_any, save_document, write_atomic
+from .paths import EXAMPLES
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 
 APP_NAME = "Autograd Playground"
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
-EXAMPLES = RESOURCES / "examples"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
 
@@ -214,17 +209,29 @@ class MainWindow(QMainWindow):
         self._set_document(document, None, f"{Path(file_name).stem.replace('_', ' ')} (example)")
         return True
 
+    def show_document_from_python(self, document: GraphDocument, title: str) -> None:
+        """Show a graph built from an engine result (`playground.show`) in the editor."""
+        self._set_document(document, None, title)
+        self.tabs.setCurrentWidget(self.editor)
+
     def open_path(self, path: str | Path) -> bool:
-        """Open a graph file; a file that cannot be read leaves the open document untouched."""
+        """Open a file of any kind the app knows where it belongs (a graph in the editor, ...);
+        a file that cannot be read is refused with a message and changes nothing."""
         path = Path(path)
         try:
-            document = load_document(path)
-        except (OSError, DocumentFormatError) as error:
+            item = read_any(path)
+        except (OSError, FileFormatError) as error:
             self._show_error(f"{path.name} could not be opened", str(error))
             return False
-        self._set_document(document, path, path.name)
-        self._remember_recent(path)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return self.open_read_file(item)
+
+    def open_read_file(self, item: ReadFile) -> bool:
+        """Show a file already read (`files.read_any`) in its place."""
+        if item.kind == "graph":
+            self._set_document(item.content, item.path, item.path.name)
+            self.tabs.setCurrentWidget(self.editor)
+        self._remember_recent(item.path)
+        self.statusBar().showMessage(f"Opened {item.path}", 5000)
         return True
 
     def save(self) -> bool:
@@ -479,25 +486,3 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
         event.accept()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Start the app; returns the Qt event loop's exit code."""
-    args = list(sys.argv if argv is None else argv)
-    if QApplication.instance() is None:
-        missing = qt_platform.problem()
-        if missing:  # Qt would abort with a misleading hint: say what to install instead
-            print(missing, file=sys.stderr)
-            return 1
-    app = QApplication.instance() or QApplication(args)
-    app.setApplicationName(APP_NAME)
-    app.setOrganizationName(APP_NAME)
-    configure_logging()
-    window = MainWindow()
-    reporter = ExceptionReporter(window)
-    reporter.install()
-    window.show()
-    for arg in args[1:]:
-        if arg.endswith(".json"):
-            window.open_path(arg)
-    return app.exec()

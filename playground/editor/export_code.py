@@ -58,6 +58,10 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     lines += ["from engine import Value", "", "# Forward pass: operands before results."]
     for node_id in order:
         lines.append(f"{names[node_id]} = {_engine_expression(document, node_id, names)}")
+    labelled = [node_id for node_id in order if document.node(node_id).label and not document.node(node_id).is_leaf]
+    if labelled:
+        lines += ["", "# The results' labels, micrograd style: playground.show() names each node as the editor."]
+        lines += [f"{names[node_id]}.label = {_string(document.node(node_id).label)}" for node_id in labelled]
     lines += ["", f"# Backward pass from the output {out_name}: its gradient is 1, the chain rule does the rest.",
               f"{out_name}.backward()"]
 
@@ -109,7 +113,10 @@ def _operands(document: GraphDocument, node_id: str, names: dict[str, str]) -> l
 def _engine_expression(document: GraphDocument, node_id: str, names: dict[str, str]) -> str:
     node = document.node(node_id)
     if node.is_leaf:
-        label = f", label={_string(node.label)}" if node.label else ""
+        # Inputs and parameters always carry their name, constants only a label they were given:
+        # `playground.show` tells the leaf kinds apart by these labels, so the round trip is exact.
+        name = node.label or (document.name(node_id) if node.kind != "constant" else "")
+        label = f", label={_string(name)}" if name else ""
         return f"Value({_number(node.value)}{label})"
     operands = _operands(document, node_id, names)
     if node.kind in _INFIX:

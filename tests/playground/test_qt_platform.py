@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from playground import app, qt_platform
+from playground import cli, qt_platform
 
 SAMPLE_LDD = """\
 \tlinux-vdso.so.1 (0x00007ffd)
@@ -51,9 +51,11 @@ def test_a_missing_library_is_named_with_the_exact_apt_get_command(monkeypatch):
 
 
 def test_the_app_stops_with_that_line_instead_of_qts_abort(monkeypatch, capsys):
-    monkeypatch.setattr(app.QApplication, "instance", staticmethod(lambda: None))
+    from PySide6.QtWidgets import QApplication
+
+    monkeypatch.setattr(QApplication, "instance", staticmethod(lambda: None))
     monkeypatch.setattr(qt_platform, "problem", lambda: "Qt's X11 (xcb) platform plugin needs x; install them with: y")
-    assert app.main(["autograd-playground"]) == 1
+    assert cli.main(["autograd-playground"]) == 1
     assert capsys.readouterr().err.strip() == "Qt's X11 (xcb) platform plugin needs x; install them with: y"
 
 
