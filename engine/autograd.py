@@ -78,8 +78,10 @@ def _depth_first(root, leaves: list | None) -> list:
     # parents (last first) where its expansion resumes: a node is placed once all of its
     # parents are. A node counts as seen when first met; in a DAG a node met again is either
     # placed already or (if it is still on the path) its own ancestor, which cannot happen.
+    # So a node whose parents have all been seen is placed at once, without the walk (a
+    # neuron's dot product, once its weights and inputs have been met through another one).
     path, parents_left = [root], [reversed(root._prev)]
-    see, place = seen.add, order.append
+    see, place, all_seen = seen.add, order.append, seen.issuperset
     enter, enter_parents, leave, leave_parents = path.append, parents_left.append, path.pop, parents_left.pop
     while parents_left:
         for parent in parents_left[-1]:
@@ -87,10 +89,14 @@ def _depth_first(root, leaves: list | None) -> list:
                 see(parent)
                 if leaves is not None and parent._backward is None:
                     leaves.append(parent)
-                else:
-                    enter(parent)
-                    enter_parents(reversed(parent._prev))
-                    break
+                    continue
+                grandparents = parent._prev
+                if all_seen(grandparents):
+                    place(parent)
+                    continue
+                enter(parent)
+                enter_parents(reversed(grandparents))
+                break
         else:
             leave_parents()
             place(leave())
