@@ -118,6 +118,7 @@ def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False)
     interior, leaves = interior_order(root)
     node_type = type(root)
     local_derivatives, free = node_type._local_derivatives, node_type._free_saved
+    new_step = tuple.__new__  # BackwardStep(...) without the Python-level __new__ namedtuple adds
     set_aside = node_type._begin_pass(interior, leaves)
     root.grad = seed
     try:
@@ -132,7 +133,7 @@ def backward_steps(root, seed, *, record: bool = True, free_graph: bool = False)
                     if contribution is not None:
                         total = parent.grad
                         parent.grad = total = contribution if total is None else total + contribution
-                        yield BackwardStep(node, parent, local, upstream, contribution, total, index)
+                        yield new_step(BackwardStep, (node, parent, local, upstream, contribution, total, index))
             else:  # the same accumulation, without building step records
                 for parent, contribution in zip(node._prev, contributions):
                     if contribution is not None:
