@@ -7,13 +7,14 @@ A node of either kind has:
   ``rule(node, upstream) -> contributions, one per parent`` (``None`` for a parent that
   needs no gradient), or ``None`` for a leaf;
 - ``grad``: during a backward pass, the node's running total of the gradient arriving in
-  this pass (``None`` or the class's zero until the first contribution); the class decides
-  what ``grad`` means before and after a pass through three class hooks:
-  ``_begin_pass(interior, leaves)`` clears the totals and returns what it set aside,
-  ``_end_pass(interior, leaves, set_aside)`` turns the totals into the grads a user sees
-  (leaves accumulate), and ``_local_derivatives(node)``, called only when steps are recorded
-  (scalars return d(node)/d(parent); tensors return ``None``, their Jacobians are never built).
-  ``_free_saved(node)`` drops a node's saved context once its gradient has been passed on.
+  this pass (``None``, or a zero the class chooses, until the first contribution).
+
+and its class has four hooks: ``_begin_pass(interior, leaves)`` clears the totals and
+returns what it set aside; ``_end_pass(interior, leaves, set_aside)`` turns the totals into
+the grads a user sees (leaves accumulate); ``_local_derivatives(node)``, called only when
+steps are recorded (scalars return d(node)/d(parent); tensors return ``None``, their
+Jacobians are never built); ``_free_saved(node)`` drops a node's saved context once its
+gradient has been passed on.
 
 Keeping the running totals on the nodes (not in a dictionary keyed by node) makes each
 chain-rule edge one attribute read and one write, whether or not steps are recorded.
