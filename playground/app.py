@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, QTimer
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from . import qt_platform
 from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
@@ -72,7 +73,6 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.current_path: Path | None = None
         self.document_name = "Untitled"
-        self._shown_once = False
 
         self.document = GraphDocument()
         self.undo_stack = QUndoStack(self)
@@ -89,14 +89,19 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.training, "Training")
         self.setCentralWidget(self.tabs)
 
+        # The status bar belongs to the tab on show: each panel keeps its own summary on the right
+        # (the editor's "Output = 0.7071"), and its messages wait until its tab is shown.
+        self._tab_summaries: dict[QWidget, str] = {}
+        self._tab_messages: dict[QWidget, str] = {}
         self.evaluation_label = QLabel()
         self.evaluation_label.setObjectName("evaluationLabel")
         self.statusBar().addPermanentWidget(self.evaluation_label)
-        self.editor.status_message.connect(self._on_status_message)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
         self.editor.evaluated.connect(self._on_evaluated)
         self.editor.animate_backward_requested.connect(self.animate_backward)
-        self.animator.status_message.connect(self._on_status_message)
-        self.training.message_shown.connect(self._on_status_message)
+        self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
+        self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
         self.undo_stack.cleanChanged.connect(self._update_title)
@@ -166,7 +171,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", self.editor.view.fit, "F")
+        self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
         self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
@@ -422,8 +427,27 @@ class MainWindow(QMainWindow):
     def _on_status_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 6000)
 
+    def _show_tab_message(self, panel: QWidget, text: str) -> None:
+        """A panel's message: shown now if its tab is on show, else when it is shown next."""
+        if self.tabs.currentWidget() is panel:
+            self._on_status_message(text)
+        else:
+            self._tab_messages[panel] = text
+
     def _on_evaluated(self, evaluation) -> None:
-        self.evaluation_label.setText(evaluation.summary())
+        self._set_tab_summary(self.editor, evaluation.summary())
+
+    def _set_tab_summary(self, panel: QWidget, text: str) -> None:
+        self._tab_summaries[panel] = text
+        if self.tabs.currentWidget() is panel:
+            self.evaluation_label.setText(text)
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        panel = self.tabs.widget(index)
+        self.statusBar().clearMessage()
+        self.evaluation_label.setText(self._tab_summaries.get(panel, ""))
+        if panel in self._tab_messages:
+            self._on_status_message(self._tab_messages.pop(panel))
 
     def _show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(f"{title}: {message}", 8000)
@@ -447,12 +471,6 @@ class MainWindow(QMainWindow):
                                     f"{self.document_name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self._shown_once:  # the view knows its real size only now
-            self._shown_once = True
-            QTimer.singleShot(0, self.editor.view.fit)
-
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():
             event.ignore()
@@ -466,6 +484,11 @@ class MainWindow(QMainWindow):
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the app; returns the Qt event loop's exit code."""
     args = list(sys.argv if argv is None else argv)
+    if QApplication.instance() is None:
+        missing = qt_platform.problem()
+        if missing:  # Qt would abort with a misleading hint: say what to install instead
+            print(missing, file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication(args)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)

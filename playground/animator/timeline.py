@@ -75,20 +75,16 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
-def _name(document: GraphDocument, node_id: str) -> str:
-    return document.node(node_id).display_name
-
-
 def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -> str:
     """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``..."""
     node = document.node(node_id)
     names = []
     for p in range(node.port_count):
         edge = document.edge_at(node_id, p)
-        names.append(_name(document, edge.source) if edge else "?")
+        names.append(document.name(edge.source) if edge else "?")
     a = names[0] if names else "x"
     b = names[1] if len(names) > 1 else "y"
-    out = _name(document, node_id)
+    out = document.name(node_id)
     formulas = {
         "add": ("1", "1"),
         "sub": ("1", "-1"),
@@ -137,7 +133,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     for node_id in order:
         ports = evaluation.results[node_id].missing_ports
         if ports:
-            raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+            raise ValueError(f"input '{ports[0]}' of {document.name(node_id)} is not connected")
     values = evaluation.values
     tracker = DisplayTracker(order)
     shown, change = tracker.shown, tracker.change
@@ -146,7 +142,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
-        name, value = _name(document, node_id), values[node_id].data
+        name, value = document.name(node_id), values[node_id].data
         operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
         if node.is_leaf:
             title = f"{name} = {format_number(value)}"
@@ -154,7 +150,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
             article = "an" if what[0] in "aeiou" else "a"
             explanation = f"Forward: {name} is {article} {what}: {name} = {full_number(value)}"
         else:
-            names = [_name(document, edge.source) for edge in operand_wires]
+            names = [document.name(edge.source) for edge in operand_wires]
             numbers = [format_number(values[edge.source].data) for edge in operand_wires]
             title = f"{name} = {forward_formula(document, node_id, names)} = {format_number(value)}"
             explanation = (f"Forward: {name} = {forward_formula(document, node_id, names)}\n"
@@ -168,7 +164,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
         frames.append(frame)
 
     # Seed: the output's gradient with respect to itself is 1.
-    name = _name(document, output)
+    name = document.name(output)
     frame = Frame("seed", output, f"seed: d({name})/d({name}) = 1",
                   f"Backward starts at the output {name}:\nd({name})/d({name}) = 1")
     change(frame, output, "grad", 1.0)
@@ -186,7 +182,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     for step in values[output].backward_steps():
         node_id, parent_id = node_of[id(step.node)], node_of[id(step.parent)]
         edge = document.edge_at(node_id, step.index)
-        node_name, parent_name = _name(document, node_id), _name(document, parent_id)
+        node_name, parent_name = document.name(node_id), document.name(parent_id)
         previous_total = shown[parent_id].grad
         formula = local_derivative_formula(document, node_id, step.index)
         total_line = (f"{parent_name}.grad: {format_number(previous_total)} + {format_number(step.contribution)} = "
@@ -298,7 +294,7 @@ class DocumentAnimation:
     @property
     def finished_note(self) -> str:
         """What the last step should add: which values came out nan or inf, and why."""
-        problems = [f"{_name(self.document, node_id)}: {self.evaluation.results[node_id].problem}"
+        problems = [f"{self.document.name(node_id)}: {self.evaluation.results[node_id].problem}"
                     for node_id in self.timeline.display if self.evaluation.results[node_id].problem]
         if not problems:
             return ""
@@ -309,7 +305,7 @@ class DocumentAnimation:
         return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
 
     def node_tooltip(self, node_id: str, state: DisplayState) -> str:
-        text = (f"{_name(self.document, node_id)}: {state.state.value}\n"
+        text = (f"{self.document.name(node_id)}: {state.state.value}\n"
                 f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")
         problem = self.evaluation.results[node_id].problem
         return f"{text}\n⚠ {problem}" if problem and state.value is not None else text

@@ -12,6 +12,7 @@ import builtins
 import keyword
 import math
 import re
+from collections import Counter
 
 from .catalog import kind
 from .document import GraphDocument
@@ -47,7 +48,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     lines = [
         "# Exported by Autograd Playground.",
         "# Rebuilds the graph with the engine's Value, runs backward() from the output "
-        f"{document.node(output).display_name!r}",
+        f"{document.name(output)!r}",
         "# and prints every node's value and gradient" + (", next to PyTorch's (float64)." if use_torch else "."),
         "# Run it with the project's Python: python this_file.py",
         "",
@@ -73,7 +74,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
                       "    tensor.retain_grad()"]
         lines.append(f"{torch_names[output]}.backward()")
 
-    shown = [document.node(node_id).display_name for node_id in order]
+    shown = [document.name(node_id) for node_id in order]
     width = max(len(name) for name in shown)
     lines += ["", ""]
     if use_torch:
@@ -140,19 +141,21 @@ def _torch_expression(document: GraphDocument, node_id: str, names: dict[str, st
 
 
 def _variable_names(document: GraphDocument, order: list[str]) -> dict[str, str]:
-    """The label where it is a valid, unused Python name given to one node only, else kind + id (``mul_n5``)."""
-    counts: dict[str, int] = {}
-    for node in document.nodes:
-        counts[node.label] = counts.get(node.label, 0) + 1
+    """The node's readable name (label, or t1, x1, ...) where it is a valid, unused Python name given to one
+    node only, else that name made valid and unique (``a_b`` for a label ``a*b``)."""
+    shown = document.names()
+    counts = Counter(shown.values())
     names: dict[str, str] = {}
     for node_id in order:
-        label = document.node(node_id).label
-        if label.isidentifier() and not keyword.iskeyword(label) and label not in _RESERVED and counts[label] == 1:
-            names[node_id] = label
+        name = shown[node_id]
+        if name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED and counts[name] == 1:
+            names[node_id] = name
     taken = set(names.values()) | _RESERVED
     for node_id in order:
         if node_id not in names:
-            base = re.sub(r"[^0-9A-Za-z_]", "_", f"{document.node(node_id).kind}_{node_id}")
+            base = re.sub(r"[^0-9A-Za-z_]", "_", shown[node_id])
+            if not base or base[0].isdigit():
+                base = f"{document.node(node_id).kind}_{base}"
             names[node_id] = _unique(base, taken)
     return names
 
