@@ -75,6 +75,12 @@ class Tensor:
         extra += f", op={self._op!r}" if self._op else ""
         return f"tensor({body}{extra})"
 
+    def _repr_svg_(self) -> str:
+        """The graph behind this tensor, drawn for a notebook (no graphviz needed)."""
+        from .draw import to_svg
+
+        return to_svg(self)
+
     def item(self) -> float:
         if self.data.size != 1:
             raise ValueError(f"item() needs a tensor with one element, not shape {self.shape}")

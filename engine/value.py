@@ -49,6 +49,12 @@ class Value:
         label = f", label={self.label!r}" if self.label else ""
         return f"Value(data={self.data}, grad={self.grad}{label})"
 
+    def _repr_svg_(self) -> str:
+        """The graph behind this value, drawn for a notebook (no graphviz needed)."""
+        from .draw import to_svg
+
+        return to_svg(self)
+
     # -- arithmetic -------------------------------------------------------------------
 
     def __add__(self, other):

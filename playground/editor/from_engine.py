@@ -4,17 +4,16 @@ Each op of the engine's `Value` graph becomes the editor node of the same op, wi
 operand order, so the editor's evaluation computes the very same numbers. A leaf's kind follows
 the rule the expression box uses: a leaf without a label is a constant (``x * 2`` makes one), a
 label that names a parameter (``w``, ``w1``, ``b``, ``weight``, ``bias``...) gives a parameter,
-any other label an input. Qt-free.
+any other label an input. A neuron's ``Value.dot`` (``b + w . x`` as one engine node) is drawn as
+what it computes, a product per weight and a Sum, so every step of it can be seen. Qt-free.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
-
 from engine import Value
-from engine.graph import to_networkx
+from engine.graph import reading_order
 
 from .document import Edge, GraphDocument, Node
 from .expression import is_parameter_name
@@ -34,23 +33,17 @@ def leaf_kind(label: str) -> str:
     return "parameter" if is_parameter_name(label) else "input"
 
 
-def _reading_order(roots: Sequence[Value]) -> list[Value]:
-    """Every node once, operands before results and the first operand's side first: the order in which a
-    person reads ``x1*w1 + x2*w2`` (so x1*w1 is t1), which names and places the nodes."""
-    order, seen = [], set()
-    for root in roots:
-        stack = [(root, False)]
-        while stack:
-            value, expanded = stack.pop()
-            if expanded:
-                order.append(value)
-                continue
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            stack.append((value, True))
-            stack.extend((parent, False) for parent in reversed(value._prev) if id(parent) not in seen)
-    return order
+def _expand_dot(document: GraphDocument, add, operands: list[str]) -> list[str]:
+    """``bias + a1*b1 + ... + an*bn`` as a product node per pair: the Sum's operands, bias first
+    (the order `Value.dot` adds in, so the Sum gives the very same number)."""
+    n = len(operands) // 2
+    products = []
+    for a, b in zip(operands[:n], operands[n:2 * n]):
+        product = add("mul")
+        document.add_edge(Edge(a, product, 0))
+        document.add_edge(Edge(b, product, 1))
+        products.append(product)
+    return operands[2 * n:] + products
 
 
 def document_from_values(roots: Sequence[Value]) -> GraphDocument:
@@ -62,21 +55,27 @@ def document_from_values(roots: Sequence[Value]) -> GraphDocument:
     roots = list(roots)
     if not roots or not all(isinstance(root, Value) for root in roots):
         raise TypeError("show() takes an engine.Value or a list of them")
-    graph = nx.compose_all([to_networkx(root) for root in roots])
     ids: dict[int, str] = {}
     document = GraphDocument()
-    for value in _reading_order(roots):
-        node_id = ids[id(value)] = f"n{len(ids) + 1}"
-        if not value._prev:
-            document.add_node(Node(node_id, leaf_kind(value.label), label=value.label, value=value.data))
+
+    def add(kind: str, label: str = "", **fields) -> str:
+        node_id = f"n{len(document.nodes) + 1}"
+        document.add_node(Node(node_id, kind, label=label, **fields))
+        return node_id
+
+    for value in reading_order(roots):
+        if not value._prev:  # a leaf (or an empty dot product, which is a plain 0)
+            ids[id(value)] = add(leaf_kind(value.label), value.label, value=value.data)
             continue
-        kind = OP_KINDS.get(value._op)
+        operands = [ids[id(parent)] for parent in value._prev]
+        if value._op == "dot":
+            operands = _expand_dot(document, add, operands)
+        kind = "sum" if value._op == "dot" else OP_KINDS.get(value._op)
         if kind is None:
             raise ValueError(f"the editor has no node for the op {value._op!r}")
-        inputs = len(value._prev) if kind == "sum" else 0
-        document.add_node(Node(node_id, kind, label=value.label, inputs=inputs))
-    for parent, child, port in graph.edges(keys=True):
-        document.add_edge(Edge(ids[id(parent)], ids[id(child)], port))
+        node_id = ids[id(value)] = add(kind, value.label, inputs=len(operands) if kind == "sum" else 0)
+        for port, operand in enumerate(operands):
+            document.add_edge(Edge(operand, node_id, port))
     for node_id, (x, y) in layered_layout(document).items():
         document.move_node(node_id, x, y)
     document.set_output(ids[id(roots[0])])

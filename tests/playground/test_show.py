@@ -205,3 +205,23 @@ def test_show_refuses_what_it_cannot_draw_before_any_window_opens():
     with pytest.raises(TypeError):
         playground.show("not a value")
 
+
+
+def test_a_scalar_mlp_shows_each_neurons_dot_product_as_products_and_a_sum(shown):
+    import engine
+    from engine.nn import MLP
+
+    engine.manual_seed(0)
+    model = MLP(2, [3, 1], activation="tanh")
+    x = [Value(0.5, label="x1"), Value(-1.0, label="x2")]
+    out = model(x)
+    out.backward()
+    document = document_from_values([out])
+    kinds = [node.kind for node in document.nodes]
+    assert kinds.count("sum") == 4 and kinds.count("mul") == 2 * 3 + 3  # a Sum and a product per weight
+    window = shown(out)
+    evaluation = window.editor.evaluation
+    assert evaluation.results[evaluation.output].value == out.data  # the very same number
+    for name, leaf in (("x1", x[0]), ("x2", x[1])):
+        node = next(n for n in window.document.nodes if n.label == name)
+        assert evaluation.results[node.id].grad == pytest.approx(leaf.grad, rel=1e-12)
