@@ -17,7 +17,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog
 
 from engine import Tensor
-from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
+from playground.animator.colors import STATE_COLORS
+from playground.animator.panel import START_TEXT, AnimatorPanel
+from playground.animator.player import SPEEDS
 from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate
@@ -47,8 +49,9 @@ def snapshot(panel: AnimatorPanel) -> dict:
     nodes = {item.node_id: (tuple(item.body_lines()), item.highlight.name() if item.highlight else None)
              for item in panel.scene.node_items()}
     wires = {wire.edge: (wire.label_visible, wire.label_text() if wire.label_visible else "",
-                         panel._wire_highlights.get(wire.edge)) for wire in panel.scene.wire_items()}
-    return {"nodes": nodes, "wires": wires, "text": panel.explanation.text(), "row": panel.step_list.currentRow()}
+                         panel.sync.wire_highlights.get(wire.edge)) for wire in panel.scene.wire_items()}
+    return {"nodes": nodes, "wires": wires, "text": panel.steps.explanation.text(),
+            "row": panel.steps.step_list.currentRow()}
 
 
 @pytest.fixture
@@ -77,9 +80,9 @@ def test_load_starts_before_the_first_step_on_a_copy(panel):
     assert panel.load(document)
     assert panel.document is not document
     assert panel.position == 0 and panel.frame_count == 17
-    assert panel.explanation.text() == START_TEXT
-    assert panel.step_list.count() == 17 and panel.step_list.item(0).text().startswith("1.")
-    assert panel.step_list.currentRow() == -1
+    assert panel.steps.explanation.text() == START_TEXT
+    assert panel.steps.step_list.count() == 17 and panel.steps.step_list.item(0).text().startswith("1.")
+    assert panel.steps.step_list.currentRow() == -1
     for item in panel.scene.node_items():
         assert item.body_lines() == ["value —", "grad —"]
         assert item.highlight == QColor(STATE_COLORS[NodeState.NOT_REACHED])
@@ -92,7 +95,7 @@ def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
     seen = []
     for _ in range(panel.frame_count):
         qtbot.keyClick(panel.view, Qt.Key.Key_Right)
-        seen.append((panel.position, panel.explanation.text(), lines(panel, a),
+        seen.append((panel.position, panel.steps.explanation.text(), lines(panel, a),
                      panel.scene.node_item(a).highlight.name()))
     first = next(entry for entry in seen if "x 3 = 21" in entry[1])
     second = next(entry for entry in seen if "21 + 10 = 31" in entry[1] or "10 + 21 = 31" in entry[1])
@@ -107,8 +110,8 @@ def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
     edge = panel.timeline.current.edge
     assert edge.source == a
     wire = panel.scene.wire_item(edge)
-    assert wire.label_visible and wire.grad == 21 and panel._wire_highlights[edge] is not None
-    assert sum(1 for colour in panel._wire_highlights.values() if colour) == 1
+    assert wire.label_visible and wire.grad == 21 and panel.sync.wire_highlights[edge] is not None
+    assert sum(1 for colour in panel.sync.wire_highlights.values() if colour) == 1
 
 
 def test_final_gradients_are_the_engines(loaded, qtbot):
@@ -122,7 +125,7 @@ def test_final_gradients_are_the_engines(loaded, qtbot):
         assert item.body_lines() == [f"value {format_number(results[item.node_id].value)}",
                                      f"grad {format_number(results[item.node_id].grad)}"]
     assert all(item.highlight == QColor(STATE_COLORS[NodeState.DONE]) for item in panel.scene.node_items())
-    assert "Finished" in panel.explanation.text()
+    assert "Finished" in panel.steps.explanation.text()
 
 
 def test_stepping_back_restores_every_display(loaded, qtbot):
@@ -263,8 +266,8 @@ def test_only_the_current_tensor_wire_shows_its_gradient(panel, network):
     panel.seek(position)
     labelled = [wire for wire in panel.scene.wire_items() if wire.label_visible]
     assert [wire.edge for wire in labelled] == [panel.timeline.current.edge]
-    assert labelled[0].label_text().startswith("‖g‖ ") and panel._wire_highlights[labelled[0].edge]
-    assert "contribution = gᵀ · x" in panel.explanation.text()
+    assert labelled[0].label_text().startswith("‖g‖ ") and panel.sync.wire_highlights[labelled[0].edge]
+    assert "contribution = gᵀ · x" in panel.steps.explanation.text()
     panel.seek(position + 1)
     assert not panel.scene.wire_item(labelled[0].edge).label_visible
 
@@ -291,7 +294,7 @@ def test_a_network_and_the_editors_graph_take_turns(panel, qtbot, network):
 def test_a_network_animation_exports_one_gif_frame_per_step(panel, tmp_path, network):
     assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
     path = tmp_path / "network.gif"
-    assert panel.export_gif(path, max_size=500) == panel.frame_count
+    assert panel.exporter.export_gif(path, max_size=500) == panel.frame_count
     with Image.open(path) as gif:
         assert sum(1 for _ in ImageSequence.Iterator(gif)) == panel.frame_count
 
@@ -313,9 +316,9 @@ def test_keyboard_shortcuts(loaded, qtbot):
     qtbot.keyClick(panel, Qt.Key.Key_Right)  # on the panel itself too
     assert panel.position == 1
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
-    assert panel.is_playing and panel.play_button.text() == "Pause"
+    assert panel.is_playing and panel.controls.play_button.text() == "Pause"
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
-    assert not panel.is_playing and panel.play_button.text() == "Play"
+    assert not panel.is_playing and panel.controls.play_button.text() == "Play"
 
 
 def test_buttons_and_timeline_slider(loaded, qtbot):
@@ -324,55 +327,55 @@ def test_buttons_and_timeline_slider(loaded, qtbot):
                  "animLastButton", "animSpeedSlider", "animTimeline"):
         widget = panel.findChild(object, name)
         assert widget is not None and widget.accessibleName() == name
-    qtbot.mouseClick(panel.forward_button, LEFT)
-    qtbot.mouseClick(panel.forward_button, LEFT)
-    assert panel.position == 2 and panel.timeline_slider.value() == 2
-    qtbot.mouseClick(panel.back_button, LEFT)
+    qtbot.mouseClick(panel.controls.forward_button, LEFT)
+    qtbot.mouseClick(panel.controls.forward_button, LEFT)
+    assert panel.position == 2 and panel.controls.timeline_slider.value() == 2
+    qtbot.mouseClick(panel.controls.back_button, LEFT)
     assert panel.position == 1
-    qtbot.mouseClick(panel.last_button, LEFT)
-    assert panel.position == 17 and not panel.forward_button.isEnabled()
-    qtbot.mouseClick(panel.first_button, LEFT)
-    assert panel.position == 0 and panel.explanation.text() == START_TEXT
-    assert panel.timeline_slider.maximum() == 17
-    panel.timeline_slider.setValue(9)  # as a drag does, value by value
+    qtbot.mouseClick(panel.controls.last_button, LEFT)
+    assert panel.position == 17 and not panel.controls.forward_button.isEnabled()
+    qtbot.mouseClick(panel.controls.first_button, LEFT)
+    assert panel.position == 0 and panel.steps.explanation.text() == START_TEXT
+    assert panel.controls.timeline_slider.maximum() == 17
+    panel.controls.timeline_slider.setValue(9)  # as a drag does, value by value
     assert panel.position == 9
-    assert panel.explanation.text() == panel.timeline.frames[8].explanation
-    assert panel.step_list.currentRow() == 8 and panel.position_label.text() == "9 / 17"
+    assert panel.steps.explanation.text() == panel.timeline.frames[8].explanation
+    assert panel.steps.step_list.currentRow() == 8 and panel.controls.position_label.text() == "9 / 17"
 
 
 def test_speed_slider(loaded):
     panel = loaded
     labels = []
     for index in range(len(SPEEDS)):
-        panel.speed_slider.setValue(index)
-        labels.append(panel.speed_label.text())
+        panel.controls.speed_slider.setValue(index)
+        labels.append(panel.controls.speed_label.text())
     assert labels == ["0.25 steps/s", "0.5 steps/s", "1 step/s", "2 steps/s", "4 steps/s", "8 steps/s", "fastest"]
-    assert panel.speed is None and panel._play_timer.interval() == 0
-    panel.speed_slider.setValue(0)
-    assert panel._play_timer.interval() == 4000
+    assert panel.speed is None and panel.player.interval == 0
+    panel.controls.speed_slider.setValue(0)
+    assert panel.player.interval == 4000
 
 
 def test_clicking_a_step_in_the_list_seeks(loaded, qtbot):
     panel = loaded
-    list_widget = panel.step_list
+    list_widget = panel.steps.step_list
     rect = list_widget.visualItemRect(list_widget.item(12))
     qtbot.mouseClick(list_widget.viewport(), LEFT, pos=rect.center())
     assert panel.position == 13
-    assert panel.explanation.text() == panel.timeline.frames[12].explanation
-    assert panel.timeline_slider.value() == 13
+    assert panel.steps.explanation.text() == panel.timeline.frames[12].explanation
+    assert panel.controls.timeline_slider.value() == 13
 
 
 def test_the_step_list_never_takes_a_step_by_itself(loaded, qtbot):
     panel = loaded
-    panel.step_list.setFocus()  # as a menu closing or a tab coming back may do
+    panel.steps.step_list.setFocus()  # as a menu closing or a tab coming back may do
     qtbot.wait(10)
-    assert panel.position == 0 and panel.step_list.focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert panel.position == 0 and panel.steps.step_list.focusPolicy() == Qt.FocusPolicy.NoFocus
 
 
 def test_the_last_step_says_which_values_are_nan(panel, qtbot):
     assert panel.load(parse_expression("x=-2; y=3; L=log(x)*y"))
     qtbot.keyClick(panel.view, Qt.Key.Key_End)
-    text = panel.explanation.text()
+    text = panel.steps.explanation.text()
     assert "Finished" in text and "log of a negative number is undefined (nan)" in text
     log = next(n.id for n in panel.document.nodes if n.kind == "log")
     assert "⚠ log of a negative number" in panel.scene.node_item(log).toolTip()
@@ -450,12 +453,12 @@ def test_incomplete_or_empty_graph_shows_a_message(panel, qtbot):
     document.add_edge(Edge("a", "m", 0))
     assert panel.load(document) is False
     assert panel.message.isVisible() and "not connected" in panel.message.text()
-    assert not panel.play_button.isEnabled() and panel.step_list.count() == 0
+    assert not panel.controls.play_button.isEnabled() and panel.steps.step_list.count() == 0
     qtbot.keyClick(panel.view, Qt.Key.Key_Right)
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
     assert panel.position == 0 and not panel.is_playing
     assert panel.load(GraphDocument()) is False and "empty" in panel.message.text()
-    assert panel.load(traced()) and not panel.message.isVisible() and panel.play_button.isEnabled()
+    assert panel.load(traced()) and not panel.message.isVisible() and panel.controls.play_button.isEnabled()
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -463,21 +466,21 @@ def test_incomplete_or_empty_graph_shows_a_message(panel, qtbot):
 
 def test_play_advances_over_time_and_stops_at_the_end(loaded, qtbot):
     panel = loaded
-    panel.speed_slider.setValue(SPEEDS.index(8.0))
-    qtbot.mouseClick(panel.play_button, LEFT)
+    panel.controls.speed_slider.setValue(SPEEDS.index(8.0))
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     assert panel.is_playing
     qtbot.waitUntil(lambda: panel.position >= 2, timeout=3000)
     assert panel.position < panel.frame_count
-    qtbot.mouseClick(panel.play_button, LEFT)
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     stopped_at = panel.position
     qtbot.wait(300)
     assert panel.position == stopped_at
 
-    panel.speed_slider.setValue(len(SPEEDS) - 1)  # fastest
-    qtbot.mouseClick(panel.play_button, LEFT)
+    panel.controls.speed_slider.setValue(len(SPEEDS) - 1)  # fastest
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     qtbot.waitUntil(lambda: not panel.is_playing, timeout=5000)
-    assert panel.position == panel.frame_count and panel.play_button.text() == "Play"
-    qtbot.mouseClick(panel.play_button, LEFT)  # at the end, Play starts again from the beginning
+    assert panel.position == panel.frame_count and panel.controls.play_button.text() == "Play"
+    qtbot.mouseClick(panel.controls.play_button, LEFT)  # at the end, Play starts again from the beginning
     assert panel.is_playing and panel.position <= 1
     panel.pause()
 
@@ -490,7 +493,7 @@ def test_an_exception_in_a_slot_is_reported_not_raised(loaded, qtbot, monkeypatc
 
     monkeypatch.setattr(panel.timeline, "seek", broken)
     with qtbot.waitSignal(panel.status_message, check_params_cb=lambda text: "boom" in text):
-        qtbot.mouseClick(panel.forward_button, LEFT)
+        qtbot.mouseClick(panel.controls.forward_button, LEFT)
     assert not panel.is_playing
 
 
@@ -501,14 +504,14 @@ def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
     panel = loaded
     panel.seek(6)
     path = tmp_path / "backward.gif"
-    count = panel.export_gif(path, frame_ms=100, max_size=400)
+    count = panel.exporter.export_gif(path, frame_ms=100, max_size=400)
     assert count == panel.frame_count == 17
     with Image.open(path) as image:
         assert image.format == "GIF" and image.n_frames == 17
         assert sum(1 for _ in ImageSequence.Iterator(image)) == 17
         assert max(image.size) <= 400
     assert panel.position == 6
-    assert panel.explanation.text() == panel.timeline.frames[5].explanation
+    assert panel.steps.explanation.text() == panel.timeline.frames[5].explanation
     assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, then moved
     assert stat.S_IMODE(path.stat().st_mode) == NEW_FILE_MODE  # not private, as the temporary file was
 
@@ -516,14 +519,14 @@ def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
 def test_the_gif_plays_at_the_chosen_speed(loaded, tmp_path):
     panel = loaded
     panel.set_speed_index(SPEEDS.index(4.0))
-    panel.export_gif(tmp_path / "fast.gif", max_size=300)
+    panel.exporter.export_gif(tmp_path / "fast.gif", max_size=300)
     with Image.open(tmp_path / "fast.gif") as image:
         assert image.info["duration"] == 250
 
 
 def test_png_frames(loaded, tmp_path):
     panel = loaded
-    count = loaded.export_png_frames(tmp_path / "frames", max_size=300)
+    count = loaded.exporter.export_png_frames(tmp_path / "frames", max_size=300)
     files = sorted((tmp_path / "frames").glob("frame_*.png"))
     assert count == len(files) == 17 and files[0].name == "frame_0001.png"
     first, last = Image.open(files[0]), Image.open(files[-1])
@@ -537,7 +540,7 @@ def test_the_export_menu_writes_a_gif_or_png_frames(loaded, tmp_path, monkeypatc
     panel.status_message.connect(messages.append)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(tmp_path / "lecture"), ""))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path / "slides"))
-    actions = {action.objectName(): action for action in panel.export_button.menu().actions()}
+    actions = {action.objectName(): action for action in panel.controls.export_button.menu().actions()}
     actions["animExportGifAction"].trigger()
     with Image.open(tmp_path / "lecture.gif") as gif:
         assert sum(1 for _ in ImageSequence.Iterator(gif)) == 17
