@@ -1,4 +1,8 @@
-"""The animator's step panel: the current step's heading and arithmetic, and the list of every step."""
+"""The animator's step panel: the current step's heading and arithmetic, and the list of every step.
+
+The list's rows wrap: a long step ("Linear 1 = X · W1ᵀ + b1  [200×16]") is shown whole on two
+lines rather than clipped at the list's edge.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QListWidget, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
 
 from .timeline import Frame
 
@@ -70,7 +74,14 @@ class StepPanel(QWidget):
         self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.step_list.setToolTip("Every step of the animation; click one to go there")
         self.step_list.setSpacing(1)
-        self.step_list.setUniformItemSizes(True)
+        # Long rows wrap instead of being cut short ("[scal…"): each row is as tall as its text needs,
+        # laid out in batches so that a few thousand steps still load at once.
+        self.step_list.setWordWrap(True)
+        self.step_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.step_list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.step_list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.step_list.setBatchSize(200)
+        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # Clicks only: a list taking the focus would make its first row current, which is a step.
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 

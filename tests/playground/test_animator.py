@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageSequence
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QSplitter
 
 from engine import Tensor
 from playground.animator.colors import STATE_COLORS
@@ -289,6 +289,25 @@ def test_a_network_and_the_editors_graph_take_turns(panel, qtbot, network):
     qtbot.waitUntil(lambda: panel.source == "graph")
     assert combo.currentData() == "graph" and panel.frame_count == 17
     assert lines(panel, node_id(panel.document, "a")) == ["value —", "grad —"]
+
+
+def test_long_step_rows_wrap_instead_of_being_clipped(panel, qtbot, network):
+    """Issue 13: rows such as "Linear 1 = X · W1ᵀ + b1  [42×16]" were cut at the list's edge ("[scal…")."""
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    steps = panel.steps.step_list
+    font = steps.font()  # a big system font, or presentation mode, as on the screen where it was seen
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    steps.setFont(font)
+    panel.findChild(QSplitter, "animatorSplitter").setSizes([900, 330])
+    qtbot.waitUntil(lambda: steps.viewport().width() < 330)
+    room = steps.viewport().width() - steps.iconSize().width() - 16  # the icon, its gap and the margins
+    metrics, line = steps.fontMetrics(), steps.fontMetrics().lineSpacing()
+    long_rows = [steps.item(i) for i in range(steps.count())
+                 if metrics.horizontalAdvance(steps.item(i).text()) > room]
+    assert long_rows, "the network's steps should include rows too long for one line"
+    qtbot.waitUntil(lambda: all(steps.visualItemRect(item).height() >= 2 * line for item in long_rows))
+    for item in long_rows:  # every word of the row is inside its rectangle, as wide as the list
+        assert steps.visualItemRect(item).width() <= steps.viewport().width()
 
 
 def test_a_network_animation_exports_one_gif_frame_per_step(panel, tmp_path, network):
