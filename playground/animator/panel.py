@@ -10,8 +10,7 @@ and plays.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ..editor.document import Change, GraphDocument
@@ -21,21 +20,24 @@ from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
 from .follower import DocumentFollower
+from .keys import PlaybackKeys
+from .pitfall_view import PitfallView
 from .player import SPEEDS, Player, speed_text
+from .predict import PredictQuiz
+from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import StepPanel
 from .tensor_timeline import TensorAnimation, tensor_animation
 from .timeline import DocumentAnimation, Timeline
+from .view_fit import READABLE_ZOOM, ViewFit
 
 __all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
-
-MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap
 
 START_TEXT = ("Press Play or → to start: first the forward pass computes every value, then the backward "
               "pass applies the chain rule one wire at a time.")
 FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
-READABLE_ZOOM = 0.85  # fitting a graph never makes its text smaller than this; the view follows the step
+PAIRED_ZOOM = 0.6  # two graphs one above the other: each may be drawn smaller than alone
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 
@@ -64,11 +66,8 @@ class AnimatorPanel(QWidget):
         self._document = GraphDocument()  # the panel's own copy of the graph it animates
         self._animation: DocumentAnimation | TensorAnimation | None = None
         self._source = "graph"  # what is shown: "graph" (the editor's) or "network" (the training panel's)
-        self._wants_minimap = False  # big graphs get one
-        self._node_count = 0
         self._maths: tuple | None = None
         self._stale = False
-        self._auto_fit = True
         self._dark = False
 
         self.scene = AnimatorScene(parent=self)
@@ -79,8 +78,11 @@ class AnimatorPanel(QWidget):
         self.view.set_minimap_visible(False)
         self.view.setToolTip("")
         self.sync = SceneSync(self.scene, self.view)
+        self.fitting = ViewFit(self.view, self.scene)
         self.steps = StepPanel(PHASE_COLORS)
         self.controls = PlaybackControls()
+        self.pitfalls = PitfallView()
+        self.predict = PredictBox()
 
         self.message = QLabel()
         self.message.setObjectName("animatorMessage")
@@ -118,14 +120,28 @@ class AnimatorPanel(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.setSpacing(4)
-        self.source_row = QHBoxLayout()
-        self.source_row.addWidget(QLabel("Animate"))
-        self.source_row.addWidget(self.source_combo)
-        self.source_row.addStretch(1)
-        left_layout.addLayout(self.source_row)
+        source_row = QHBoxLayout()
+        source_row.addWidget(QLabel("Animate"))
+        source_row.addWidget(self.source_combo)
+        source_row.addSpacing(12)
+        source_row.addWidget(self.pitfalls.combo)
+        source_row.addWidget(self.predict.toggle)
+        source_row.addStretch(1)
+        left_layout.addLayout(source_row)
         left_layout.addWidget(self.message)
-        left_layout.addWidget(self.view, 1)
+        correct = QWidget()  # the graph, and beside it the mistaken replay when a pitfall is chosen
+        correct_layout = QVBoxLayout(correct)
+        correct_layout.setContentsMargins(0, 0, 0, 0)
+        correct_layout.addWidget(self.pitfalls.correct_caption)
+        correct_layout.addWidget(self.view, 1)
+        self._graphs = graphs = QSplitter(Qt.Orientation.Vertical)  # graphs are wider than tall: one above the other
+        graphs.setObjectName("animatorGraphsSplitter")
+        graphs.addWidget(correct)
+        graphs.addWidget(self.pitfalls)
+        graphs.setCollapsible(0, False)
+        left_layout.addWidget(graphs, 1)
         left_layout.addWidget(self.legend)
+        self.steps.extra.addWidget(self.predict)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("animatorSplitter")
         splitter.addWidget(left)
@@ -148,19 +164,16 @@ class AnimatorPanel(QWidget):
         controls.export_gif_chosen.connect(self.exporter.ask_and_export_gif)
         controls.export_frames_chosen.connect(self.exporter.ask_and_export_frames)
         self.steps.step_clicked.connect(self._on_step_clicked)
+        self.pitfalls.combo.activated.connect(self._on_pitfall_combo_activated)
+        self.pitfalls.part_requested.connect(self._on_step_clicked)
+        self.view.zoom_changed.connect(self.pitfalls.follow_zoom)
+        self.predict.reveal_requested.connect(self._on_step_clicked)
+        self.predict.status_message.connect(self.status_message)
         self.source_combo.activated.connect(self._on_source_combo_activated)
-        for key, slot in ((Qt.Key.Key_Right, self._on_forward_clicked), (Qt.Key.Key_Left, self._on_back_clicked),
-                          (Qt.Key.Key_Space, self._on_play_clicked), (Qt.Key.Key_Home, self._on_first_clicked),
-                          (Qt.Key.Key_End, self._on_last_clicked)):
-            shortcut = QShortcut(QKeySequence(key), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.setAutoRepeat(key != Qt.Key.Key_Space)
-            shortcut.activated.connect(slot)
-        self._key_slots = {Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Left: self.step_back,
-                           Qt.Key.Key_Space: self.toggle_play, Qt.Key.Key_Home: self.first,
-                           Qt.Key.Key_End: self.last}
-        self.view.installEventFilter(self)
-        self.view.viewport().installEventFilter(self)
+        self.keys = PlaybackKeys(self, self.view, {
+            Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Left: self.step_back, Qt.Key.Key_Space: self.toggle_play,
+            Qt.Key.Key_Home: self.first, Qt.Key.Key_End: self.last}, self._recover)
+        self.fitting.node_clicked.connect(self._on_node_clicked)
         self.setFocusProxy(self.view)
         self._show_nothing(EMPTY_TEXT)
 
@@ -223,7 +236,8 @@ class AnimatorPanel(QWidget):
         self._maths = _maths_of(copy)
         self._set_source("graph")
         self.scene.show_document(copy)
-        return self._start(lambda: DocumentAnimation(copy), len(copy.nodes), "this graph")
+        return self._start(lambda: DocumentAnimation(copy, self.pitfalls.prepare(copy)), len(copy.nodes),
+                           "this graph")
 
     def load_network(self, model, loss_fn, X, y, description: str = "the network") -> bool:
         """Animate one batch through a network: ``model`` on the inputs ``X``, then ``loss_fn(logits, y)``,
@@ -240,6 +254,7 @@ class AnimatorPanel(QWidget):
             self._set_source(self._source)
             return False
         self._set_source("network")
+        self.pitfalls.clear()
         if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
             self._maths, self._stale = _maths_of(self._followed), False
         self.scene.show_tensor_graph(animation)
@@ -252,31 +267,36 @@ class AnimatorPanel(QWidget):
         """Show the animation ``build()`` makes for the graph just drawn, at its start."""
         self._animation = None
         self.sync.start(None)  # the scene was redrawn: nothing is selected
-        self._node_count = node_count
-        self._wants_minimap = node_count >= MINIMAP_FROM
-        self._refresh_minimap()
-        self._auto_fit = True
+        self.fitting.new_graph(node_count)
         try:
             animation = build()
         except ValueError as error:
             self._show_nothing(f"Can't animate {what}: {error}.", error=True)
             self.status_message.emit(f"Backward animator: {error}")
-            self._fit()
+            self.fitting.fit()
             return False
         except Exception as error:  # a bug must not take the panel down: say so and show nothing
             report_handled(error, "building the timeline")
             self._show_nothing(f"Can't animate {what} ({type(error).__name__}: {error}).", error=True)
-            self._fit()
+            self.fitting.fit()
             return False
         self._animation = animation
         timeline = animation.timeline
         self.message.setVisible(False)
         self.steps.show_frames(timeline.frames)
+        self.steps.mark_row(self.pitfalls.parting_position, "the replays part here")
+        two = self.pitfalls.animation is not None  # the correct replay above, the mistaken one below, alike
+        if two:
+            self._graphs.setSizes([1, 1])
+        self.fitting.readable_zoom = PAIRED_ZOOM if two else READABLE_ZOOM
+        self.fitting.fit_soon()  # again once the two views have their sizes
+        self.predict.set_quiz(PredictQuiz(timeline, {n.id: n.display_name for n in self._document.nodes})
+                              if isinstance(animation, DocumentAnimation) else None)
         self.controls.set_frame_count(len(timeline))
         self._set_controls_enabled(True)
         self.sync.start(animation)
         self._refresh_text()
-        self._fit()
+        self.fitting.fit()
         self.status_message.emit(f"Backward animator: {len(timeline)} steps "
                                  f"({sum(f.phase == 'forward' for f in timeline.frames)} forward, "
                                  f"{sum(f.phase != 'forward' for f in timeline.frames)} backward)")
@@ -346,13 +366,19 @@ class AnimatorPanel(QWidget):
         old = self._timeline.position
         touched = self._timeline.seek(position)
         self.sync.refresh_moved(touched, old)
+        self.pitfalls.seek(self._timeline.position)
+        self.predict.on_position(self._timeline.position)
         self._refresh_text()
         if self._timeline.position != old:
             self.step_reached.emit(self._timeline.position)
         return touched
 
     def step_forward(self) -> bool:
+        """One step on; False at the end, or when Predict mode asks for the step first (then it waits)."""
         if self._timeline is None or self.position >= len(self._timeline):
+            return False
+        if self.predict.holds(self.position + 1):
+            self.pause()
             return False
         self.seek(self.position + 1)
         return True
@@ -377,19 +403,12 @@ class AnimatorPanel(QWidget):
             self.seek(0)
         self.player.start()
         self._refresh_play_button()
-        self._refresh_minimap()
+        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
 
     def pause(self) -> None:
         self.player.stop()
         self._refresh_play_button()
-        self._refresh_minimap()
-
-    def _refresh_minimap(self) -> None:
-        """A big graph has the minimap, except while playing at "fastest": redrawing a thousand nodes
-        in it after every step would halve the speed (the main view follows the current step anyway)."""
-        wanted = self._wants_minimap and not (self.is_playing and self.speed is None)
-        if self.view.is_minimap_visible() != wanted:
-            self.view.set_minimap_visible(wanted)
+        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
 
     def toggle_play(self) -> None:
         if self.is_playing:
@@ -400,7 +419,7 @@ class AnimatorPanel(QWidget):
     def set_speed_index(self, index: int) -> None:
         """Choose one of `SPEEDS` (0.25, 0.5, 1, 2, 4, 8 steps per second, then fastest)."""
         self.controls.show_speed(self.player.set_speed_index(index))
-        self._refresh_minimap()
+        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
 
     # -- slots -----------------------------------------------------------------------------
 
@@ -409,7 +428,10 @@ class AnimatorPanel(QWidget):
         if self._timeline is None or self.position >= self.frame_count:
             self.pause()
             return
-        self.seek(self.position + steps)
+        if self.predict.is_on:  # one step at a time: each backward step waits for its prediction
+            self.step_forward()
+        else:
+            self.seek(self.position + steps)
         if self.position >= self.frame_count:
             self.pause()
 
@@ -447,6 +469,26 @@ class AnimatorPanel(QWidget):
         self.seek(position)
 
     @guarded
+    def _on_pitfall_combo_activated(self, _index: int) -> None:
+        if self._source == "network":
+            self.pitfalls.choose(None)
+            self.status_message.emit("The pitfall replays work on the editor's graphs: choose it above first")
+            return
+        if self.load(self._document) and self.pitfalls.key is not None:
+            self.status_message.emit(f"Pitfall replay: {self.pitfalls.replay.pitfall.title.lower()}, beside the "
+                                     "correct pass")
+
+    def set_pitfall(self, key: str | None) -> bool:
+        """Replay the graph with the pitfall ``key`` (see `pitfalls.PITFALLS`; None: the engine's pass alone)."""
+        self.pitfalls.choose(key)
+        self._on_pitfall_combo_activated(self.pitfalls.combo.currentIndex())
+        return self.pitfalls.key == key and self._animation is not None
+
+    def set_predict(self, on: bool) -> None:
+        """Predict mode on or off (it works on scalar graphs: the editor's)."""
+        self.predict.set_on(on)
+
+    @guarded
     def _on_source_combo_activated(self, index: int) -> None:
         source = self.source_combo.itemData(index)
         if source == self._source and self._animation is not None:
@@ -468,34 +510,7 @@ class AnimatorPanel(QWidget):
 
     # -- events ----------------------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        try:
-            return self._filter_event(watched, event)
-        except Exception as error:
-            report_handled(error, "the animator's event filter")
-            self._recover(error)
-            return False
-
-    def _filter_event(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if watched is self.view:
-            if kind == QEvent.Type.KeyPress and event.key() in self._key_slots and not event.modifiers():
-                # Reached only when no shortcut took the key (no active window): keep the keys working.
-                if event.key() != Qt.Key.Key_Space or not event.isAutoRepeat():
-                    self._key_slots[event.key()]()
-                return True
-            if kind == QEvent.Type.Resize and self._auto_fit:
-                QTimer.singleShot(0, self._fit_if_auto)
-        elif watched is self.view.viewport():
-            if kind == QEvent.Type.Wheel:
-                self._auto_fit = False
-            elif kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
-                item = self.scene.node_at(self.view.mapToScene(event.position().toPoint()))
-                if item is not None:
-                    self._on_node_clicked(item.node_id)
-                    return True
-        return False
-
+    @guarded
     def _on_node_clicked(self, node_id: str) -> None:
         item = self.scene.node_item(node_id)
         name = item.display_name() if item is not None else node_id
@@ -507,19 +522,6 @@ class AnimatorPanel(QWidget):
         self.seek(self._timeline.frame_of_node(node_id))
         self.status_message.emit(f"Went to the step of {name}")
 
-    def keyPressEvent(self, event) -> None:
-        key = event.key()
-        if key in self._key_slots and not event.modifiers():
-            try:
-                if key != Qt.Key.Key_Space or not event.isAutoRepeat():
-                    self._key_slots[key]()
-            except Exception as error:
-                report_handled(error, "the animator's keys")
-                self._recover(error)
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
         try:
@@ -527,25 +529,11 @@ class AnimatorPanel(QWidget):
         except Exception as error:
             report_handled(error, "reloading the animation")
             self._recover(error)
-        QTimer.singleShot(0, self._fit_if_auto)
+        self.fitting.fit_soon()
 
     def hideEvent(self, event) -> None:
         self.pause()
         super().hideEvent(event)
-
-    @guarded
-    def _fit_if_auto(self) -> None:
-        if self._auto_fit:
-            self._fit()
-
-    def _fit(self) -> None:
-        """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
-        minimap, and the view follows the current step."""
-        fits = self.view.fit(min_zoom=READABLE_ZOOM)
-        wants = not fits or self._node_count >= MINIMAP_FROM
-        if wants != self._wants_minimap:
-            self._wants_minimap = wants
-            self._refresh_minimap()
 
     def set_theme(self, dark: bool) -> None:
         self._dark = bool(dark)
@@ -557,6 +545,8 @@ class AnimatorPanel(QWidget):
         """No timeline: the graph (if any) drawn plainly, the controls off, ``text`` said."""
         self._animation = None
         self.pause()
+        self.pitfalls.clear()
+        self.predict.set_quiz(None)
         self.steps.clear_frames()
         self.controls.set_frame_count(0)
         self._set_controls_enabled(False)
@@ -581,7 +571,7 @@ class AnimatorPanel(QWidget):
         else:
             finished = FINISHED_TEXT + _note(self._animation.finished_note) if position == count else ""
             self.steps.show_text(f"Step {position} of {count} · {PHASE_NAMES[frame.phase]}",
-                                 frame.explanation + finished)
+                                 frame.explanation + self.pitfalls.explain(position) + finished)
         self.controls.show_position(position, count)
         self.steps.show_position(position)
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
 
 from .timeline import Frame
 
 EXPLANATION_LINES = 8  # the step box's height, in lines of its text
+MARK_COLOR = "#fbd3cf"  # a flagged row: where a mistaken replay parts from the correct one
 
 
 def dot_icon(color: str, size: int = 12) -> QIcon:
@@ -38,6 +39,8 @@ class StepPanel(QWidget):
         super().__init__(parent)
         self._icons = {phase: dot_icon(color) for phase, color in phase_colors.items()}
         self._position = 0
+        self._marked: int | None = None  # the flagged row (`mark_row`) and its own text
+        self._marked_text = ""
 
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(max(mono.pointSizeF(), 10.5))
@@ -108,6 +111,7 @@ class StepPanel(QWidget):
 
     def show_frames(self, frames: Sequence[Frame]) -> None:
         """One row per frame: "12.  t3 → a: 10 x 1 = 10", with the phase's colour and the arithmetic as tooltip."""
+        self._marked = None
         with QSignalBlocker(self.step_list):
             self.step_list.clear()
             self.step_list.addItems([f"{i}.  {frame.title}" for i, frame in enumerate(frames, start=1)])
@@ -117,7 +121,21 @@ class StepPanel(QWidget):
                 item.setToolTip(frame.explanation)
         self._position = 0
 
+    def mark_row(self, position: int | None, note: str) -> None:
+        """Flag the row of the step at ``position`` with ``note`` (None: no row flagged)."""
+        if self._marked is not None and self._marked < self.step_list.count():
+            item = self.step_list.item(self._marked)
+            item.setText(self._marked_text)
+            item.setBackground(QBrush())
+        self._marked = None
+        if position is not None and 1 <= position <= self.step_list.count():
+            item = self.step_list.item(position - 1)
+            self._marked, self._marked_text = position - 1, item.text()
+            item.setText(f"{item.text()}   ⚑ {note}")
+            item.setBackground(QColor(MARK_COLOR))
+
     def clear_frames(self) -> None:
+        self._marked = None
         self.step_list.clear()
         self._position = 0
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageSequence
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFileDialog, QSplitter
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QLineEdit, QPushButton, QSplitter, QToolButton
 
 from engine import Tensor
 from playground.animator.colors import STATE_COLORS
@@ -579,3 +579,94 @@ def chain(n: int) -> GraphDocument:
         document.add_node(Node(f"n{i}", "tanh", 180 * i, 0))
         document.add_edge(Edge(f"n{i - 1}", f"n{i}", 0))
     return document
+
+
+# -- Predict mode and the pitfall replays ------------------------------------------------------
+
+
+def test_predict_mode_asks_before_each_backward_step_and_keeps_a_score(loaded, qtbot):
+    panel = loaded
+    toggle = panel.findChild(QToolButton, "predictToggle")
+    qtbot.mouseClick(toggle, LEFT)
+    assert toggle.isChecked() and panel.predict.isVisible()
+    answer = panel.findChild(QLineEdit, "predictInput")
+    feedback = panel.findChild(QLabel, "predictFeedback")
+    forward_and_seed = sum(frame.phase != "backward" for frame in panel.timeline.frames)
+    for _ in range(forward_and_seed + 1):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    assert panel.position == forward_and_seed  # the first backward step waits for a prediction
+    assert panel.predict.pending == forward_and_seed + 1 and answer.isEnabled()
+    step = panel.timeline.frames[forward_and_seed].step
+    assert "What does it carry" in panel.findChild(QLabel, "predictQuestion").text()
+
+    qtbot.keyClicks(answer, format_number(step.contribution))
+    qtbot.keyClick(answer, Qt.Key.Key_Return)
+    assert panel.position == forward_and_seed + 1 and feedback.text().startswith("✓ Right.")
+    qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    assert panel.position == forward_and_seed + 1  # the next one waits too
+    qtbot.keyClicks(answer, "12345")
+    qtbot.mouseClick(panel.findChild(QPushButton, "predictCheckButton"), LEFT)
+    assert feedback.text().startswith("✗ Not quite: 12345.") and "contribution = upstream × local" in \
+        feedback.text()
+    assert panel.position == forward_and_seed + 2  # shown once answered, right or wrong
+    assert panel.findChild(QLabel, "predictScore").text() == "Score: 1 of 2"
+
+    qtbot.keyClicks(answer, "x")  # nothing pending: the field is off
+    assert not answer.isEnabled()
+    assert panel.load(traced())  # a new graph, a new score
+    assert panel.findChild(QLabel, "predictScore").text() == "Score: 0 of 0 (8 steps to predict)"
+
+
+def test_predict_pauses_playing_at_the_first_step_to_predict(loaded, qtbot):
+    panel = loaded
+    panel.set_predict(True)
+    panel.set_speed_index(len(SPEEDS) - 1)
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing)
+    assert panel.predict.pending == panel.position + 1 and panel.timeline.frames[panel.position].phase == "backward"
+
+
+def test_predict_is_off_for_a_network(panel, network):
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    assert not panel.findChild(QToolButton, "predictToggle").isEnabled()
+
+
+def test_the_overwrite_pitfall_replays_beside_the_correct_pass_and_marks_where_they_part(loaded, qtbot):
+    panel = loaded
+    combo = panel.findChild(QComboBox, "pitfallCombo")
+    combo.setCurrentIndex(combo.findData("overwrite"))
+    combo.activated.emit(combo.currentIndex())  # as a person's choice does
+    mistaken = panel.pitfalls
+    assert mistaken.isVisible() and panel.pitfalls.correct_caption.text() == "Correct: parent.grad += contribution"
+    assert panel.findChild(QLabel, "pitfallCaption").text() == "With the mistake: parent.grad = contribution"
+    part = mistaken.parting_position
+    summary = panel.findChild(QLabel, "pitfallSummary").text()
+    assert f"step {part}" in summary and "31" in summary and "10" in summary
+    assert panel.steps.step_list.item(part - 1).text().endswith("⚑ the replays part here")
+
+    qtbot.mouseClick(panel.findChild(QPushButton, "pitfallPartButton"), LEFT)
+    assert panel.position == part
+    assert "With the mistake  ⚑ the replays part here:" in panel.steps.explanation.text()
+    assert "overwrote 21 instead of adding" in panel.steps.explanation.text()
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    a = node_id(panel.document, "a")
+    assert lines(panel, a) == ["value 2", "grad 31"]
+    assert mistaken.scene.node_item(a).body_lines() == ["value 2", "grad 10", "✗ right: 31"]
+    assert mistaken.scene.node_item(node_id(panel.document, "b")).body_lines() == ["value 3", "grad 14"]
+
+    combo.setCurrentIndex(0)  # no mistake
+    combo.activated.emit(0)
+    assert not mistaken.isVisible() and panel.steps.step_list.item(part - 1).text().endswith("= 10")
+
+
+def test_forgetting_to_zero_replays_two_passes_on_both_sides(loaded, qtbot):
+    panel = loaded
+    assert panel.set_pitfall("zero")
+    assert panel.frame_count == 17 + 1 + 8  # a second seed and a second pass of eight steps
+    panel.last()
+    a = node_id(panel.document, "a")
+    assert lines(panel, a) == ["value 2", "grad 31"]  # zero_grad() first: the same gradients again
+    assert panel.pitfalls.scene.node_item(a).body_lines() == ["value 2", "grad 62", "✗ right: 31"]
+    panel.set_pitfall("order")  # lesson 2's graph: the order cannot go wrong here
+    assert panel.pitfalls.parting_position is None and "never part" in panel.pitfalls.summary.text()
+    assert not panel.findChild(QPushButton, "pitfallPartButton").isEnabled()
