@@ -20,11 +20,12 @@ PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLOR
                 "backward": STATE_COLORS[NodeState.PROCESSING]}
 
 
-def legend_html() -> str:
-    """The colour key under the graph, as rich text."""
+def legend_html(scale: float = 1.0) -> str:
+    """The colour key under the graph, as rich text (``scale``: presentation mode's zoom)."""
+    dot, text = round(15 * scale), round(11 * scale)
     entries = "&nbsp;&nbsp;&nbsp;".join(
-        f"<span style='color:{STATE_COLORS[state]}; font-size:15px'>●</span>&nbsp;{state.value}"
+        f"<span style='color:{STATE_COLORS[state]}; font-size:{dot}px'>●</span>&nbsp;{state.value}"
         for state in NodeState)
-    wire = (f"&nbsp;&nbsp;&nbsp;<span style='color:{BACKWARD_WIRE_COLOR}; font-size:15px'>━</span>"
+    wire = (f"&nbsp;&nbsp;&nbsp;<span style='color:{BACKWARD_WIRE_COLOR}; font-size:{dot}px'>━</span>"
             "&nbsp;wire of the current step")
-    return f"<span style='font-size:11px'>{entries}{wire}</span>"
+    return f"<span style='font-size:{text}px'>{entries}{wire}</span>"

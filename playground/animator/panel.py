@@ -69,6 +69,7 @@ class AnimatorPanel(QWidget):
         self._maths: tuple | None = None
         self._stale = False
         self._dark = False
+        self._text_scale = 1.0  # presentation mode's zoom
 
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
@@ -288,7 +289,7 @@ class AnimatorPanel(QWidget):
         two = self.pitfalls.animation is not None  # the correct replay above, the mistaken one below, alike
         if two:
             self._graphs.setSizes([1, 1])
-        self.fitting.readable_zoom = PAIRED_ZOOM if two else READABLE_ZOOM
+        self.fitting.readable_zoom = (PAIRED_ZOOM if two else READABLE_ZOOM) * self._text_scale
         self.fitting.fit_soon()  # again once the two views have their sizes
         self.predict.set_quiz(PredictQuiz(timeline, {n.id: n.display_name for n in self._document.nodes})
                               if isinstance(animation, DocumentAnimation) else None)
@@ -534,6 +535,20 @@ class AnimatorPanel(QWidget):
     def hideEvent(self, event) -> None:
         self.pause()
         super().hideEvent(event)
+
+    def catch_up(self) -> None:
+        """Show the followed graph's latest edit now, not at the next turn of the event loop."""
+        self._reload_timer.stop()
+        self._reload_if_stale()
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: fit no smaller than ``factor`` times the readable zoom; a larger legend."""
+        self._text_scale = float(factor)
+        paired = self.pitfalls.animation is not None
+        self.fitting.readable_zoom = (PAIRED_ZOOM if paired else READABLE_ZOOM) * self._text_scale
+        self.legend.setText(legend_html(self._text_scale))
+        self.fitting.auto = True
+        self.fitting.fit_soon()
 
     def set_theme(self, dark: bool) -> None:
         self._dark = bool(dark)
