@@ -14,6 +14,7 @@ STATE_COLORS: dict[NodeState, str] = {
 }
 FORWARD_WIRE_COLOR = STATE_COLORS[NodeState.COMPUTED]  # the operands flowing into the node being computed
 BACKWARD_WIRE_COLOR = STATE_COLORS[NodeState.PROCESSING]  # the wire the current contribution travels along
+WRONG_COLOR = "#b3261e"  # a pitfall replay's node whose final gradient is wrong: deep red
 UNUSED_OPACITY = 0.35  # nodes and wires the output does not depend on
 PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
 PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLORS[NodeState.READY],

@@ -27,7 +27,7 @@ from .predict import PredictQuiz
 from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
-from .step_panel import StepPanel
+from .step_panel import EXPLANATION_LINES, StepPanel
 from .tensor_timeline import TensorAnimation, tensor_animation
 from .timeline import DocumentAnimation, Timeline
 from .view_fit import READABLE_ZOOM, ViewFit
@@ -38,6 +38,7 @@ START_TEXT = ("Press Play or → to start: first the forward pass computes every
               "pass applies the chain rule one wire at a time.")
 FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
 PAIRED_ZOOM = 0.6  # two graphs one above the other: each may be drawn smaller than alone
+PAIRED_LINES = 15  # the step box then explains both replays
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 
@@ -289,6 +290,7 @@ class AnimatorPanel(QWidget):
         two = self.pitfalls.animation is not None  # the correct replay above, the mistaken one below, alike
         if two:
             self._graphs.setSizes([1, 1])
+        self.steps.set_explanation_lines(PAIRED_LINES if two else EXPLANATION_LINES)
         self.fitting.readable_zoom = (PAIRED_ZOOM if two else READABLE_ZOOM) * self._text_scale
         self.fitting.fit_soon()  # again once the two views have their sizes
         self.predict.set_quiz(PredictQuiz(timeline, {n.id: n.display_name for n in self._document.nodes})

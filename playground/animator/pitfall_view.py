@@ -33,9 +33,13 @@ class MistakeAnimation(DocumentAnimation):
         self.wrong_finals = replay.mistaken.final_grads(replay.output)
         super().__init__(document, replay.mistaken.passes)
 
+    def flagged(self, node_id: str, state: DisplayState) -> bool:
+        """True once the node shows the wrong final gradient the mistake leaves it with."""
+        return node_id in self.replay.differing and same_number(state.grad, self.wrong_finals.get(node_id))
+
     def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
         lines = super().node_lines(node_id, state)
-        if node_id in self.replay.differing and same_number(state.grad, self.wrong_finals.get(node_id)):
+        if self.flagged(node_id, state):
             lines.append(f"✗ right: {format_number(self.replay.differing[node_id][0])}")
         return lines
 

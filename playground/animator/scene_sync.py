@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor
 
 from ..editor.document import Edge
 from ..editor.view import GraphView
-from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY
+from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
 from .scene import AnimatorScene
 from .tensor_timeline import TensorAnimation
 from .timeline import DocumentAnimation, NodeState
@@ -105,12 +105,14 @@ class SceneSync:
     def refresh_nodes(self, node_ids: Iterable[str]) -> None:
         animation = self.animation
         display = animation.timeline.display
+        flagged = getattr(animation, "flagged", None)  # a mistaken replay marks the nodes it got wrong
         for node_id in node_ids:
             item = self.scene.node_item(node_id)
             state = display.get(node_id)
             if item is None or state is None:
                 continue
-            color = QColor(STATE_COLORS[state.state])
+            wrong = flagged is not None and flagged(node_id, state)
+            color = QColor(WRONG_COLOR if wrong else STATE_COLORS[state.state])
             if item.highlight != color:
                 item.set_highlight(color)
             lines = animation.node_lines(node_id, state)

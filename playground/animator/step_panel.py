@@ -69,7 +69,8 @@ class StepPanel(QWidget):
         self.explanation_box.setWidget(self.explanation)
         self.explanation_box.setWidgetResizable(True)
         self.explanation_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.explanation_box.setFixedHeight(round(QFontMetricsF(mono).lineSpacing() * EXPLANATION_LINES) + 20)
+        self._line_height = QFontMetricsF(mono).lineSpacing()
+        self.set_explanation_lines(EXPLANATION_LINES)
 
         self.step_list = QListWidget()
         self.step_list.setObjectName("stepList")
@@ -120,6 +121,10 @@ class StepPanel(QWidget):
                 item.setIcon(self._icons[frame.phase])
                 item.setToolTip(frame.explanation)
         self._position = 0
+
+    def set_explanation_lines(self, lines: int) -> None:
+        """The step box's fixed height, in lines (more when a pitfall replay explains both passes)."""
+        self.explanation_box.setFixedHeight(round(self._line_height * lines) + 20)
 
     def mark_row(self, position: int | None, note: str) -> None:
         """Flag the row of the step at ``position`` with ``note`` (None: no row flagged)."""

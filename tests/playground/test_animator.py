@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QLineEdit, QPushButton, QSplitter, QToolButton
 
 from engine import Tensor
-from playground.animator.colors import STATE_COLORS
+from playground.animator.colors import STATE_COLORS, WRONG_COLOR
 from playground.animator.panel import START_TEXT, AnimatorPanel
 from playground.animator.player import SPEEDS
 from playground.animator.timeline import NodeState
@@ -652,6 +652,8 @@ def test_the_overwrite_pitfall_replays_beside_the_correct_pass_and_marks_where_t
     a = node_id(panel.document, "a")
     assert lines(panel, a) == ["value 2", "grad 31"]
     assert mistaken.scene.node_item(a).body_lines() == ["value 2", "grad 10", "✗ right: 31"]
+    assert mistaken.scene.node_item(a).highlight == QColor(WRONG_COLOR)  # the final gradients that differ, marked
+    assert panel.scene.node_item(a).highlight == QColor(STATE_COLORS[NodeState.DONE])
     assert mistaken.scene.node_item(node_id(panel.document, "b")).body_lines() == ["value 3", "grad 14"]
 
     combo.setCurrentIndex(0)  # no mistake

@@ -237,3 +237,14 @@ def test_mangled_lines_are_refused_with_a_line_or_still_make_a_lesson(path, data
             run = LessonRun(lesson)
             run.go(i)
             run.html()
+
+
+def test_the_readmes_lesson_example_is_a_valid_lesson():
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n(autograd-playground-lesson.*?)```", readme, re.S).group(1)
+    run = LessonRun(parse_lesson(block))
+    assert "y = 9" in run.html() and "= 6" in run.html()
+    run.next()
+    assert run.question.expected == 6.0 and run.answer("6").right
