@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from .facts import GraphFacts
@@ -62,7 +62,8 @@ class LessonDriver(QObject):
         self.window.tabs.setCurrentWidget(panel)
 
     def _do_graph(self, document, step: Step) -> None:
-        self.window.open_lesson_graph(document.copy(), self.lesson_title or step.title)
+        if self.window.open_lesson_graph(document.copy(), self.lesson_title or step.title):
+            QTimer.singleShot(0, self.window.editor.view.fit)  # again once the Learn dock has taken its room
 
     _do_example = _do_graph
 
