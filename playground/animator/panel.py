@@ -293,7 +293,7 @@ class AnimatorPanel(QWidget):
         self.steps.set_explanation_lines(PAIRED_LINES if two else EXPLANATION_LINES)
         self.fitting.readable_zoom = (PAIRED_ZOOM if two else READABLE_ZOOM) * self._text_scale
         self.fitting.fit_soon()  # again once the two views have their sizes
-        self.predict.set_quiz(PredictQuiz(timeline, {n.id: n.display_name for n in self._document.nodes})
+        self.predict.set_quiz(PredictQuiz(timeline, self._document.names())
                               if isinstance(animation, DocumentAnimation) else None)
         self.controls.set_frame_count(len(timeline))
         self._set_controls_enabled(True)

@@ -162,7 +162,7 @@ class PitfallView(QWidget):
 
     def _summary_html(self, document: GraphDocument) -> str:
         replay = self.replay
-        name = {node.id: node.display_name for node in document.nodes}
+        name = document.names()
         lines = [f"<b>{escape(replay.pitfall.title)}</b>: {escape(replay.pitfall.why)}"]
         if replay.parting is None:
             lines.append("On this graph the two replays never part: every node that passes a gradient on "

@@ -204,7 +204,7 @@ def _out_of_order(document: GraphDocument, steps: list[ChainStep], output: str) 
 
 
 def _name(document: GraphDocument, node_id: str) -> str:
-    return document.node(node_id).display_name
+    return document.name(node_id)
 
 
 def _two_passes(document: GraphDocument, evaluation: Evaluation, zero_between: bool) -> Replay:

@@ -101,10 +101,11 @@ def describe(array, limit: int = 4) -> str:
     return f"{shape_text(array.shape)}, ‖·‖ = {format_number(norm(array))}"
 
 
-def statistics(array) -> str:
+def statistics(array, full: bool = False) -> str:
+    """A tensor's mean, min, max and norm to read; a single number as itself (every digit if ``full``, for tooltips)."""
     array = np.asarray(array, dtype=np.float64)
     if array.size == 1:
-        return full_number(float(array.reshape(())))
+        return (full_number if full else format_number)(float(array.reshape(())))
     return (f"mean {format_number(float(array.mean()))}, min {format_number(float(array.min()))}, "
             f"max {format_number(float(array.max()))}, ‖·‖ = {format_number(norm(array))}")
 
@@ -165,9 +166,9 @@ class TensorAnimation:
         lines = [f"{node.title} ({node.kind}): {node.description}", f"{state.state.value}",
                  f"shape {node.shape}"]
         if state.value is not None:
-            lines.append(f"value: {statistics(state.value)}")
+            lines.append(f"value: {statistics(state.value, full=True)}")
         if state.grad is not None:
-            lines.append(f"grad: {statistics(state.grad)}")
+            lines.append(f"grad: {statistics(state.grad, full=True)}")
         elif not node.requires_grad:
             lines.append("needs no gradient: nothing learns it")
         return "\n".join(lines)
@@ -277,7 +278,7 @@ def _forward_order(order: list) -> list:
 
 def _value_lines(data: np.ndarray) -> str:
     if data.size == 1:
-        return f"value: {full_number(float(data.reshape(())))}"
+        return f"value: {format_number(float(data.reshape(())))}"
     if data.size <= 4:
         return f"value: {describe(data)}\n{statistics(data)}"
     return f"value: {statistics(data)}"

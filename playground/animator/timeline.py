@@ -96,20 +96,16 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
-def _name(document: GraphDocument, node_id: str) -> str:
-    return document.node(node_id).display_name
-
-
 def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -> str:
     """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``..."""
     node = document.node(node_id)
     names = []
     for p in range(node.port_count):
         edge = document.edge_at(node_id, p)
-        names.append(_name(document, edge.source) if edge else "?")
+        names.append(document.name(edge.source) if edge else "?")
     a = names[0] if names else "x"
     b = names[1] if len(names) > 1 else "y"
-    out = _name(document, node_id)
+    out = document.name(node_id)
     formulas = {
         "add": ("1", "1"),
         "sub": ("1", "-1"),
@@ -190,7 +186,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     for node_id in order:
         ports = evaluation.results[node_id].missing_ports
         if ports:
-            raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+            raise ValueError(f"input '{ports[0]}' of {document.name(node_id)} is not connected")
     values = evaluation.values
     tracker = DisplayTracker(order)
     frames: list[Frame] = []
@@ -198,7 +194,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
-        name, value = _name(document, node_id), values[node_id].data
+        name, value = document.name(node_id), values[node_id].data
         operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
         if node.is_leaf:
             title = f"{name} = {format_number(value)}"
@@ -206,7 +202,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
             article = "an" if what[0] in "aeiou" else "a"
             explanation = f"Forward: {name} is {article} {what}: {name} = {full_number(value)}"
         else:
-            names = [_name(document, edge.source) for edge in operand_wires]
+            names = [document.name(edge.source) for edge in operand_wires]
             numbers = [format_number(values[edge.source].data) for edge in operand_wires]
             title = f"{name} = {forward_formula(document, node_id, names)} = {format_number(value)}"
             explanation = (f"Forward: {name} = {forward_formula(document, node_id, names)}\n"
@@ -230,7 +226,7 @@ def _backward_frames(document: GraphDocument, order: list[str], output: str, bac
                      tracker: DisplayTracker, number: int) -> list[Frame]:
     """The seed frame and one frame per chain-rule step of one backward pass (``number`` counts from 1)."""
     shown, change = tracker.shown, tracker.change
-    name = _name(document, output)
+    name = document.name(output)
     again = f" (backward pass {number})" if number > 1 else ""
     frame = Frame("seed", output, f"seed{again}: d({name})/d({name}) = 1",
                   f"Backward starts at the output {name}:\nd({name})/d({name}) = 1"
@@ -252,7 +248,7 @@ def _backward_frames(document: GraphDocument, order: list[str], output: str, bac
     for step in backward_pass.steps:
         node_id, parent_id = step.node, step.parent
         edge = document.edge_at(node_id, step.port)
-        node_name, parent_name = _name(document, node_id), _name(document, parent_id)
+        node_name, parent_name = document.name(node_id), document.name(parent_id)
         formula = local_derivative_formula(document, node_id, step.port)
         if step.before is None or not math.isclose(step.before + step.contribution, step.total, rel_tol=1e-12):
             total_line = f"{parent_name}.grad = {format_number(step.total)}"  # the first, or an overwrite
@@ -374,7 +370,7 @@ class DocumentAnimation:
     @property
     def finished_note(self) -> str:
         """What the last step should add: which values came out nan or inf, and why."""
-        problems = [f"{_name(self.document, node_id)}: {self.evaluation.results[node_id].problem}"
+        problems = [f"{self.document.name(node_id)}: {self.evaluation.results[node_id].problem}"
                     for node_id in self.timeline.display if self.evaluation.results[node_id].problem]
         if not problems:
             return ""
@@ -385,7 +381,7 @@ class DocumentAnimation:
         return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
 
     def node_tooltip(self, node_id: str, state: DisplayState) -> str:
-        text = (f"{_name(self.document, node_id)}: {state.state.value}\n"
+        text = (f"{self.document.name(node_id)}: {state.state.value}\n"
                 f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")
         problem = self.evaluation.results[node_id].problem
         return f"{text}\n⚠ {problem}" if problem and state.value is not None else text

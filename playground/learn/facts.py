@@ -38,7 +38,7 @@ class GraphFacts:
             raise ValueError(self.evaluation.incomplete[0] if self.evaluation.incomplete else "no output")
         self.output = output
         self.timeline = Timeline.of_document(document, self.evaluation)
-        self._ids = {node.display_name: node.id for node in document.nodes}
+        self._ids = {name: node_id for node_id, name in document.names().items()}
 
     def names(self) -> list[str]:
         return list(self._ids)
@@ -47,7 +47,7 @@ class GraphFacts:
         return self._ids.get(name)
 
     def name(self, node_id: str) -> str:
-        return self.document.node(node_id).display_name
+        return self.document.name(node_id)
 
     def value(self, node_id: str) -> float:
         return self.evaluation.results[node_id].value

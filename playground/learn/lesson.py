@@ -39,6 +39,7 @@ from typing import NoReturn
 from ..editor.document import DocumentFormatError, GraphDocument
 from ..editor.expression import ExpressionError, parse_expression
 from ..files import load_document
+from ..paths import EXAMPLES
 from ..training.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
 
@@ -48,7 +49,6 @@ MAX_BYTES = 200_000
 MAX_LINE_LENGTH = 2_000
 MAX_STEPS = 100
 MAX_GRAPH_NODES = 120
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 TABS = ("editor", "animator", "training")
 PITFALL_KEYS = ("none", "overwrite", "order", "zero")

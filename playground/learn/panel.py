@@ -30,13 +30,14 @@ from PySide6.QtWidgets import (
 from ..animator.predict import AnswerError
 from ..editor.document import GraphDocument
 from ..errors import guarded
+from ..paths import RESOURCES
 from .lesson import Lesson, LessonFormatError, load_lesson
 from .markup import inline
 from .nudge_view import NudgeView
 from .questions import Question
 from .runner import LessonRun
 
-LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
+LESSONS = RESOURCES / "lessons"
 LESSON_FILTER = "Lessons (*.lesson *.txt);;All files (*)"
 RIGHT_STYLE = "color: #1b7a3a;"
 WRONG_STYLE = "color: #b3261e;"

@@ -99,7 +99,7 @@ def test_lesson_2_completed_through_the_ui_ends_with_a_grad_of_31(window, qtbot)
                      pos=lessons.visualItemRect(lessons.item(1)).center())
     panel = window.learning.panel
     assert panel.lesson.id == "02-chain-rule" and window.document_name == "The chain rule by hand (lesson)"
-    assert sorted(n.display_name for n in window.document.nodes) == ["L", "a", "b", "c", "d", "t1", "t2", "t3"]
+    assert sorted(window.document.names().values()) == ["L", "a", "b", "c", "d", "t1", "t2", "t3"]
     assert "with a = 2, b = 3, c = 4 and d = 5" in child(window, QTextBrowser, "lessonText").toPlainText()
     click(qtbot, window, "lessonNextButton")
     assert window.tabs.currentWidget() is window.animator and window.animator.position == 0

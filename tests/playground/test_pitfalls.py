@@ -65,7 +65,7 @@ def test_overwrite_inside_the_graph_spoils_everything_upstream():
 
 def test_a_depth_first_order_passes_on_a_shared_node_too_early():
     document = parse_expression(SHARED)
-    names = {n.id: n.display_name for n in document.nodes}
+    names = document.names()
     assert [names[n] for n in depth_first_order(document, document.effective_output())][:4] == ["L", "u", "t", "a"]
     replay = pitfall_replay(document, "order")
     t = by_label(document, "t")

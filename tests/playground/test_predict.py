@@ -41,7 +41,7 @@ def test_close_enough_means_half_a_percent_or_the_same_four_figures():
 
 
 def names(document):
-    return {node.id: node.display_name for node in document.nodes}
+    return document.names()
 
 
 def test_a_quiz_asks_at_each_backward_step_and_scores_the_first_answer():

@@ -74,8 +74,10 @@ def test_play_trains_the_default_setup_and_updates_the_plots(qtbot, panel):
     qtbot.waitUntil(lambda: (panel.test_accuracy or 0) >= 0.95, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.findChild(object, "accuracyLabel").text().endswith("%")
                     and float(panel.findChild(object, "accuracyLabel").text().split()[-1][:-1]) >= 95, timeout=WAIT)
+    # The curves redraw in turns, so each is waited for on its own.
     qtbot.waitUntil(lambda: panel.boundary_redraws >= redraws + 5 and panel.train_loss_curve.xData is not None
-                    and len(panel.train_loss_curve.xData) >= 5, timeout=WAIT)
+                    and len(panel.train_loss_curve.xData) >= 5 and panel.test_accuracy_curve.yData is not None
+                    and len(panel.test_accuracy_curve.yData) >= 5, timeout=WAIT)
     assert step_count(panel) > 0
     image = panel.boundary.image.image
     assert image.shape[0] >= 150 and image.shape[1] >= 150
