@@ -28,6 +28,7 @@ from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
 from .files import FileFormatError, ReadFile, load_document, read_any, save_document, write_atomic
+from .learn.wiring import install_learning
 from .paths import EXAMPLES
 from .theme import apply_theme
 from .training.panel import TrainingPanel
@@ -35,6 +36,7 @@ from .training.panel import TrainingPanel
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
+LESSON_SUFFIX = " (lesson)"
 
 CANVAS_GESTURES = (
     ("Drag a palette entry onto the canvas", "Add a node (drop it on a wire to insert it)"),
@@ -102,6 +104,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
+        self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")
@@ -120,7 +123,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        self.file_menu = file_menu = bar.addMenu("&File")
         self._action(file_menu, "&New", self.new_document, QKeySequence.StandardKey.New)
         self._action(file_menu, "&Open…", self._on_open_triggered, QKeySequence.StandardKey.Open, "actionOpen")
         self.examples_menu = file_menu.addMenu("Open &example")
@@ -165,7 +168,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G")
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
-        view_menu = bar.addMenu("&View")
+        self.view_menu = view_menu = bar.addMenu("&View")
         self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
@@ -207,6 +210,14 @@ class MainWindow(QMainWindow):
             self._show_error("The example could not be opened", str(error))
             return False
         self._set_document(document, None, f"{Path(file_name).stem.replace('_', ' ')} (example)")
+        return True
+
+    def open_lesson_graph(self, document: GraphDocument, lesson: str) -> bool:
+        """Show a lesson step's graph, as an example is shown; unsaved work of one's own is asked about first
+        (a lesson's graph, edited or not, is the lesson's)."""
+        if not self.document_name.endswith(LESSON_SUFFIX) and not self._confirm_discard():
+            return False
+        self._set_document(document, None, f"{lesson}{LESSON_SUFFIX}")
         return True
 
     def show_document_from_python(self, document: GraphDocument, title: str) -> None:

@@ -188,6 +188,13 @@ class EditorPanel(QWidget):
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None)
 
+    def select_node(self, node_id: str) -> None:
+        """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""
+        self.scene.select_nodes([node_id])
+        item = self.scene.node_item(node_id)
+        if item is not None:
+            self.view.ensureVisible(item)
+
     def select_all(self) -> None:
         self.scene.select_nodes([n.id for n in self.document.nodes])
 
