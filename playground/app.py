@@ -27,7 +27,9 @@ from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
-from .files import FileFormatError, ReadFile, load_document, read_any, save_document, write_atomic
+from .file_kinds import ReadFile, read_any
+from .files import FileFormatError, load_document, save_document, write_atomic
+from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .paths import EXAMPLES
 from .theme import apply_theme
@@ -36,6 +38,7 @@ from .training.panel import TrainingPanel
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
+OPEN_FILTER = "Autograd Playground files (*.json *.lesson);;Graphs (*.json);;Lessons (*.lesson);;All files (*)"
 LESSON_SUFFIX = " (lesson)"
 
 CANVAS_GESTURES = (
@@ -237,10 +240,16 @@ class MainWindow(QMainWindow):
         return self.open_read_file(item)
 
     def open_read_file(self, item: ReadFile) -> bool:
-        """Show a file already read (`files.read_any`) in its place."""
+        """Show a file already read (`file_kinds.read_any`) in its place."""
         if item.kind == "graph":
             self._set_document(item.content, item.path, item.path.name)
             self.tabs.setCurrentWidget(self.editor)
+        elif item.kind == "lesson":
+            try:
+                self.learning.open_lesson(item.content)
+            except LessonFormatError as error:
+                self._show_error(f"{item.path.name} could not be opened", str(error))
+                return False
         self._remember_recent(item.path)
         self.statusBar().showMessage(f"Opened {item.path}", 5000)
         return True
@@ -272,7 +281,7 @@ class MainWindow(QMainWindow):
     def _on_open_triggered(self) -> None:
         if not self._confirm_discard():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", str(self._start_folder()), GRAPH_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open", str(self._start_folder()), OPEN_FILTER)
         if path:
             self.open_path(path)
 

@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, qt_platform
-from .files import FileFormatError, read_any
+from .file_kinds import read_any
+from .files import FileFormatError
 
 DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
                "the backward pass, train a small network.")
 EPILOG = ("Each FILE opens where it belongs by its content: a graph (.json, as File > Save writes it) in the "
-          "editor. Qt's own options (e.g. -platform offscreen) are passed on to Qt.")
+          "editor, a lesson (.lesson) in the Learn panel. Qt's own options (e.g. -platform offscreen) are passed "
+          "on to Qt.")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,4 @@
-"""Reading and writing the app's files: atomic writes, clear messages for files that cannot be read,
-and `read_any`, which tells a file's kind by its content (for the command line and File > Open)."""
+"""Reading and writing the app's files: atomic writes, and clear messages for files that cannot be read."""
 
 from __future__ import annotations
 
@@ -8,11 +7,9 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .editor.document import FORMAT_NAME as GRAPH_FORMAT
 from .editor.document import DocumentFormatError, GraphDocument
 
 # Files larger than this are refused before they are read: no graph, setup or lesson comes near it.
@@ -21,15 +18,6 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 
 class FileFormatError(ValueError):
     """A file that cannot be opened; the message names the file and says what is wrong."""
-
-
-@dataclass(frozen=True)
-class ReadFile:
-    """A file read and understood: its ``kind`` ("graph", ...), where it came from, and its content."""
-
-    kind: str
-    path: Path
-    content: Any
 
 
 def _new_file_mode() -> int:
@@ -104,21 +92,3 @@ def load_document(path: str | Path) -> GraphDocument:
         return GraphDocument.from_dict(data)
     except DocumentFormatError as error:
         raise DocumentFormatError(f"{path.name}: {error}") from None
-
-
-def read_any(path: str | Path) -> ReadFile:
-    """Read a file of any kind the app opens, telling the kind by its content, not its name.
-
-    Raises `FileFormatError` (or OSError) with a message that names the file.
-    """
-    path = Path(path)
-    text = read_text(path)
-    data = read_json(path, text)
-    kind = data.get("format") if isinstance(data, dict) else None
-    try:
-        if kind == GRAPH_FORMAT:
-            return ReadFile("graph", path, GraphDocument.from_dict(data))
-    except DocumentFormatError as error:
-        raise FileFormatError(f"{path.name}: {error}") from None
-    raise FileFormatError(f"{path.name}: this is not an Autograd Playground graph, nor another file it opens "
-                          "('format' is missing or unknown)")

@@ -163,6 +163,11 @@ class LearnPanel(QWidget):
             lesson = load_lesson(path)
         except OSError as error:
             raise LessonFormatError(error.strerror or str(error), source=Path(path).name) from None
+        return self.open_lesson(lesson)
+
+    def open_lesson(self, lesson: Lesson) -> Lesson:
+        """Show a lesson already read from a file, once the app has checked it can run every step
+        (raises `LessonFormatError` otherwise, and nothing changes)."""
         self.check_lesson(lesson)
         self.lessons = [item for item in self.lessons if item.id != lesson.id] + [lesson]
         self.start(lesson)

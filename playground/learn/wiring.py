@@ -69,9 +69,10 @@ class Learning(QObject):
         self.show_panel()
         self.panel.start(lesson)
 
-    def open_lesson(self, path: str | Path) -> Lesson:
-        """Open a lesson file (raises `LessonFormatError` with its line and reason; nothing changes then)."""
-        lesson = self.panel.open_file(path)
+    def open_lesson(self, path: str | Path | Lesson) -> Lesson:
+        """Open a lesson file, or a lesson read from one (raises `LessonFormatError` with its line and
+        reason; nothing changes then)."""
+        lesson = self.panel.open_lesson(path) if isinstance(path, Lesson) else self.panel.open_file(path)
         self.show_panel()
         return lesson
 

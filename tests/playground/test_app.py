@@ -7,6 +7,7 @@ import json
 import logging
 import runpy
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
@@ -439,3 +440,13 @@ def test_tab_over_the_canvas_opens_quick_search_without_a_click_first(window, qt
     QTest.mouseMove(view.viewport(), view.viewport().rect().topLeft() + QPoint(5, 5))
     QTest.mouseMove(view.viewport(), view.viewport().rect().center())
     assert box.hasFocus()
+
+
+def test_open_shows_a_lesson_file_in_the_learn_panel(window, tmp_path, qtbot):
+    source = Path(__file__).resolve().parents[2] / "resources" / "lessons" / "03-used-twice.lesson"
+    path = tmp_path / "my-lesson.lesson"
+    path.write_text(source.read_text().replace("title: ", "title: My copy of ", 1))
+    assert window.open_path(path)
+    panel = window.findChild(object, "learnPanel")
+    qtbot.waitUntil(panel.isVisible)
+    assert panel.lesson.title.startswith("My copy of")

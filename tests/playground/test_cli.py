@@ -83,3 +83,24 @@ def test_a_graph_file_opens_in_the_editor_and_the_app_exits_cleanly(tmp_path):
 def test_qt_options_pass_through_and_ours_are_parsed():
     args, qt_args = cli.parse(["-platform", "offscreen", "graph.json", "-style", "fusion"])
     assert [str(p) for p in args.files] == ["graph.json"] and qt_args == ["-platform", "offscreen", "-style", "fusion"]
+
+
+def test_a_lesson_file_is_told_from_a_graph_by_its_content(tmp_path):
+    from playground.file_kinds import read_any
+
+    lesson = ROOT / "resources" / "lessons" / "02-chain-rule.lesson"
+    copy = tmp_path / "chain.txt"  # the name says nothing: the content does
+    copy.write_text(lesson.read_text())
+    item = read_any(copy)
+    assert item.kind == "lesson" and item.content.title == "The chain rule by hand"
+    assert read_any(NEURON).kind == "graph"
+
+
+def test_a_broken_lesson_stops_the_command_with_its_line(tmp_path):
+    lesson = (ROOT / "resources" / "lessons" / "02-chain-rule.lesson").read_text().splitlines()
+    lesson[5] = "graph: a=2; b=3; L=a*"  # an expression that does not parse, on line 6
+    path = tmp_path / "broken.lesson"
+    path.write_text("\n".join(lesson) + "\n")
+    done = command(path)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"autograd-playground: {path}: broken.lesson, line 6")
