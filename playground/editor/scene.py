@@ -30,21 +30,14 @@ from ..errors import guarded
 from ..numbers import full_number
 from . import edits
 from .card_scene import CardScene
+from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, PortItem
 from .catalog import DEFAULT_SUM_INPUTS, kind
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
 from .evaluate import Evaluation
-from .items import (
-    BODY_PADDING,
-    HEADER_HEIGHT,
-    NODE_WIDTH,
-    ROW_HEIGHT,
-    NodeItem,
-    PendingWireItem,
-    PortItem,
-    WireItem,
-)
+from .node_card import NodeItem
 from .palette import kind_from_mime
+from .wires import PendingWireItem, WireItem
 
 logger = logging.getLogger(__name__)
 
