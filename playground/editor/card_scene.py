@@ -127,6 +127,19 @@ class CardScene(QGraphicsScene):
             return item.node_item
         return item if isinstance(item, CardItem) else None
 
+    def port_at(self, pos: QPointF) -> PortItem | None:
+        item = self._top_item_at(pos)
+        return item if isinstance(item, PortItem) else None
+
+    def wire_at(self, pos: QPointF, tolerance: float = 4.0) -> WireItem | None:
+        area = QRectF(pos.x() - tolerance, pos.y() - tolerance, 2 * tolerance, 2 * tolerance)
+        for item in self.items(area):
+            if isinstance(item, CardItem):
+                return None  # a card covers the point: the card wins
+            if isinstance(item, WireItem):
+                return item
+        return None
+
     # -- background --------------------------------------------------------------------------
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:

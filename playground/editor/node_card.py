@@ -1,4 +1,5 @@
-"""The editor's card for a graph document's node (`NodeItem`)."""
+"""The editor's card for a graph document's node (`NodeItem`), and the height such a card has
+(`node_height`), so a new node can be placed before its card exists."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..numbers import format_number, full_number
-from .cards import CardItem
+from .cards import BODY_PADDING, HEADER_HEIGHT, ROW_HEIGHT, CardItem
 from .catalog import kind
 from .document import Node
 from .evaluate import NodeResult, same_numbers
+
+
+def node_height(node: Node) -> float:
+    """The height a `NodeItem` gives this node (two body lines, or one row per input port)."""
+    return HEADER_HEIGHT + 2 * BODY_PADDING + max(2, node.port_count) * ROW_HEIGHT
 
 
 class NodeItem(CardItem):
