@@ -228,6 +228,11 @@ class MainWindow(QMainWindow):
         self._set_document(document, None, title)
         self.tabs.setCurrentWidget(self.editor)
 
+    def show_tensor_from_python(self, result) -> bool:
+        """Show a scalar tensor result's graph (`playground.show`) in the backward animator."""
+        self.tabs.setCurrentWidget(self.animator)
+        return self.animator.load_tensor_result(result)
+
     def open_path(self, path: str | Path) -> bool:
         """Open a file of any kind the app knows where it belongs (a graph in the editor, ...);
         a file that cannot be read is refused with a message and changes nothing."""

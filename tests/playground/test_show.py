@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 
 import playground
@@ -225,3 +226,41 @@ def test_a_scalar_mlp_shows_each_neurons_dot_product_as_products_and_a_sum(shown
     for name, leaf in (("x1", x[0]), ("x2", x[1])):
         node = next(n for n in window.document.nodes if n.label == name)
         assert evaluation.results[node.id].grad == pytest.approx(leaf.grad, rel=1e-12)
+
+
+def tensor_loss():
+    import numpy as np
+
+    from engine import Tensor
+
+    X = Tensor(np.array([[1.0, 2.0], [3.0, -1.0]]), label="X")
+    W = Tensor(np.array([[0.5], [-0.25]]), requires_grad=True, label="W")
+    b = Tensor(np.array([0.1]), requires_grad=True)  # unlabelled: w1
+    loss = ((X @ W + b).tanh() ** 2).mean()
+    return loss, W, b
+
+
+def test_a_scalar_tensor_opens_the_tensor_animator_and_leaves_its_grads_alone(shown):
+    loss, W, b = tensor_loss()
+    loss.backward(retain_graph=True)
+    before = W.grad.copy()
+    window = shown(loss)
+    animator = window.animator
+    assert window.tabs.currentWidget() is animator and animator.source == "python"
+    titles = {node.title for node in animator.animation.nodes.values()}
+    assert {"X", "W", "w1", "t1"} <= titles
+    animator.seek(animator.frame_count)  # the replay ends with the engine's gradients
+    w_node = next(n for n in animator.animation.nodes.values() if n.title == "W")
+    assert np.allclose(animator.timeline.display[w_node.id].grad, before)
+    assert np.array_equal(W.grad, before)  # the person's tensor kept its gradient (not doubled)
+    loss.backward()  # and its graph: it can still go backward, as before show()
+    assert np.allclose(W.grad, 2 * before)
+
+
+def test_a_tensor_that_cannot_be_shown_is_refused_with_the_way_out():
+    loss, W, _ = tensor_loss()
+    with pytest.raises(ValueError, match=r"reduce it first, e.g. with .sum\(\)"):
+        playground.show(W * 2)
+    loss.backward()  # frees the graph, as PyTorch does
+    with pytest.raises(ValueError, match=r"show the result before calling .backward\(\)"):
+        playground.show(loss)
