@@ -411,6 +411,11 @@ def test_a_graph_too_big_to_read_whole_is_shown_from_its_inputs_at_a_readable_zo
     assert shown.left() <= left <= shown.left() + 100  # the inputs' column is at the left edge
     assert "larger than the view" in window.statusBar().currentMessage()
 
+    window.findChild(QAction, "actionFit").trigger()  # View > Fit: the person asks to see it all
+    assert view.zoom() < READABLE_ZOOM and all_cards_visible(window)
+    window.resize(1000, 640)
+    qtbot.waitUntil(lambda: all_cards_visible(window))  # and it stays whole on resize
+
 
 def test_each_tab_has_its_own_status_bar(window, qtbot):
     summary = window.findChild(object, "evaluationLabel")
