@@ -455,3 +455,10 @@ def test_open_shows_a_lesson_file_in_the_learn_panel(window, tmp_path, qtbot):
     panel = window.findChild(object, "learnPanel")
     qtbot.waitUntil(panel.isVisible)
     assert panel.lesson.title.startswith("My copy of")
+
+
+def test_the_properties_heading_says_what_the_node_computes_with_its_own_operands(window):
+    window.editor.build_from_expression("a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3")
+    window.editor.scene.select_nodes([node_by_label(window, "L").id])
+    heading = window.findChild(object, "propertiesHeading").text()
+    assert "L = t2 * t3" in heading and "a * b" not in heading  # not the port names, which read like variables
