@@ -172,7 +172,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         self.view_menu = view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
+        self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
         self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
@@ -227,6 +227,11 @@ class MainWindow(QMainWindow):
         """Show a graph built from an engine result (`playground.show`) in the editor."""
         self._set_document(document, None, title)
         self.tabs.setCurrentWidget(self.editor)
+
+    def show_tensor_from_python(self, result) -> bool:
+        """Show a scalar tensor result's graph (`playground.show`) in the backward animator."""
+        self.tabs.setCurrentWidget(self.animator)
+        return self.animator.load_tensor_result(result)
 
     def open_path(self, path: str | Path) -> bool:
         """Open a file of any kind the app knows where it belongs (a graph in the editor, ...);

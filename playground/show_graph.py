@@ -12,7 +12,10 @@ import sys
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from engine import Tensor
+
 from . import qt_platform
+from .animator.tensor_timeline import graph_animation
 from .editor.from_engine import document_from_values
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed
@@ -46,20 +49,29 @@ def _application(shell) -> tuple[QApplication, bool]:
 
 
 def show(x, title: str = "Graph from Python"):
-    """Open the editor on the graph of ``x``, an `engine.Value` or a list of them (the first is the output).
+    """Open the app on the graph behind ``x``.
 
-    Every op is a node showing its value and gradient, leaves are inputs or parameters by their
-    labels (constants if unlabelled), laid out left to right. Returns the window when a Qt event
-    loop runs elsewhere (IPython, Jupyter), else runs the app and returns None once the window is closed.
+    An `engine.Value` (or a list of them, the first being the output) opens in the editor: every op
+    a node showing its value and gradient, leaves inputs or parameters by their labels (constants if
+    unlabelled), laid out left to right. A scalar `engine.Tensor` (a loss) opens in the backward
+    animator at tensor level, each node with its shape and norms, the engine's backward replayed.
+    Returns the window when a Qt event loop runs elsewhere (IPython, Jupyter), else runs the app and
+    returns None once the window is closed.
     """
-    roots = list(x) if isinstance(x, (list, tuple)) else [x]
-    document = document_from_values(roots)  # refuses what it cannot show before any window opens
+    if isinstance(x, Tensor):
+        graph_animation(x)  # refuses what it cannot show, with the reason, before any window opens
+        document = None
+    else:
+        document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x])
     app, loop_elsewhere = _application(_ipython())
     from .app import MainWindow
     from .errors import ExceptionReporter
 
     window = MainWindow()
-    window.show_document_from_python(document, title)
+    if document is None:
+        window.show_tensor_from_python(x)
+    else:
+        window.show_document_from_python(document, title)
     window.show()
     window.raise_()
     if loop_elsewhere:

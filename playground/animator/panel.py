@@ -28,7 +28,7 @@ from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
-from .tensor_timeline import TensorAnimation, tensor_animation
+from .tensor_timeline import TensorAnimation, graph_animation, tensor_animation
 from .timeline import DocumentAnimation, Timeline
 from .view_fit import READABLE_ZOOM, ViewFit
 
@@ -41,6 +41,7 @@ PAIRED_ZOOM = 0.6  # two graphs one above the other: each may be drawn smaller t
 PAIRED_LINES = 15  # the step box then explains both replays
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
+PYTHON_SOURCE = ("python", "A tensor result from Python")  # offered once playground.show() has sent one
 
 
 def _note(text: str) -> str:
@@ -66,7 +67,8 @@ class AnimatorPanel(QWidget):
         self.setAccessibleName("animatorPanel")
         self._document = GraphDocument()  # the panel's own copy of the graph it animates
         self._animation: DocumentAnimation | TensorAnimation | None = None
-        self._source = "graph"  # what is shown: "graph" (the editor's) or "network" (the training panel's)
+        self._source = "graph"  # what is shown: "graph" (the editor's), "network" (the training panel's), "python"
+        self._python_result = None  # the tensor playground.show() sent, if any
         self._maths: tuple | None = None
         self._stale = False
         self._dark = False
@@ -195,7 +197,8 @@ class AnimatorPanel(QWidget):
 
     @property
     def source(self) -> str:
-        """What is animated: "graph" (the editor's graph) or "network" (the training network)."""
+        """What is animated: "graph" (the editor's graph), "network" (the training network) or "python"
+        (a tensor result sent by ``playground.show``)."""
         return self._source
 
     @property
@@ -246,16 +249,28 @@ class AnimatorPanel(QWidget):
         at tensor level (each layer a node showing shapes and gradient norms), replaying the engine's
         ``Tensor.backward_steps()``. ``model`` should be a copy: its ``.grad``s are filled. False (and a
         message) if it cannot be; what was shown then stays."""
+        return self._show_tensor_animation(lambda: tensor_animation(model, loss_fn, X, y), "network", description)
+
+    def load_tensor_result(self, result, description: str = "the tensor from Python") -> bool:
+        """Animate whatever the scalar tensor ``result`` was computed from (``playground.show(loss)``), at
+        tensor level; its leaves' ``.grad``s stay as they were. False (and a message) if it cannot be."""
+        if self.source_combo.findData(PYTHON_SOURCE[0]) < 0:
+            self.source_combo.addItem(PYTHON_SOURCE[1], PYTHON_SOURCE[0])
+        self._python_result = result
+        return self._show_tensor_animation(lambda: graph_animation(result), PYTHON_SOURCE[0], description)
+
+    def _show_tensor_animation(self, build, source: str, description: str) -> bool:
         self.pause()
         try:
-            animation = tensor_animation(model, loss_fn, X, y)
-        except Exception as error:  # a bad snapshot must not take the panel down
-            report_handled(error, "building the network's animation")
+            animation = build()
+        except Exception as error:  # a bad snapshot or result must not take the panel down
+            if not isinstance(error, (TypeError, ValueError)):
+                report_handled(error, f"building the animation of {description}")
             self.status_message.emit(f"Backward animator: can't animate {description} "
                                      f"({type(error).__name__}: {error})")
             self._set_source(self._source)
             return False
-        self._set_source("network")
+        self._set_source(source)
         self.pitfalls.clear()
         if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
             self._maths, self._stale = _maths_of(self._followed), False
@@ -353,7 +368,7 @@ class AnimatorPanel(QWidget):
             return
         self._stale = False
         same_maths = self._maths == _maths_of(self._followed)
-        if self._source == "network" and same_maths:
+        if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
             return
         position = self.position
         same_step = same_maths and self._timeline is not None
@@ -473,7 +488,7 @@ class AnimatorPanel(QWidget):
 
     @guarded
     def _on_pitfall_combo_activated(self, _index: int) -> None:
-        if self._source == "network":
+        if self._source != "graph":
             self.pitfalls.choose(None)
             self.status_message.emit("The pitfall replays work on the editor's graphs: choose it above first")
             return
@@ -500,6 +515,8 @@ class AnimatorPanel(QWidget):
             self.network_requested.emit()  # the main window answers with load_network()
             if self._source != "network":  # nobody did: show what is shown
                 self._set_source(self._source)
+        elif source == PYTHON_SOURCE[0]:
+            self.load_tensor_result(self._python_result)
         elif self._followed is not None:
             self.load(self._followed)
         else:

@@ -295,6 +295,8 @@ class GraphView(QGraphicsView):
         # shown, until the person zooms or pans; `fit` (View > Fit) starts keeping it fitted again.
         self.keep_fitted = False
         self._fitted = False
+        self._fit_whole = False  # the last fit was View > Fit's (the whole graph, however small)
+        self.text_scale = 1.0  # presentation mode: cards drawn this much larger, fits included
         self._fit_timer = QTimer(self, singleShot=True, interval=0)
         self._fit_timer.timeout.connect(self._on_fit_timer_timeout)
         self._quick_search_scene_pos = QPointF()
@@ -318,6 +320,18 @@ class GraphView(QGraphicsView):
         A zoom is the person's choice of view: the graph is no longer refitted on resize.
         """
         self.stop_keeping_fitted()
+        self._zoom_to(zoom, anchor)
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: draw the cards ``factor`` times larger than usual; fitting then keeps
+        them that large too (a fitted graph is fitted again, a zoom the person chose is scaled)."""
+        old, self.text_scale = self.text_scale, float(factor)
+        if self.is_kept_fitted:
+            self.fit(whole=self._fit_whole)
+        elif old != self.text_scale:
+            self._zoom_to(self.zoom() * self.text_scale / old)
+
+    def _zoom_to(self, zoom: float, anchor: QPointF | None = None) -> None:
         zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
         current = self.zoom()
         if abs(zoom - current) < 1e-9:
@@ -359,15 +373,24 @@ class GraphView(QGraphicsView):
 
     def _on_fit_timer_timeout(self) -> None:
         if self.is_kept_fitted:
-            self.fit()
+            self.fit(whole=self._fit_whole)
 
-    def fit(self, margin: float = 20.0, min_zoom: float = READABLE_ZOOM) -> bool:
+    def fit_whole(self) -> bool:
+        """View > Fit: the whole graph in view, however small that makes it (the person asked to see it all);
+        resizing keeps it whole until they zoom or pan."""
+        return self.fit(whole=True)
+
+    def fit(self, margin: float = 20.0, min_zoom: float | None = None, whole: bool = False) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
         (by default, as far as text stays readable); False if the graph is then too big to fit, in
         which case the view shows its start (top left: the inputs) and the rest is panned to.
 
         Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
+        Presentation mode's `text_scale` scales both limits.
         """
+        self._fit_whole = whole
+        if min_zoom is None:
+            min_zoom = MIN_ZOOM if whole else READABLE_ZOOM * self.text_scale
         rect = _bounds(self.scene())
         fits = True
         if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all
@@ -383,7 +406,7 @@ class GraphView(QGraphicsView):
             width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
             zoom = min(area.width() / width, max(area.height(), 50.0) / height)
             fits = zoom >= min_zoom
-            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM)
+            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM * self.text_scale)
             self.resetTransform()
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom

@@ -122,7 +122,6 @@ class Presentation(QObject):
             sized = widget.font()
             sized.setPointSizeF(base * factor)
             widget.setFont(sized)
-        view = self.window.editor.view
-        view.set_zoom(view.zoom() * factor / old)
+        self.window.editor.view.set_text_scale(factor)
         self.window.animator.set_text_scale(factor)
         self.changed.emit(factor)

@@ -310,3 +310,19 @@ def test_f11_toggles_full_screen(window, qtbot):
     assert window.windowState() & Qt.WindowState.WindowFullScreen
     action.trigger()
     assert not window.windowState() & Qt.WindowState.WindowFullScreen
+
+
+def test_presentation_mode_survives_the_editors_refit_on_resize(qtbot, settings):
+    from playground.editor.view import READABLE_ZOOM
+
+    window = open_window(qtbot, settings)
+    child(window, QAction, "presentationZoom150").trigger()
+    child(window, QAction, "presentationAction").trigger()
+    try:
+        window.resize(1300, 800)  # the editor fits its graph again: still at presentation size
+        qtbot.waitUntil(lambda: window.editor.view.is_kept_fitted)
+        qtbot.wait(50)
+        assert window.editor.view.zoom() >= READABLE_ZOOM * 1.5 - 1e-9
+    finally:
+        child(window, QAction, "presentationAction").trigger()
+        window.close()
