@@ -104,8 +104,7 @@ class AnimatorScene(CardScene):
         self._nodes[animation.output].set_is_output(True)
 
     def _add(self, node_id: str, item: CardItem) -> None:
-        self.addItem(item)
-        self._nodes[node_id] = item
+        self.add_card(node_id, item)
 
     def _connect(self, edge: Edge, wire: WireItem) -> None:
         wire.set_label_visible(False)

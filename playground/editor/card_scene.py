@@ -19,6 +19,7 @@ from .style import DARK_COLORS, LIGHT_COLORS
 from .wires import WireItem
 
 GRID_STEP = 20.0
+CARD_CELL = 256.0  # the cell of the grid that finds the cards near a wire label
 
 
 class CardScene(QGraphicsScene):
@@ -30,6 +31,10 @@ class CardScene(QGraphicsScene):
         self._dark = False
         self._nodes: dict[str, CardItem] = {}
         self._wires: dict[Edge, WireItem] = {}
+        # Cards by grid cell, for `cards_in`: built when asked, dropped when a card moves or comes. The
+        # editor's scene keeps no spatial index (its wires change shape as cards move), and asking Qt
+        # for the items in a rectangle would visit every item: a label per wire made that quadratic.
+        self._card_grid: dict[tuple[int, int], list[QRectF]] | None = None
         self.setBackgroundBrush(self.colors["background"])
 
     # -- theme -------------------------------------------------------------------------------
@@ -66,6 +71,44 @@ class CardScene(QGraphicsScene):
             rect = rect.united(item.sceneBoundingRect())
         return rect
 
+    def add_card(self, node_id: str, item: CardItem) -> None:
+        """Show ``item`` as the card of ``node_id``."""
+        self.addItem(item)
+        self._nodes[node_id] = item
+        item.geometry_changed.connect(self._forget_card_grid)
+        self._card_grid = None
+
+    def any_card_in(self, rect: QRectF) -> bool:
+        """Whether the body of some card meets ``rect``."""
+        grid = self._card_grid if self._card_grid is not None else self._build_card_grid()
+        for column in range(math.floor(rect.left() / CARD_CELL), math.floor(rect.right() / CARD_CELL) + 1):
+            for row in range(math.floor(rect.top() / CARD_CELL), math.floor(rect.bottom() / CARD_CELL) + 1):
+                for card_rect in grid.get((column, row), ()):
+                    if card_rect.intersects(rect):
+                        return True
+        return False
+
+    def _build_card_grid(self) -> dict[tuple[int, int], list[QRectF]]:
+        grid: dict[tuple[int, int], list[QRectF]] = {}
+        for card in self._nodes.values():
+            rect = card.card_rect()
+            for column in range(math.floor(rect.left() / CARD_CELL), math.floor(rect.right() / CARD_CELL) + 1):
+                for row in range(math.floor(rect.top() / CARD_CELL), math.floor(rect.bottom() / CARD_CELL) + 1):
+                    grid.setdefault((column, row), []).append(rect)
+        self._card_grid = grid
+        return grid
+
+    def remove_card(self, node_id: str) -> CardItem | None:
+        """Take the card of ``node_id`` off the scene; returns it (None if there was none)."""
+        item = self._nodes.pop(node_id, None)
+        if item is not None:
+            self.removeItem(item)
+            self._card_grid = None
+        return item
+
+    def _forget_card_grid(self) -> None:
+        self._card_grid = None
+
     def place_labels_near(self, *areas: QRectF) -> None:
         """Find new spots for the wire labels in ``areas``, where a card has just arrived or left."""
         area = QRectF()
@@ -73,9 +116,9 @@ class CardScene(QGraphicsScene):
             area = area.united(rect)
         if area.isEmpty():
             return
-        for item in self.items(area):
-            if isinstance(item, WireItem):
-                item.place_label()
+        for wire in self._wires.values():
+            if wire.sceneBoundingRect().intersects(area):
+                wire.place_label()
 
     def _clear_items(self) -> None:
         for wire in self._wires.values():
@@ -87,6 +130,7 @@ class CardScene(QGraphicsScene):
                 self.removeItem(item)
         self._wires.clear()
         self._nodes.clear()
+        self._card_grid = None
 
     # -- selection ---------------------------------------------------------------------------
 

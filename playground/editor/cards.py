@@ -263,6 +263,10 @@ class CardItem(QGraphicsObject):
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, self.WIDTH, self._height).adjusted(-6, -6, 8, 9)
 
+    def card_rect(self) -> QRectF:
+        """The card's body in scene coordinates (no ports, no shadow): what a wire label keeps clear of."""
+        return QRectF(self.x(), self.y(), self.WIDTH, self._height)
+
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addRoundedRect(QRectF(0, 0, self.WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)

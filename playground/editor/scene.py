@@ -175,14 +175,12 @@ class GraphScene(CardScene):
             self.place_labels_near(item.sceneBoundingRect())
             self._refresh_output_marks()
         elif what == "node_removed":
-            item = self._nodes.pop(change.node_id, None)
             self._value_editor.forget_node(change.node_id)
             self._wire_drag.forget_node(change.node_id)
             self._moves.forget_node(change.node_id)
-            if item is not None:
-                area = item.sceneBoundingRect()
-                self.removeItem(item)
-                self.place_labels_near(area)  # labels it pushed aside may return to their wire's middle
+            item = self.remove_card(change.node_id)
+            if item is not None:  # labels it pushed aside may return to their wire's middle
+                self.place_labels_near(item.sceneBoundingRect())
             self._refresh_output_marks()
         elif what == "node_changed":
             item = self._nodes.get(change.node_id)
@@ -209,8 +207,7 @@ class GraphScene(CardScene):
         item.set_editable(True)
         if self._evaluation is not None:
             item.set_result(self._evaluation.results.get(node.id))
-        self.addItem(item)
-        self._nodes[node.id] = item
+        self.add_card(node.id, item)
         return item
 
     def _add_wire_item(self, edge: Edge) -> WireItem | None:

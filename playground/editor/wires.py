@@ -118,7 +118,7 @@ class WireItem(QGraphicsObject):
             centre = self._path.pointAtPercent(fraction)
             rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
                           width + 2 * margin, height + 2 * margin)
-            if not any(isinstance(item, CardItem) for item in scene.items(rect)):
+            if not scene.any_card_in(rect):
                 return centre
         return None
 
