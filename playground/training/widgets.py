@@ -12,9 +12,9 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
 from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QColor, QPainter, QValidator
+from PySide6.QtGui import QColor, QFont, QPainter, QValidator
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QDoubleSpinBox, QGraphicsItem, QSizePolicy, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QGraphicsItem, QLabel, QSizePolicy, QWidget
 
 from .session import contour_segments, grid_axes
 
@@ -34,6 +34,21 @@ def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
         widget.setToolTip(tip)
         widget.setAccessibleDescription(tip)
     return widget
+
+
+def fix_size(label: QLabel, widest: str) -> None:
+    """A label whose text changes many times a second gets a fixed size: otherwise every new text
+    asks the whole panel to lay itself out and repaint."""
+    metrics = label.fontMetrics()
+    label.setFixedSize(metrics.horizontalAdvance(widest) + 8, metrics.height() + 4)
+
+
+def heading_font(widget: QWidget) -> QFont:
+    """The font of a column's title (DECISION BOUNDARY, OUTPUT): bold, slightly spaced."""
+    font = QFont(widget.font())
+    font.setBold(True)
+    font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 108)
+    return font
 
 
 class LogSpinBox(QDoubleSpinBox):
