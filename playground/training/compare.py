@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .session import SplitData, TrainingSession, TrainingSettings
+from .points import SplitData
+from .session import TrainingSession
+from .settings import TrainingSettings
 from .widgets import RACER_COLOURS, BoundaryView, LogSpinBox, SquareHolder, named, style_plot
 from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .session import DATASETS, FEATURES, TrainingSettings
+from .settings import DATASETS, FEATURES, TrainingSettings
 from .widgets import CLASS_COLOURS, named
 
 FEATURE_OBJECT_NAMES = {

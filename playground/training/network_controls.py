@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .session import ACTIVATIONS, LOSSES, MAX_LAYERS, MAX_NEURONS, OPTIMIZERS, TrainingSettings
+from .settings import ACTIVATIONS, LOSSES, MAX_LAYERS, MAX_NEURONS, OPTIMIZERS, TrainingSettings
 from .widgets import LogSpinBox, named
 
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)

@@ -27,8 +27,10 @@ from ..files import write_atomic
 from .boundary_plot import BoundaryColumn
 from .curves import CurvesColumn
 from .data_controls import DataControls
+from .network import NetworkSnapshot, network_snapshot, weights_document
 from .network_controls import NetworkControls
-from .session import NetworkSnapshot, TrainingSettings, load_points, network_snapshot, weights_document
+from .points import load_points
+from .settings import TrainingSettings
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import BoundaryView, export_plot, named

@@ -16,7 +16,8 @@ from PySide6.QtGui import QColor, QFont, QPainter, QValidator
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QDoubleSpinBox, QGraphicsItem, QLabel, QSizePolicy, QWidget
 
-from .session import contour_segments, grid_axes
+from .contour import contour_segments
+from .points import grid_axes
 
 # TF Playground's two classes: orange (label 0) and blue (label 1).
 CLASS_COLOURS = ("#f59322", "#0877bd")

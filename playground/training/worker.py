@@ -20,15 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from .session import (
-    Change,
-    Metrics,
-    SplitData,
-    TrainingSession,
-    TrainingSettings,
-    contour_segments,
-    grid_axes,
-)
+from .contour import contour_segments
+from .points import SplitData, grid_axes
+from .session import Metrics, TrainingSession
+from .settings import Change, TrainingSettings
 
 log = logging.getLogger("autograd_playground.training")
 

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QStyle
 from engine.data import load_csv
 from playground.training.compare import CompareDialog
 from playground.training.panel import TrainingPanel
-from playground.training.session import Change, TrainingSession
+from playground.training.session import TrainingSession
+from playground.training.settings import Change
 
 WAIT = 20_000  # generous: a loaded 2-core machine
 

@@ -13,19 +13,11 @@ import pytest
 
 from engine import Tensor, no_grad
 from engine.optim import SGD, Adam
-from playground.training.session import (
-    DATASETS,
-    Change,
-    TrainingSession,
-    TrainingSettings,
-    build_model,
-    classify_change,
-    contour_segments,
-    expand_features,
-    grid_axes,
-    load_points,
-    weights_document,
-)
+from playground.training.contour import contour_segments
+from playground.training.network import build_model, weights_document
+from playground.training.points import expand_features, grid_axes, load_points
+from playground.training.session import TrainingSession
+from playground.training.settings import DATASETS, Change, TrainingSettings, classify_change
 
 
 def same_weights(a: dict, b: dict) -> bool:
