@@ -9,16 +9,20 @@ def contour_segments(grid: np.ndarray, level: float, xs: np.ndarray, ys: np.ndar
     """Marching squares on ``grid[i, j]`` sampled at ``(xs[j], ys[i])``: line segments where it crosses ``level``.
 
     Returns ``(x, y)`` with two points per segment (draw with ``connect='pairs'``). Vectorised:
-    a 150 x 150 grid takes about a millisecond.
+    a 150 x 150 grid takes a fraction of a millisecond.
     """
     v = np.asarray(grid, dtype=np.float64)
     if v.ndim != 2 or v.shape[0] < 2 or v.shape[1] < 2:
         return np.empty(0), np.empty(0)
     above = v > level
-    a, b, c, d = v[:-1, :-1], v[:-1, 1:], v[1:, 1:], v[1:, :-1]  # corners: bottom-left, -right, top-right, -left
-    A, B, C, D = above[:-1, :-1], above[:-1, 1:], above[1:, 1:], above[1:, :-1]
-    x0, x1 = np.broadcast_to(xs[:-1], a.shape), np.broadcast_to(xs[1:], a.shape)
-    y0, y1 = np.broadcast_to(ys[:-1, None], a.shape), np.broadcast_to(ys[1:, None], a.shape)
+    # Only the cells the line crosses (a corner on each side) are worked on: a few hundred of 22,000.
+    crossed = ((above[:-1, :-1] != above[:-1, 1:]) | (above[:-1, 1:] != above[1:, 1:])
+               | (above[1:, :-1] != above[1:, 1:]) | (above[:-1, :-1] != above[1:, :-1]))
+    i, j = np.nonzero(crossed)
+    a, b, c, d = v[i, j], v[i, j + 1], v[i + 1, j + 1], v[i + 1, j]  # corners: bottom-left, -right, top-right, -left
+    A, B, C, D = a > level, b > level, c > level, d > level
+    x0, x1 = xs[j], xs[j + 1]
+    y0, y1 = ys[i], ys[i + 1]
 
     def t(p, q):
         with np.errstate(divide="ignore", invalid="ignore"):

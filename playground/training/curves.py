@@ -1,5 +1,5 @@
-"""The output column: the figures of the latest report, and the loss and accuracy curves of the run
-with hover readouts.
+"""The output column: the figures of the latest report, the loss and accuracy curves of the run
+with hover readouts, and the per-class accuracy and confusion matrices.
 
 The curves keep the whole history (`History`); a plot is redrawn only when the panel's paint
 timer says so (`draw`), and its axes move in nice jumps, since new tick labels are the costliest
@@ -16,6 +16,8 @@ from PySide6.QtCore import QPointF, Qt, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
+from ..numbers import format_number
+from .confusion import ConfusionView
 from .session import Metrics
 from .widgets import CURVE_COLOURS, fix_size, heading_font, named, style_plot
 from .worker import Progress
@@ -31,6 +33,11 @@ def nice_ceiling(value: float) -> float:
         if mantissa * 10.0**exponent >= value:
             return mantissa * 10.0**exponent
     return 10.0 ** (exponent + 1)
+
+
+def percent(share: float) -> str:
+    """0.9733 -> "97.33%" (through the app's one number formatter)."""
+    return f"{format_number(100 * share)}%"
 
 
 class History:
@@ -143,7 +150,7 @@ class CurvesColumn(QWidget):
         figures.setHorizontalSpacing(10)
         self.figure_labels: dict[str, QLabel] = {}
         for row, (key, title) in enumerate((("train_accuracy", "train accuracy"), ("train_loss", "train loss"),
-                                            ("test_loss", "test loss"))):
+                                            ("test_loss", "test loss"), ("learning_rate", "learning rate"))):
             figures.addWidget(QLabel(title), row, 0)
             value = named(QLabel("–"), f"{key.replace('_a', 'A').replace('_l', 'L')}Label", title)
             fix_size(value, "0.000000000")
@@ -180,6 +187,8 @@ class CurvesColumn(QWidget):
         self.test_accuracy_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["test"], width=2), name="test")
         self.accuracy_readout = Readout(self.accuracy_plot, self._accuracy_text)
         layout.addWidget(self.accuracy_plot, 2)
+        self.confusion = ConfusionView()
+        layout.addWidget(self.confusion)
 
     @property
     def plots(self) -> tuple[pg.PlotWidget, ...]:
@@ -219,12 +228,15 @@ class CurvesColumn(QWidget):
             self.accuracy_label.setText("Test accuracy –")
             for label in self.figure_labels.values():
                 label.setText("–")
+            self.confusion.set_matrices(None, None)
             return
         m = progress.metrics
-        self.accuracy_label.setText(f"Test accuracy {100 * m.test_accuracy:.1f}%")
-        self.figure_labels["train_accuracy"].setText(f"{100 * m.train_accuracy:.1f}%")
-        self.figure_labels["train_loss"].setText(f"{m.train_loss:.4g}")
-        self.figure_labels["test_loss"].setText(f"{m.test_loss:.4g}")
+        self.accuracy_label.setText(f"Test accuracy {percent(m.test_accuracy)}")
+        self.figure_labels["train_accuracy"].setText(percent(m.train_accuracy))
+        self.figure_labels["train_loss"].setText(format_number(m.train_loss))
+        self.figure_labels["test_loss"].setText(format_number(m.test_loss))
+        self.figure_labels["learning_rate"].setText(format_number(m.learning_rate))
+        self.confusion.set_matrices(m.train_confusion, m.test_confusion)
 
     def draw_behind(self, every: bool = False) -> None:
         """Draw the first plot that is behind (all of them with ``every``)."""
@@ -279,12 +291,13 @@ class CurvesColumn(QWidget):
 
     def _loss_text(self, index: int) -> str:
         h = self.history
-        return f"step {h.steps[index]:,.0f}\ntrain loss {h.column(1)[index]:.4g}\ntest loss  {h.column(2)[index]:.4g}"
+        return (f"step {format_number(h.steps[index])}\ntrain loss {format_number(h.column(1)[index])}\n"
+                f"test loss  {format_number(h.column(2)[index])}")
 
     def _accuracy_text(self, index: int) -> str:
         h = self.history
-        return (f"step {h.steps[index]:,.0f}\ntrain {100 * h.column(3)[index]:.1f}%\n"
-                f"test  {100 * h.column(4)[index]:.1f}%")
+        return (f"step {format_number(h.steps[index])}\ntrain {percent(h.column(3)[index])}\n"
+                f"test  {percent(h.column(4)[index])}")
 
     @Slot(bool)
     def _on_log_scale_check_toggled(self, checked: bool) -> None:
@@ -293,6 +306,7 @@ class CurvesColumn(QWidget):
         self.mark_behind()
 
     def restyle(self, palette) -> None:
+        self.confusion.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
         text = palette.color(palette.ColorRole.Text)
         for plot in self.plots:
             style_plot(plot, palette)

@@ -1,12 +1,10 @@
-"""The data column: which points to learn (dataset, size, noise, split, seed, a person's CSV), the
-input features the network sees, and the class a click on the plot adds."""
+"""The data column: which points to learn (dataset, classes, size, noise, split, seed, a person's CSV)
+and the input features the network sees."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QComboBox,
     QFileDialog,
@@ -16,15 +14,15 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QRadioButton,
     QSlider,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from .settings import DATASETS, FEATURES, TrainingSettings
-from .widgets import CLASS_COLOURS, named
+from ..numbers import format_number
+from .settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
+from .widgets import named
 
 FEATURE_OBJECT_NAMES = {
     "x1": "featureX1Check", "x2": "featureX2Check", "x1^2": "featureX1SquaredCheck",
@@ -62,7 +60,6 @@ class DataControls(QWidget):
         layout.setContentsMargins(0, 0, 4, 0)
         layout.addWidget(self._build_data_group())
         layout.addWidget(self._build_features_group())
-        layout.addWidget(self._build_click_group())
         layout.addStretch(1)
 
     def _build_data_group(self) -> QGroupBox:
@@ -75,8 +72,15 @@ class DataControls(QWidget):
                 self.dataset_combo.addItem(title, key)
         self.dataset_combo.currentIndexChanged.connect(self.edited)
         form.addRow(self.dataset_combo)
+        self.class_count_spin = named(QSpinBox(), "classCountSpin",
+                                      "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)")
+        self.class_count_spin.setRange(2, 8)
+        self.class_count_spin.setKeyboardTracking(False)
+        self.class_count_spin.valueChanged.connect(self.edited)
+        form.addRow("Classes", self.class_count_spin)
         self.load_csv_button = named(QPushButton("Load CSV…"), "loadCsvButton",
-                                     "Train on your own points: rows of x1,x2,label with two labels")
+                                     "Train on your own points: rows of x1,x2,label with 2 to 8 labels "
+                                     "(numbers or names)")
         self.load_csv_button.clicked.connect(self._on_load_csv_button_clicked)
         form.addRow(self.load_csv_button)
         self.points_spin = named(QSpinBox(), "pointsSpin", "Number of points (train and test)")
@@ -115,31 +119,11 @@ class DataControls(QWidget):
             grid.addWidget(check, index // 2, index % 2)
         return features
 
-    def _build_click_group(self) -> QGroupBox:
-        clicks = QGroupBox("CLICK ON THE PLOT")
-        box = QVBoxLayout(clicks)
-        hint = QLabel("adds a training point of this class (Shift-click: the other one)")
-        hint.setWordWrap(True)
-        box.addWidget(hint)
-        self.click_class_group = QButtonGroup(self)
-        for label, (name, title) in enumerate((("clickClass0Radio", "orange"), ("clickClass1Radio", "blue"))):
-            radio = named(QRadioButton(f"● {title}"), name, f"Clicks add {title} points (label {label})")
-            palette = radio.palette()  # the text in the class's colour; the rest follows the theme
-            palette.setColor(QPalette.ColorRole.WindowText, QColor(CLASS_COLOURS[label]))
-            radio.setPalette(palette)
-            bold = QFont(radio.font())
-            bold.setBold(True)
-            radio.setFont(bold)
-            self.click_class_group.addButton(radio, label)
-            box.addWidget(radio)
-        self.click_class_group.button(1).setChecked(True)
-        return clicks
-
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.dataset_combo, self.points_spin, self.noise_slider, self.test_slider, self.seed_spin,
-                *self.feature_checks.values())
+        return (self.dataset_combo, self.class_count_spin, self.points_spin, self.noise_slider, self.test_slider,
+                self.seed_spin, *self.feature_checks.values())
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -150,6 +134,8 @@ class DataControls(QWidget):
             if s.dataset == "csv" and self.dataset_combo.findData("csv") < 0:
                 self.dataset_combo.addItem(f"Your CSV: {self._csv_name}", "csv")
             self.dataset_combo.setCurrentIndex(self.dataset_combo.findData(s.dataset))
+            self._show_class_range(s.dataset)
+            self.class_count_spin.setValue(s.classes)
             self.points_spin.setValue(s.points)
             self.noise_slider.setValue(round(s.noise * 100))
             self.test_slider.setValue(round(s.test_fraction * 100))
@@ -163,15 +149,26 @@ class DataControls(QWidget):
     def show_dependent(self, s: TrainingSettings) -> None:
         """What follows from the settings: which controls apply, and the values beside the sliders."""
         csv = s.dataset == "csv"
+        self.class_count_spin.setEnabled(s.dataset in CLASS_COUNTS and not csv)  # a CSV's classes are its own
         self.points_spin.setEnabled(not csv)
         self.noise_slider.setEnabled(not csv)
-        self.noise_value.setText(f"{s.noise:.2f}")
-        self.test_value.setText(f"{round(s.test_fraction * 100)}%")
+        self.noise_value.setText(format_number(s.noise))
+        self.test_value.setText(f"{format_number(round(s.test_fraction * 100))}%")
+
+    def _show_class_range(self, dataset: str) -> None:
+        low, high = CLASS_COUNTS.get(dataset, (2, 2))
+        self.class_count_spin.blockSignals(True)
+        self.class_count_spin.setRange(low, high)
+        self.class_count_spin.blockSignals(False)
 
     def values(self) -> dict:
-        """The fields of `TrainingSettings` this column edits, as the controls show them."""
+        """The fields of `TrainingSettings` this column edits, as the controls show them: a dataset with
+        a fixed number of classes takes its own, whatever the box said for the previous one."""
+        dataset = self.dataset_combo.currentData()
+        self._show_class_range(dataset)
         return dict(
-            dataset=self.dataset_combo.currentData(),
+            dataset=dataset,
+            classes=self.class_count_spin.value(),
             points=self.points_spin.value(),
             noise=self.noise_slider.value() / 100,
             test_fraction=self.test_slider.value() / 100,
@@ -194,10 +191,6 @@ class DataControls(QWidget):
         self.points_spin.blockSignals(True)
         self.points_spin.setValue(count)
         self.points_spin.blockSignals(False)
-
-    @property
-    def click_class(self) -> int:
-        return self.click_class_group.checkedId()
 
     # -- slots --
 

@@ -1,5 +1,5 @@
-"""The network column: the hidden layers and their activation, and how the network trains (loss,
-optimizer, learning rate, momentum, weight decay, batch size)."""
+"""The network column: the hidden layers, their activation and initialisation, and how the network
+trains (loss, optimizer, learning rate and its schedule, momentum, weight decay, batch size)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .settings import ACTIVATIONS, LOSSES, MAX_LAYERS, MAX_NEURONS, OPTIMIZERS, TrainingSettings
+from .settings import (
+    ACTIVATIONS,
+    BINARY_LOSSES,
+    INITS,
+    LOSSES,
+    MAX_LAYERS,
+    MAX_NEURONS,
+    OPTIMIZERS,
+    SCHEDULES,
+    TrainingSettings,
+)
 from .widgets import LogSpinBox, named
 
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
@@ -68,6 +78,18 @@ class NetworkControls(QWidget):
             self.activation_combo.addItem(title, key)
         self.activation_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Activation", self.activation_combo)
+        self.init_combo = named(QComboBox(), "initCombo", "How the weights start (Zeros: see why that fails)")
+        tips = {
+            "default": "PyTorch's Linear default: weights and biases uniform in ±1/√fan_in",
+            "xavier": "Xavier/Glorot uniform, scaled for the activation (gain); biases zero",
+            "kaiming": "He/Kaiming uniform for ReLU: variance 2/fan_in; biases zero",
+            "zeros": "Every weight and bias zero: all neurons of a layer stay the same, so nothing learns",
+        }
+        for index, (key, title) in enumerate(INITS.items()):
+            self.init_combo.addItem(title, key)
+            self.init_combo.setItemData(index, tips[key], Qt.ItemDataRole.ToolTipRole)
+        self.init_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Initial weights", self.init_combo)
         box.addLayout(form)
         return network
 
@@ -94,6 +116,28 @@ class NetworkControls(QWidget):
         self.learning_rate_slider.setRange(-5 * SLIDER_STEPS_PER_DECADE, SLIDER_STEPS_PER_DECADE)
         self.learning_rate_slider.valueChanged.connect(self._on_learning_rate_slider_changed)
         form.addRow("", self.learning_rate_slider)
+        self.schedule_combo = named(QComboBox(), "scheduleCombo",
+                                    "The learning rate over the steps: constant, halved every N steps (step decay), "
+                                    "or down a half cosine to 0 over N steps (cosine)")
+        for key, title in SCHEDULES.items():
+            self.schedule_combo.addItem(title, key)
+        self.schedule_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("LR schedule", self.schedule_combo)
+        self.schedule_steps_spin = named(QSpinBox(), "scheduleStepsSpin",
+                                         "Step decay: steps between two decays; cosine: steps from the top to 0")
+        self.schedule_steps_spin.setRange(1, 1_000_000)
+        self.schedule_steps_spin.setSingleStep(100)
+        self.schedule_steps_spin.setSuffix(" steps")
+        self.schedule_steps_spin.setKeyboardTracking(False)
+        self.schedule_steps_spin.valueChanged.connect(self.edited)
+        form.addRow("  every", self.schedule_steps_spin)
+        self.schedule_gamma_input = named(QDoubleSpinBox(), "scheduleGammaInput",
+                                          "Step decay: the learning rate is multiplied by this at each decay")
+        self.schedule_gamma_input.setRange(0.01, 1.0)
+        self.schedule_gamma_input.setSingleStep(0.05)
+        self.schedule_gamma_input.setKeyboardTracking(False)
+        self.schedule_gamma_input.valueChanged.connect(self.edited)
+        form.addRow("  times", self.schedule_gamma_input)
         self.momentum_input = named(QDoubleSpinBox(), "momentumInput", "Momentum of SGD + momentum")
         self.momentum_input.setRange(0.0, 0.99)
         self.momentum_input.setSingleStep(0.05)
@@ -118,8 +162,9 @@ class NetworkControls(QWidget):
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.activation_combo, self.loss_combo, self.optimizer_combo, self.learning_rate_input,
-                self.learning_rate_slider, self.momentum_input, self.weight_decay_input, self.batch_size_spin)
+        return (self.activation_combo, self.init_combo, self.loss_combo, self.optimizer_combo,
+                self.learning_rate_input, self.learning_rate_slider, self.schedule_combo, self.schedule_steps_spin,
+                self.schedule_gamma_input, self.momentum_input, self.weight_decay_input, self.batch_size_spin)
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -128,10 +173,14 @@ class NetworkControls(QWidget):
             control.blockSignals(True)
         try:
             self.activation_combo.setCurrentIndex(self.activation_combo.findData(s.activation))
+            self.init_combo.setCurrentIndex(self.init_combo.findData(s.init))
             self.loss_combo.setCurrentIndex(self.loss_combo.findData(s.loss))
             self.optimizer_combo.setCurrentIndex(self.optimizer_combo.findData(s.optimizer))
             self.learning_rate_input.setValue(s.learning_rate)
             self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(s.learning_rate)))
+            self.schedule_combo.setCurrentIndex(self.schedule_combo.findData(s.schedule))
+            self.schedule_steps_spin.setValue(s.schedule_steps)
+            self.schedule_gamma_input.setValue(s.schedule_gamma)
             self.momentum_input.setValue(s.momentum)
             self.weight_decay_input.setValue(s.weight_decay)
             self.batch_size_spin.setValue(s.batch_size or 0)
@@ -163,6 +212,12 @@ class NetworkControls(QWidget):
     def show_dependent(self, s: TrainingSettings) -> None:
         """What follows from the settings: which controls apply, and the architecture in words."""
         self.momentum_input.setEnabled(s.optimizer == "momentum")
+        self.schedule_steps_spin.setEnabled(s.schedule != "constant")
+        self.schedule_gamma_input.setEnabled(s.schedule == "step")
+        model = self.loss_combo.model()  # more than two classes: only cross-entropy has an output per class
+        for index in range(self.loss_combo.count()):
+            binary = self.loss_combo.itemData(index) in BINARY_LOSSES
+            model.item(index).setEnabled(not (binary and s.classes > 2))
         self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
         self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
@@ -177,9 +232,13 @@ class NetworkControls(QWidget):
         return dict(
             hidden=self.hidden,
             activation=self.activation_combo.currentData(),
+            init=self.init_combo.currentData(),
             loss=self.loss_combo.currentData(),
             optimizer=self.optimizer_combo.currentData(),
             learning_rate=self.learning_rate_input.value(),
+            schedule=self.schedule_combo.currentData(),
+            schedule_steps=self.schedule_steps_spin.value(),
+            schedule_gamma=round(self.schedule_gamma_input.value(), 4),
             momentum=self.momentum_input.value(),
             weight_decay=self.weight_decay_input.value(),
             batch_size=self.batch_size_spin.value() or None,

@@ -1,11 +1,12 @@
 """The training panel: TF Playground on the desktop, on our engine, with the training off the GUI thread.
 
 The panel only composes its rooms and wires them to the worker: the toolbar (`toolbar`), the
-status line (`status_line`), the data column (`data_controls`), the network column
-(`network_controls`), the decision boundary (`boundary_plot`) and the output column with its
-curves (`curves`). The controls describe a `TrainingSettings`; each edit sends the new settings
-to the `TrainingWorker`, which resets only what the change needs. Whatever the worker sends is
-kept, and a ~60 Hz timer paints the latest of it.
+status line (`status_line`), the settings column (`data_controls` and `network_controls`), the
+network diagram (`network_view`), the decision boundary (`boundary_plot`) and the output column
+with its curves and confusion matrices (`curves`). The controls describe a `TrainingSettings`;
+each edit sends the new settings to the `TrainingWorker`, which resets only what the change needs.
+Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it. A weight typed on
+the diagram is one undoable edit (`edits.ParameterEdit` on `undo_stack`).
 """
 
 from __future__ import annotations
@@ -19,21 +20,26 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QScrollArea, QStyle, QVBoxLayout, QWidget
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
 
 from engine.data import save_csv
 
 from ..files import write_atomic
 from .boundary_plot import BoundaryColumn
+from .boundary_view import BoundaryView
 from .curves import CurvesColumn
 from .data_controls import DataControls
+from .edits import ParameterEdit
 from .network import NetworkSnapshot, network_snapshot, weights_document
 from .network_controls import NetworkControls
+from .network_view import NetworkView
+from .picture import focus_caption, network_picture
 from .points import load_points
-from .settings import TrainingSettings
+from .settings import TrainingSettings, fitting_loss
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
-from .widgets import BoundaryView, export_plot, named
+from .widgets import export_plot, named, scrolling_column
 from .worker import BoundaryFrame, DataFrame, Progress, TrainingWorker, start_thread, stop_thread
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
@@ -57,19 +63,6 @@ def _shut_down_at_exit(panel: TrainingPanel) -> None:
     atexit.register(shut_down)
 
 
-def _scrolling(widget: QWidget, width: int) -> QScrollArea:
-    """A column that scrolls up and down on a short screen; never narrower than its widest control
-    plus a scroll bar, so nothing is cut off on the right."""
-    area = QScrollArea()
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-    area.setFixedWidth(max(width, widget.minimumSizeHint().width() + scroll_bar))
-    return area
-
-
 class TrainingPanel(QWidget):
     """The "Training" tab. Call `shutdown()` before the window goes away (closeEvent does it too)."""
 
@@ -80,8 +73,11 @@ class TrainingPanel(QWidget):
     step_requested = Signal()
     reset_requested = Signal()
     settings_requested = Signal(object)
-    points_requested = Signal(object, object, str)
+    points_requested = Signal(object, object, str, object)
     point_requested = Signal(float, float, int)
+    focus_requested = Signal(int, int)
+    wire_layout_requested = Signal(object)
+    parameter_requested = Signal(int, str, object, float)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -101,7 +97,10 @@ class TrainingPanel(QWidget):
         self._progress_dirty = False
         self._last_curve_draw = 0.0
         self._compare_dialog = None
+        self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
+        self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
         self.last_change = None
+        self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
 
         self._build_ui()
         self._show_settings(self.settings)
@@ -124,6 +123,11 @@ class TrainingPanel(QWidget):
         self.settings_requested.connect(self.worker.apply_settings)
         self.points_requested.connect(self.worker.set_points)
         self.point_requested.connect(self.worker.add_point)
+        self.focus_requested.connect(self.worker.set_focus)
+        self.wire_layout_requested.connect(self.worker.set_wire_layout)
+        if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
+            self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
+        self.parameter_requested.connect(self.worker.set_parameter)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -161,16 +165,34 @@ class TrainingPanel(QWidget):
         self.data_controls.csv_chosen.connect(self.load_csv)
         self.network_controls = NetworkControls()
         self.network_controls.edited.connect(self._on_control_edited)
+        self.network_view = NetworkView()
+        self.network_view.neuron_hovered.connect(self._on_network_view_neuron_hovered)
+        self.network_view.parameter_edited.connect(self._on_network_view_parameter_edited)
+        self.network_view.architecture_edited.connect(self._on_network_view_architecture_edited)
+        self.network_view.wire_layout_changed.connect(self.wire_layout_requested)
+        self.network_view.set_undo_actions(self.undo_stack.createUndoAction(self, "Undo"),
+                                           self.undo_stack.createRedoAction(self, "Redo"))
         self.boundary_column = BoundaryColumn()
         self.boundary_column.clicked.connect(self._on_boundary_clicked)
         self.curves = CurvesColumn(self.settings.loss)
 
+        settings_column = QWidget()
+        stack = QVBoxLayout(settings_column)
+        stack.setContentsMargins(0, 0, 0, 0)
+        stack.setSpacing(0)
+        stack.addWidget(self.data_controls)
+        stack.addWidget(self.network_controls)
         body = QHBoxLayout()
         body.setSpacing(8)
-        body.addWidget(_scrolling(self.data_controls, 215))
-        body.addWidget(_scrolling(self.network_controls, 265))
-        body.addWidget(self.boundary_column, 6)
-        body.addWidget(self.curves, 4)
+        body.addWidget(scrolling_column(settings_column, 250))
+        # The three views share the rest, as a person likes: drag the handles between them.
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        for index, (view, stretch) in enumerate(((self.network_view, 5), (self.boundary_column, 5), (self.curves, 3))):
+            self.splitter.addWidget(view)
+            self.splitter.setStretchFactor(index, stretch)
+        self.splitter.setSizes([5000, 4600, 3400])  # shares of whatever width the panel gets
+        body.addWidget(self.splitter, 1)
         root.addLayout(body, 1)
 
     @property
@@ -203,8 +225,16 @@ class TrainingPanel(QWidget):
         self.network_controls.show_dependent(s)
 
     def _settings_from_controls(self) -> TrainingSettings:
-        return replace(self.settings, **self.data_controls.values(), **self.network_controls.values(),
-                       steps_per_frame=self.toolbar.steps_per_frame)
+        values = {**self.data_controls.values(), **self.network_controls.values(),
+                  "steps_per_frame": self.toolbar.steps_per_frame}
+        if values["dataset"] == "csv":
+            values["classes"] = self.settings.classes  # the file's
+        values["loss"] = self._fitting_loss(values["classes"], values["loss"])
+        return replace(self.settings, **values)
+
+    def _fitting_loss(self, classes: int, loss: str) -> str:
+        loss, self._binary_loss = fitting_loss(classes, loss, self._binary_loss)
+        return loss
 
     def set_settings(self, settings: TrainingSettings) -> None:
         """Show ``settings`` in the controls and send them to the worker."""
@@ -214,6 +244,8 @@ class TrainingPanel(QWidget):
         self._request_settings(settings)
 
     def _request_settings(self, settings: TrainingSettings) -> None:
+        if settings.loss != self.network_controls.values()["loss"]:
+            self._show_settings(settings)  # a loss the panel chose to fit the classes
         self._show_dependent(settings)
         if settings == self.settings:
             return
@@ -251,11 +283,39 @@ class TrainingPanel(QWidget):
             self.add_point(x1, x2, shift=shift)
 
     def add_point(self, x1: float, x2: float, shift: bool = False) -> None:
-        """Add a training point of the selected class (the other one with ``shift``) at (x1, x2)."""
-        label = self.data_controls.click_class
+        """Add a training point of the class chosen in the picker (with ``shift`` the next class: with two,
+        the other one) at (x1, x2)."""
+        label = self.boundary_column.click_class
         if shift:
-            label = 1 - label
+            label = (label + 1) % self.settings.classes
         self.point_requested.emit(float(x1), float(x2), int(label))
+
+    # -- the diagram ---------------------------------------------------------------------------------
+
+    @Slot(int, int)
+    def _on_network_view_neuron_hovered(self, layer: int, index: int) -> None:
+        """The hovered neuron's map goes on the big plot (the worker draws it at full resolution)."""
+        self._hovered = (layer, index) if layer >= 0 else None
+        self.focus_requested.emit(layer, index)
+        self._show_focus()
+
+    def _show_focus(self) -> None:
+        frame = self._frame
+        focus = frame.focus if frame is not None else None
+        if self._hovered is None or focus is None or (focus.layer, focus.index) != self._hovered:
+            self.boundary_column.show_focus(None, "")  # the output until the neuron's map arrives
+            return
+        title, levels = focus_caption(frame, *self._hovered)
+        self.boundary_column.show_focus(focus, title, levels)
+
+    @Slot(str, object, float, float)
+    def _on_network_view_parameter_edited(self, name: str, index: tuple, old: float, new: float) -> None:
+        self.undo_stack.push(ParameterEdit(self.parameter_requested.emit, self._run, name, index, old, new))
+
+    @Slot(object)
+    def _on_network_view_architecture_edited(self, hidden: tuple[int, ...]) -> None:
+        self.network_controls.show_layers(hidden)
+        self._on_control_edited()
 
     @Slot()
     def _on_compare_button_clicked(self) -> None:
@@ -308,7 +368,7 @@ class TrainingPanel(QWidget):
         """Train on the points in a CSV file; a file that cannot be used is refused with a message
         and the current data stays."""
         try:
-            X, y = load_points(path)
+            X, y, classes = load_points(path)
         except (OSError, ValueError) as error:
             name = Path(path).name
             message = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
@@ -318,10 +378,12 @@ class TrainingPanel(QWidget):
             return False
         name = Path(path).name
         self.data_controls.show_csv_name(name)
-        self.settings = replace(self.settings, dataset="csv")
+        # The worker's session makes the same choice of loss (cross-entropy for more than two classes).
+        self.settings = replace(self.settings, dataset="csv", classes=len(classes),
+                                loss=self._fitting_loss(len(classes), self.settings.loss))
         self._show_settings(self.settings)
         self.clear_message()
-        self.points_requested.emit(X, y, name)
+        self.points_requested.emit(X, y, name, classes)
         return True
 
     def show_message(self, text: str) -> None:
@@ -378,7 +440,7 @@ class TrainingPanel(QWidget):
     def export_weights(self, path: str | Path) -> None:
         if self._frame is None:
             raise RuntimeError("no weights yet")
-        document = weights_document(self._frame.settings, self._frame.state, self._frame.step)
+        document = weights_document(self._frame.settings, self._frame.state, self._frame.step, self._frame.classes)
         write_atomic(path, json.dumps(document, indent=1) + "\n")
 
     def export_dataset(self, path: str | Path) -> None:
@@ -388,23 +450,16 @@ class TrainingPanel(QWidget):
         save_csv(path, X, y)
 
     @Slot(str, str)
-    def _on_export_plot_chosen(self, which: str, suffix: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export the {which} plot", f"{which}.{suffix}",
-                                              f"{suffix.upper()} (*.{suffix})")
-        if path:
-            self._export(lambda: self.export_plot(which, path), path)
+    def _on_export_plot_chosen(self, which: str, path: str) -> None:
+        self._export(lambda: self.export_plot(which, path), path)
 
-    @Slot()
-    def _on_export_weights_chosen(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the weights", "weights.json", "JSON (*.json)")
-        if path:
-            self._export(lambda: self.export_weights(path), path)
+    @Slot(str)
+    def _on_export_weights_chosen(self, path: str) -> None:
+        self._export(lambda: self.export_weights(path), path)
 
-    @Slot()
-    def _on_export_dataset_chosen(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the dataset", "dataset.csv", "CSV (*.csv)")
-        if path:
-            self._export(lambda: self.export_dataset(path), path)
+    @Slot(str)
+    def _on_export_dataset_chosen(self, path: str) -> None:
+        self._export(lambda: self.export_dataset(path), path)
 
     def _export(self, action, path: str) -> None:
         try:
@@ -437,10 +492,13 @@ class TrainingPanel(QWidget):
             self.data_controls.show_point_count(len(d.X_train) + len(d.X_test))
         self.boundary.set_extent(d.extent)
         self.boundary.set_points(d.X_train, d.y_train, d.X_test, d.y_test)
+        self.boundary_column.show_classes(d.classes)
+        self.curves.confusion.set_classes(d.classes)
 
     @Slot(int, str)
     def _on_worker_model_reset(self, run: int, why: str) -> None:
         self._run = run
+        self.undo_stack.clear()  # typed weights belong to the network that is gone
         self.curves.start_over()
         self._progress = None
         self._frame = None
@@ -477,6 +535,9 @@ class TrainingPanel(QWidget):
             self._frame_dirty = False
             frame = self._frame
             self.boundary.set_probability(frame.probability, frame.extent, frame.contour, frame.misclassified)
+            if self._hovered is not None:
+                self._show_focus()
+            self.network_view.show_picture(network_picture(frame))
             drew_boundary = True
         if self._progress_dirty:
             self._progress_dirty = False
@@ -502,7 +563,8 @@ class TrainingPanel(QWidget):
         if self._compare_dialog is not None:
             self._compare_dialog.shutdown()
         for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
-                       self.reset_requested, self.settings_requested, self.points_requested, self.point_requested):
+                       self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
+                       self.focus_requested, self.parameter_requested, self.wire_layout_requested):
             try:
                 signal.disconnect()
             except (RuntimeError, TypeError):
@@ -519,6 +581,7 @@ class TrainingPanel(QWidget):
             palette = self.palette()
             self.boundary_column.restyle(palette)
             self.curves.restyle(palette)
+            self.network_view.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
 
     def closeEvent(self, event) -> None:
         self.shutdown()

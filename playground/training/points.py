@@ -18,6 +18,11 @@ from engine.data import (
     train_test_split,
 )
 
+from .settings import MAX_CLASSES
+
+# The built-in datasets' classes are named by the colour the panel draws them in (its palette's order).
+COLOUR_NAMES = ("orange", "blue", "green", "purple", "red", "sky blue", "yellow", "black")
+
 _FEATURE_FUNCTIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "x1": lambda x1, x2: x1,
     "x2": lambda x1, x2: x2,
@@ -39,6 +44,11 @@ class SplitData:
     y_test: np.ndarray
     extent: tuple[float, float, float, float]  # x_min, x_max, y_min, y_max
     name: str = ""
+    classes: tuple[str, ...] = COLOUR_NAMES[:2]  # the name of each label 0..k-1
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
 
     def copy(self) -> SplitData:
         return replace(self, X_train=self.X_train.copy(), y_train=self.y_train.copy(),
@@ -48,8 +58,17 @@ class SplitData:
         return np.concatenate([self.X_train, self.X_test]), np.concatenate([self.y_train, self.y_test])
 
 
-def make_dataset(name: str, points: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One of the built-in datasets, all of them roughly within [-1.5, 2.5]^2."""
+def blob_centres(k: int) -> np.ndarray:
+    """Two centres on the diagonal, as the TF Playground's; more of them evenly round a circle."""
+    if k == 2:
+        return np.array([[-1.0, -1.0], [1.0, 1.0]])
+    angles = np.pi / 2 + 2 * np.pi * np.arange(k) / k
+    return 1.4 * np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+def make_dataset(name: str, points: int, noise: float, seed: int, classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """One of the built-in datasets, all of them roughly within [-1.5, 2.5]^2; ``classes`` is the
+    number of spiral arms or blob centres (the others have two classes)."""
     if name == "moons":
         return make_moons(points, noise=noise, random_state=seed)
     if name == "circles":
@@ -57,10 +76,10 @@ def make_dataset(name: str, points: int, noise: float, seed: int) -> tuple[np.nd
     if name == "xor":
         return make_xor(points, noise=noise, random_state=seed)
     if name == "spiral":
-        return make_spiral(points, noise=noise, random_state=seed)
+        # 3 / k turns: k arms keep the two-arm spiral's gap between neighbouring arms (a third of the radius).
+        return make_spiral(points, noise=noise, random_state=seed, turns=3.0 / classes, n_classes=classes)
     if name == "blobs":
-        return make_blobs(points, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=0.3 + 2.0 * noise,
-                          random_state=seed)
+        return make_blobs(points, centers=blob_centres(classes), cluster_std=0.3 + 2.0 * noise, random_state=seed)
     raise ValueError(f"no built-in dataset {name!r}")
 
 
@@ -72,23 +91,30 @@ def square_extent(X: np.ndarray) -> tuple[float, float, float, float]:
     return (float(centre[0] - half), float(centre[0] + half), float(centre[1] - half), float(centre[1] + half))
 
 
-def split(X: np.ndarray, y: np.ndarray, test_fraction: float, seed: int, name: str = "") -> SplitData:
+def split(X: np.ndarray, y: np.ndarray, test_fraction: float, seed: int, name: str = "",
+          classes: tuple[str, ...] | None = None) -> SplitData:
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, random_state=seed)
-    return SplitData(X_train, y_train, X_test, y_test, square_extent(X), name)
+    classes = tuple(classes) if classes is not None else COLOUR_NAMES[:int(np.max(y)) + 1]
+    return SplitData(X_train, y_train, X_test, y_test, square_extent(X), name, classes)
 
 
-def load_points(path) -> tuple[np.ndarray, np.ndarray]:
-    """A person's CSV (``x1,x2,label`` rows) with two classes; ValueError with a message to show."""
-    X, y = load_csv(path)  # its ValueError already names the file and the line
+def load_points(path) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """A person's CSV (``x1,x2,label`` rows) with 2 to `MAX_CLASSES` labels: ``X, y, class names``
+    (labels in sorted order); ValueError with a message to show."""
+    X, y, classes = load_csv(path, return_classes=True)  # its ValueError already names the file and the line
     check_points(X, y)
-    return X, y
+    return X, y, tuple(classes)
 
 
 def check_points(X: np.ndarray, y: np.ndarray) -> None:
-    classes = len(np.unique(y))
-    if classes != 2:
+    """Labels 0..k-1, every one of them used, with 2 <= k <= `MAX_CLASSES`; at least 4 points."""
+    labels = np.unique(y)
+    classes = len(labels)
+    if not 2 <= classes <= MAX_CLASSES:
         raise ValueError(f"the data has {classes} class{'es' if classes != 1 else ''}; "
-                         "the training panel separates exactly two labels")
+                         f"the training panel separates 2 to {MAX_CLASSES} labels")
+    if not np.array_equal(labels, np.arange(classes)):
+        raise ValueError(f"the labels must be 0 to {classes - 1}, each used, not {labels.tolist()}")
     if len(X) < 4:
         raise ValueError(f"the data has {len(X)} points; training and testing need at least 4")
 

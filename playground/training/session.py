@@ -13,25 +13,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from engine import Tensor, no_grad
-from engine.train import TrainStep, accuracy, binary_loss, train
+from engine.train import TrainStep, classification_loss, confusion_matrix, predict, train
 
+from ..numbers import format_number
 from .contour import contour_segments
-from .network import NetworkSnapshot, build_model, make_optimizer, network_snapshot, set_optimizer_settings
-from .points import (
-    SplitData,
-    check_points,
-    expand_features,
-    grid_axes,
-    load_points,
-    make_dataset,
-    split,
+from .grid import PlaneDrawing, PlaneGrid
+from .network import (
+    NetworkSnapshot,
+    make_optimizer,
+    make_scheduler,
+    model_for,
+    network_snapshot,
+    set_optimizer_settings,
 )
-from .settings import DATASETS, Change, TrainingSettings, classify_change
+from .points import SplitData, check_points, expand_features, load_points, make_dataset, split
+from .settings import BINARY_LOSSES, DATASETS, Change, TrainingSettings, classify_change
 
 # The names other rooms and tests know this module by: the panel's model, with its parts.
 __all__ = [
@@ -48,7 +49,6 @@ __all__ = [
     "network_snapshot",
 ]
 
-_BLAS_SINGLE_THREAD = 65536 * 4  # OpenBLAS's default GEMM threading threshold (M * N * K)
 DIVERGENCE_FACTOR = 1e6  # a loss this many times its starting value counts as exploded
 
 
@@ -59,7 +59,10 @@ class Metrics:
     test_loss: float
     train_accuracy: float
     test_accuracy: float
-
+    # Counts (k, k), row: the true class, column: the predicted one.
+    train_confusion: np.ndarray | None = field(default=None, compare=False)
+    test_confusion: np.ndarray | None = field(default=None, compare=False)
+    learning_rate: float | None = None  # the optimizer's, where a schedule has taken it
 
 @dataclass(frozen=True)
 class Divergence:
@@ -70,9 +73,10 @@ class Divergence:
 
     def message(self) -> str:
         what = "became nan" if math.isnan(self.loss) else (
-            "became infinite" if math.isinf(self.loss) else f"exploded to {self.loss:.3g}")
-        return (f"Training paused: the loss {what} at step {self.step:,} (learning rate {self.learning_rate:g}). "
-                f"The weights are back at step {self.restored_step:,}; lower the learning rate and press Play, "
+            "became infinite" if math.isinf(self.loss) else f"exploded to {format_number(self.loss)}")
+        return (f"Training paused: the loss {what} at step {format_number(self.step)} "
+                f"(learning rate {format_number(self.learning_rate)}). The weights are back at step "
+                f"{format_number(self.restored_step)}; lower the learning rate and press Play, "
                 "or Reset.")
 
 
@@ -90,9 +94,9 @@ class TrainingSession:
     """One training run: data, features, network, optimizer, step count; no Qt."""
 
     def __init__(self, settings: TrainingSettings | None = None, *, data: SplitData | None = None,
-                 custom: tuple[np.ndarray, np.ndarray, str] | None = None, resolution: int = 150):
+                 custom: tuple | None = None, resolution: int = 150):
         """``data`` fixes the split (the optimizer race uses the panel's); ``custom`` is a person's CSV
-        ``(X, y, name)``, used when ``settings.dataset == 'csv'``."""
+        ``(X, y, name)`` or ``(X, y, name, class names)``, used when ``settings.dataset == 'csv'``."""
         self.settings = settings or TrainingSettings()
         self.resolution = resolution
         self._custom = custom
@@ -109,48 +113,40 @@ class TrainingSession:
     def _build_data(self) -> None:
         s = self.settings
         if s.dataset == "csv":
-            X, y, name = self._custom
+            X, y, name, *classes = self._custom
+            self.data = split(X, y, s.test_fraction, s.seed, name, classes[0] if classes else None)
         else:
-            X, y = make_dataset(s.dataset, s.points, s.noise, s.seed)
-            name = DATASETS[s.dataset]
-        self.data = split(X, y, s.test_fraction, s.seed, name)
+            X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
+            self.data = split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset])
 
     def _build_features(self) -> None:
         features = self.settings.features
         self.F_train = expand_features(self.data.X_train, features)
         self.F_test = expand_features(self.data.X_test, features)
-        xs, ys = grid_axes(self.data.extent, self.resolution)
-        gx, gy = np.meshgrid(xs, ys)  # row i is y = ys[i]: row-major image, y up
-        grid = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), features)
-        # In chunks small enough for OpenBLAS to multiply on this thread: above ~262,144 multiply-adds
-        # it wakes its helper threads, which then spin for a while after each call and take a core
-        # from the GUI on a small machine.
-        widest = max(a * b for a, b in zip((len(features), *self.settings.hidden), (*self.settings.hidden, 1)))
-        rows = max(256, _BLAS_SINGLE_THREAD // widest)
-        self._grid_chunks = [Tensor(grid[i:i + rows], dtype=np.float32) for i in range(0, len(grid), rows)]
+        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution)
 
     def _build_model(self) -> None:
-        s = self.settings
         self._build_features()
-        self.model = build_model(len(s.features), s.hidden, s.activation, s.seed)
-        # A float32 twin draws the boundary: four times faster over the grid's 22,500 points, and a
-        # picture needs no float64. It takes the weights just before each drawing.
-        self._grid_model = build_model(len(s.features), s.hidden, s.activation, s.seed)
-        for parameter in self._grid_model.parameters():
-            parameter.data = parameter.data.astype(np.float32)
+        self.model = model_for(self.settings)
         self.step = 0
         self.start_loss: float | None = None
         self._new_optimizer()
 
     def _new_optimizer(self) -> None:
         self.optimizer = make_optimizer(self.settings, self.model.parameters())
+        self._new_schedule()
+
+    def _new_schedule(self) -> None:
+        """The learning-rate schedule where it stands at this step (and the steps that follow it)."""
+        self.scheduler = make_scheduler(self.settings, self.optimizer, self.step)
         self._new_steps()
 
     def _new_steps(self) -> None:
         s = self.settings
-        self.loss_fn = binary_loss(s.loss)
+        self.loss_fn = classification_loss(s.loss)
         self._steps = train(self.model, self.optimizer, self.loss_fn, self.F_train, self.data.y_train,
-                            batch_size=s.batch_size, random_state=np.random.default_rng([s.seed, self.step, 104729]))
+                            batch_size=s.batch_size, random_state=np.random.default_rng([s.seed, self.step, 104729]),
+                            scheduler=self.scheduler)
 
     # -- changes --
 
@@ -165,27 +161,35 @@ class TrainingSession:
             self._build_model()
         elif change == Change.OPTIMIZER_KIND:
             self._new_optimizer()
-        elif change == Change.TRAINING:
+        elif change in (Change.TRAINING, Change.OPTIMIZER):
             set_optimizer_settings(self.optimizer, settings)
-            self._new_steps()
-        elif change == Change.OPTIMIZER:
-            set_optimizer_settings(self.optimizer, settings)
+            self._new_schedule()
         return change
 
-    def set_points(self, X: np.ndarray, y: np.ndarray, name: str) -> Change:
-        """Train on a person's points (already read and checked): the 'csv' dataset, a new network."""
+    def set_points(self, X: np.ndarray, y: np.ndarray, name: str, classes: tuple[str, ...] | None = None) -> Change:
+        """Train on a person's points (already read and checked), labels 0..k-1 named ``classes``: the
+        'csv' dataset with k classes, a new network. More than two classes need cross-entropy: a
+        binary loss gives way to it (`settings` says so)."""
         X, y = np.asarray(X, dtype=np.float64).reshape(-1, 2), np.asarray(y, dtype=np.int64)
         check_points(X, y)
-        self._custom = (X.copy(), y.copy(), name)
-        self.settings = replace(self.settings, dataset="csv")
+        k = int(y.max()) + 1
+        if classes is not None and len(classes) != k:
+            raise ValueError(f"{len(classes)} class names for {k} classes")
+        self._custom = (X.copy(), y.copy(), name, tuple(classes) if classes is not None else None)
+        loss = "cross_entropy" if k > 2 and self.settings.loss in BINARY_LOSSES else self.settings.loss
+        self.settings = replace(self.settings, dataset="csv", classes=k, loss=loss)
         self._build_data()
         self._build_model()
         return Change.DATA
 
+    @property
+    def n_classes(self) -> int:
+        return self.settings.classes
+
     def add_point(self, x1: float, x2: float, label: int) -> None:
         """A training point where a person clicked; the network keeps its weights and learns it."""
-        if label not in (0, 1):
-            raise ValueError(f"label must be 0 or 1, not {label!r}")
+        if not isinstance(label, (int, np.integer)) or not 0 <= label < self.n_classes:
+            raise ValueError(f"label must be a class from 0 to {self.n_classes - 1}, not {label!r}")
         d = self.data
         self.data = replace(d, X_train=np.vstack([d.X_train, [[float(x1), float(x2)]]]),
                             y_train=np.append(d.y_train, np.int64(label)))
@@ -229,37 +233,69 @@ class TrainingSession:
         return self.start_loss is not None and loss > DIVERGENCE_FACTOR * max(self.start_loss, 1e-3)
 
     def evaluate(self) -> Metrics:
-        """Loss and accuracy of the current weights on the whole training and test sets."""
+        """Loss, accuracy and confusion matrices of the current weights on the whole training and test sets."""
+        k = self.n_classes
         with no_grad(), np.errstate(all="ignore"):
             train_logits = self.model(Tensor(self.F_train))
             test_logits = self.model(Tensor(self.F_test))
-            return Metrics(
-                self.step,
-                self.loss_fn(train_logits, self.data.y_train).item(),
-                self.loss_fn(test_logits, self.data.y_test).item(),
-                accuracy(train_logits.data, self.data.y_train),
-                accuracy(test_logits.data, self.data.y_test),
-            )
+            train_loss = self.loss_fn(train_logits, self.data.y_train).item()
+            test_loss = self.loss_fn(test_logits, self.data.y_test).item()
+        train_predicted, test_predicted = predict(train_logits.data), predict(test_logits.data)
+        y_train, y_test = self.data.y_train, self.data.y_test
+        return Metrics(
+            self.step, train_loss, test_loss,
+            float(np.mean(train_predicted == y_train)) if len(y_train) else math.nan,
+            float(np.mean(test_predicted == y_test)) if len(y_test) else math.nan,
+            confusion_matrix(y_train, train_predicted, k), confusion_matrix(y_test, test_predicted, k),
+            self.optimizer.lr,
+        )
+
+    def draw(self, focus: tuple[int, int] | None = None) -> PlaneDrawing:
+        """The plane through the current weights: one batched float32 pass over the grid gives the
+        boundary and every neuron's map (`grid.PlaneGrid`); ``focus`` = (layer, neuron) adds that
+        neuron at full resolution."""
+        return self.grid.draw(self.model, focus)
 
     def boundary(self) -> np.ndarray:
-        """P(class 1) over the plane: a float32 (resolution, resolution) image, row i at the i-th y.
-
-        One batched forward pass over the grid, in float32, through a twin of the network.
-        """
-        for twin, parameter in zip(self._grid_model.parameters(), self.model.parameters()):
-            twin.data[...] = parameter.data
-        with no_grad(), np.errstate(all="ignore"):
-            logits = np.concatenate([self._grid_model(chunk).data for chunk in self._grid_chunks])
-        logits = logits.reshape(self.resolution, self.resolution)
-        probability = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
-        return np.nan_to_num(probability, nan=0.5).astype(np.float32, copy=False)
+        """P(class 1) over the plane, a float32 (resolution, resolution) image with row i at the i-th y;
+        for k classes the softmax probabilities, (k, resolution, resolution)."""
+        return self.draw().probability
 
     def misclassified(self) -> np.ndarray:
         """Coordinates (k, 2) of the training and test points the network gets wrong."""
         with no_grad(), np.errstate(all="ignore"):
-            wrong_train = (self.model(Tensor(self.F_train)).data.reshape(-1) > 0) != (self.data.y_train == 1)
-            wrong_test = (self.model(Tensor(self.F_test)).data.reshape(-1) > 0) != (self.data.y_test == 1)
+            wrong_train = predict(self.model(Tensor(self.F_train)).data) != self.data.y_train
+            wrong_test = predict(self.model(Tensor(self.F_test)).data) != self.data.y_test
         return np.concatenate([self.data.X_train[wrong_train], self.data.X_test[wrong_test]])
+
+    def gradients(self) -> dict[str, np.ndarray]:
+        """d(loss)/d(parameter) at the current weights over the whole training set, by parameter name:
+        the slope each weight sits on now (the optimizer's last step used its own batch)."""
+        with np.errstate(all="ignore"):
+            for parameter in self.model.parameters():
+                parameter.grad = None
+            self.loss_fn(self.model(Tensor(self.F_train)), self.data.y_train).backward()
+            gradients = {name: (p.grad.copy() if p.grad is not None else np.zeros_like(p.data))
+                         for name, p in self.model.named_parameters()}
+            for parameter in self.model.parameters():
+                parameter.grad = None
+        return gradients
+
+    def set_parameter(self, name: str, index: tuple[int, ...], value: float) -> float:
+        """Set one number of the weights (``name`` as in `state_dict`, ``index`` into it); returns the
+        number it replaces. Training goes on from there, with the optimizer's state as it was."""
+        parameters = dict(self.model.named_parameters())
+        if name not in parameters:
+            raise KeyError(f"the network has no parameter {name!r}")
+        data = parameters[name].data
+        index = tuple(int(i) for i in index)
+        if len(index) != data.ndim or any(not 0 <= i < n for i, n in zip(index, data.shape)):
+            raise IndexError(f"{name} has shape {data.shape}; {index} is outside it")
+        if not math.isfinite(value):
+            raise ValueError(f"a weight must be a finite number, not {value!r}")
+        old = float(data[index])
+        data[index] = value
+        return old
 
     def state_dict(self) -> dict[str, np.ndarray]:
         return self.model.state_dict()

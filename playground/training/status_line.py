@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from .widgets import named
 
-HINT = "Press Play to train. Click the plot to add a point (Shift-click: the other class); hover the curves for values."
+HINT = ("Press Play to train. Hover a neuron to see its map on the plot, a wire for its weight (click: type one); "
+        "click the plot to add a point (Shift-click: the next class).")
 
 
 class StatusLine(QWidget):

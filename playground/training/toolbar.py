@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QFont
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
 
+from ..numbers import format_number
 from .widgets import fix_size, named
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200)
@@ -22,9 +23,9 @@ class TrainingToolbar(QWidget):
     speed_changed = Signal()
     animate_clicked = Signal()
     compare_clicked = Signal()
-    export_plot_chosen = Signal(str, str)  # which plot, "png" or "svg"
-    export_weights_chosen = Signal()
-    export_dataset_chosen = Signal()
+    export_plot_chosen = Signal(str, str)  # which plot, the file to write (.png or .svg)
+    export_weights_chosen = Signal(str)    # the file to write
+    export_dataset_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -75,11 +76,11 @@ class TrainingToolbar(QWidget):
         for plot in PLOTS:
             for suffix in ("png", "svg"):
                 action = QAction(f"{plot.capitalize()} plot as {suffix.upper()}…", menu)
-                action.triggered.connect(lambda _=False, p=plot, s=suffix: self.export_plot_chosen.emit(p, s))
+                action.triggered.connect(lambda _=False, p=plot, s=suffix: self._on_export_plot_triggered(p, s))
                 menu.addAction(action)
         menu.addSeparator()
-        menu.addAction("Weights as JSON…", self.export_weights_chosen)
-        menu.addAction("Dataset as CSV…", self.export_dataset_chosen)
+        menu.addAction("Weights as JSON…", self._on_export_weights_triggered)
+        menu.addAction("Dataset as CSV…", self._on_export_dataset_triggered)
         self.export_button.setMenu(menu)
         bar.addWidget(self.export_button)
 
@@ -108,6 +109,24 @@ class TrainingToolbar(QWidget):
         self.play_button.blockSignals(False)
 
     def show_step(self, step: int | None, steps_per_second: float | None = None) -> None:
-        self.step_label.setText(f"Step {step or 0:,}")
+        self.step_label.setText(f"Step {format_number(step or 0)}")
         if steps_per_second is not None:
-            self.speed_label.setText(f"{steps_per_second:,.0f} steps/s")
+            self.speed_label.setText(f"{format_number(round(steps_per_second))} steps/s")
+
+    # -- where to export --
+
+    def _on_export_plot_triggered(self, which: str, suffix: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Export the {which} plot", f"{which}.{suffix}",
+                                              f"{suffix.upper()} (*.{suffix})")
+        if path:
+            self.export_plot_chosen.emit(which, path)
+
+    def _on_export_weights_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the weights", "weights.json", "JSON (*.json)")
+        if path:
+            self.export_weights_chosen.emit(path)
+
+    def _on_export_dataset_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the dataset", "dataset.csv", "CSV (*.csv)")
+        if path:
+            self.export_dataset_chosen.emit(path)

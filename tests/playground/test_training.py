@@ -12,9 +12,10 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QScrollArea, QStyle
 
 from engine.data import load_csv
+from playground.numbers import format_number
 from playground.training.compare import CompareDialog
 from playground.training.panel import TrainingPanel
 from playground.training.session import TrainingSession
@@ -166,10 +167,10 @@ def test_a_bad_csv_is_refused_and_the_data_stays(qtbot, panel, tmp_path):
     assert panel.load_csv(bad) is False
     message = panel.findChild(object, "messageLabel")
     assert message.isVisible() and "line 3" in message.text() and "unchanged" in message.text()
-    three = tmp_path / "three.csv"
-    three.write_text("0,0,a\n1,1,b\n2,2,c\n3,3,a\n")
-    assert panel.load_csv(three) is False and "Could not use three.csv: " in panel.message
-    assert "3 classes" in panel.message
+    nine = tmp_path / "nine.csv"
+    nine.write_text("".join(f"{i},{i},{i}\n" for i in range(9)))
+    assert panel.load_csv(nine) is False and "Could not use nine.csv: " in panel.message
+    assert "9 classes" in panel.message
     assert panel.load_csv(tmp_path / "missing.csv") is False
     qtbot.wait(200)
     assert panel.data is before and panel.findChild(object, "datasetCombo").currentData() == "moons"
@@ -271,7 +272,7 @@ def test_hovering_the_loss_plot_shows_the_values(qtbot, panel):
     y = (plot.getPlotItem().vb.viewRange()[1][0] + plot.getPlotItem().vb.viewRange()[1][1]) / 2
     panel.curves.loss_readout.show_at(plot.getPlotItem().vb.mapViewToScene(QPointF(step, y)))
     readout = panel.curves.loss_readout.text
-    assert readout.startswith(f"step {step:,.0f}") and "train loss" in readout
+    assert readout.startswith(f"step {format_number(step)}") and "train loss" in readout
     panel.findChild(object, "lossLogCheck").setChecked(False)
     assert not plot.getPlotItem().ctrl.logYCheck.isChecked()
 
@@ -309,10 +310,10 @@ def test_a_new_loss_starts_new_curves_and_keeps_the_weights(qtbot, panel):
 def test_network_controls_fit_six_layers_and_no_layer_has_no_activation(panel):
     for _ in range(6):
         panel.findChild(object, "addLayerButton").click()
-    column = panel.findChild(object, "architectureLabel").parentWidget().parentWidget()
-    area = column.parentWidget().parentWidget()
+    area = panel.network_controls.parentWidget().parentWidget().parentWidget()
+    assert isinstance(area, QScrollArea)
     room = area.width() - area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-    assert column.minimumSizeHint().width() <= room  # nothing cut off on the right, even with a scroll bar
+    assert area.widget().minimumSizeHint().width() <= room  # nothing cut off on the right, even with a scroll bar
     for _ in range(8):
         panel.findChild(object, "removeLayerButton").click()
     assert panel.findChild(object, "architectureLabel").text() == "2 → 1"
@@ -330,7 +331,7 @@ def test_compare_optimizers_races_from_the_same_weights(qtbot, panel):
     finals = {name: history[-1][1] for name, history in dialog._history.items()}
     assert finals["Adam"] < finals["SGD"]
     qtbot.waitUntil(lambda: all(view.redraws > 0 for view in dialog.views.values()), timeout=WAIT)
-    qtbot.waitUntil(lambda: "Adam: step 1,000" in dialog.titles["Adam"].text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Adam: step 1000," in dialog.titles["Adam"].text(), timeout=WAIT)
     dialog.close()
     assert dialog.worker is None
 
