@@ -127,8 +127,8 @@ def watch(panel, seconds: float, until=None) -> dict:
     gaps.stop()
     after = redraw_counts(panel)
     boundary, pictures, wires = ((b - a) / watched for a, b in zip(before, after))
-    return {"reached_at": reached_at, "reached_step": reached_step, "boundary": boundary, "pictures": pictures, "wires": wires,
-            "redraws": min(boundary, pictures), "worst": max(gaps.gaps) * 1000,
+    return {"reached_at": reached_at, "reached_step": reached_step, "boundary": boundary, "pictures": pictures,
+            "wires": wires, "redraws": min(boundary, pictures), "worst": max(gaps.gaps) * 1000,
             "p99": statistics.quantiles(gaps.gaps, n=100)[98] * 1000, "steps": (panel.step - step_before) / watched}
 
 

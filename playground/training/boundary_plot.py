@@ -89,15 +89,18 @@ class BoundaryColumn(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        heading = QHBoxLayout()
         title = QLabel("DECISION BOUNDARY")
         title.setFont(heading_font(self))
-        heading.addWidget(title)
+        layout.addWidget(title)
+        # A line of its own, always there: whose map the plot shows while a neuron is hovered.
         self.focus_label = named(QLabel(), "focusLabel", "Whose map the plot shows")
-        self.focus_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.focus_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never moves a thing
-        heading.addWidget(self.focus_label, 1, Qt.AlignmentFlag.AlignRight)
-        layout.addLayout(heading)
+        self.focus_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # never moves a thing
+        self.focus_label.setWordWrap(True)
+        self.focus_label.setFixedHeight(2 * self.focus_label.fontMetrics().lineSpacing() + 2)
+        bold = QFont(self.focus_label.font())
+        bold.setBold(True)
+        self.focus_label.setFont(bold)
+        layout.addWidget(self.focus_label)
         self.plot = named(pg.PlotWidget(), "boundaryPlot",
                           "What the network predicts over the plane; the line is its boundary. Click: add a point")
         style_plot(self.plot, self.palette())

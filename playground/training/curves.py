@@ -152,7 +152,8 @@ class CurvesColumn(QWidget):
         for row, (key, title) in enumerate((("train_accuracy", "train accuracy"), ("train_loss", "train loss"),
                                             ("test_loss", "test loss"), ("learning_rate", "learning rate"))):
             figures.addWidget(QLabel(title), row, 0)
-            value = named(QLabel("–"), f"{key.replace('_a', 'A').replace('_l', 'L')}Label", title)
+            first, *rest = key.split("_")
+            value = named(QLabel("–"), first + "".join(word.capitalize() for word in rest) + "Label", title)
             fix_size(value, "0.000000000")
             self.figure_labels[key] = value
             figures.addWidget(value, row, 1)

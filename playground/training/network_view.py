@@ -114,7 +114,9 @@ class NetworkCanvas(QWidget):
         if self.hovered_neuron is not None:
             self.hover_neuron(None)
         for widget in (*(n for column in self.neurons for n in column), *self._headers, *self._name_labels):
+            widget.setParent(None)  # gone at once from the panel's children (findChild), deleted later
             widget.deleteLater()
+        self.picture = None  # its weights and maps are of the old shape
         self.sizes = tuple(sizes)
         layers = len(sizes)
         self.neurons = [[NeuronMap(layer, i, self) for i in range(n)] for layer, n in enumerate(sizes)]
@@ -445,6 +447,7 @@ class NetworkView(QWidget):
         self.scroll.setWidgetResizable(False)
         self.canvas = NetworkCanvas(self)
         self.scroll.setWidget(self.canvas)
+        self.scroll.viewport().setAutoFillBackground(False)  # one surface with the panel around it
         self.scroll.viewport().installEventFilter(self)
         layout.addWidget(self.scroll, 1)
         hint = QLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")

@@ -34,7 +34,7 @@ from .edits import ParameterEdit
 from .network import NetworkSnapshot, network_snapshot, weights_document
 from .network_controls import NetworkControls
 from .network_view import NetworkView
-from .picture import focus_caption, network_picture
+from .picture import focus_caption, names_of_inputs, names_of_outputs, network_picture
 from .points import load_points
 from .settings import TrainingSettings, fitting_loss
 from .status_line import StatusLine
@@ -103,6 +103,7 @@ class TrainingPanel(QWidget):
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
 
         self._build_ui()
+        self._follow_theme()  # the app's theme may be dark already
         self._show_settings(self.settings)
 
         self.worker = TrainingWorker(self.settings)
@@ -223,6 +224,10 @@ class TrainingPanel(QWidget):
     def _show_dependent(self, s: TrainingSettings) -> None:
         self.data_controls.show_dependent(s)
         self.network_controls.show_dependent(s)
+        # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
+        # its +/- buttons always edit the architecture the controls show.
+        classes = self._data.data.classes if self._data is not None else ()
+        self.network_view.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
 
     def _settings_from_controls(self) -> TrainingSettings:
         values = {**self.data_controls.values(), **self.network_controls.values(),
@@ -578,10 +583,13 @@ class TrainingPanel(QWidget):
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the app switched between light and dark
-            palette = self.palette()
-            self.boundary_column.restyle(palette)
-            self.curves.restyle(palette)
-            self.network_view.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
+            self._follow_theme()
+
+    def _follow_theme(self) -> None:
+        palette = self.palette()
+        self.boundary_column.restyle(palette)
+        self.curves.restyle(palette)
+        self.network_view.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
 
     def closeEvent(self, event) -> None:
         self.shutdown()

@@ -7,15 +7,24 @@ import numpy as np
 
 from .network import parameter_name
 from .network_view import NetworkPicture
-from .settings import ACTIVATIONS, FEATURES
+from .points import COLOUR_NAMES
+from .settings import ACTIVATIONS, FEATURES, TrainingSettings
 from .worker import BoundaryFrame
 
 
 def output_names(frame: BoundaryFrame) -> tuple[str, ...]:
     """One output: P(the second class); several: the classes."""
-    if frame.settings.outputs == 1:
-        return (f"P({frame.classes[1]})",)
-    return tuple(frame.classes)
+    return names_of_outputs(frame.settings, frame.classes)
+
+
+def names_of_outputs(settings: TrainingSettings, classes: tuple[str, ...]) -> tuple[str, ...]:
+    """The classes' names (until the data has come, the colours'), or P(the second) for one output."""
+    names = tuple(classes) if len(classes) == settings.classes else COLOUR_NAMES[:settings.classes]
+    return (f"P({names[1]})",) if settings.outputs == 1 else names
+
+
+def names_of_inputs(settings: TrainingSettings) -> tuple[str, ...]:
+    return tuple(FEATURES[f] for f in settings.features)
 
 
 def network_picture(frame: BoundaryFrame) -> NetworkPicture:
@@ -23,7 +32,7 @@ def network_picture(frame: BoundaryFrame) -> NetworkPicture:
     layers = range(1, len(s.layer_sizes))
     return NetworkPicture(
         sizes=s.layer_sizes,
-        input_names=tuple(FEATURES[f] for f in s.features),
+        input_names=names_of_inputs(s),
         output_names=output_names(frame),
         activation=ACTIVATIONS[s.activation],
         maps=frame.drawing.maps,
@@ -44,10 +53,10 @@ def focus_caption(frame: BoundaryFrame, layer: int, index: int) -> tuple[str, tu
     if layer == 0:
         name = FEATURES[s.features[index]]
         reach = float(np.max(np.abs(frame.drawing.maps[0][index]))) or 1.0
-        return f"showing input {name} (line: {name} = 0)", (-reach, reach)
+        return f"Showing input {name}: line at {name} = 0", (-reach, reach)
     if layer == last:  # one output: on the boundary's own scale; a class's: from nothing (0) to blue (1)
         levels = (0.0, 1.0) if s.outputs == 1 else (-1.0, 1.0)
-        return f"showing output {output_names(frame)[index]} (line: 0.5)", levels
+        return f"Showing output {output_names(frame)[index]}: line at 0.5", levels
     level = "0.5" if s.activation == "sigmoid" else "0"
-    return (f"showing layer {layer} neuron {index + 1}, {ACTIVATIONS[s.activation]} (line: {level})",
-            (-1.0, 1.0))
+    return (f"Showing layer {layer} neuron {index + 1} ({ACTIVATIONS[s.activation]}): −1 orange, 1 blue, "
+            f"line at {level}", (-1.0, 1.0))
