@@ -1,5 +1,6 @@
-"""Per-class accuracy and the confusion matrices of the training and the test points, side by side,
-painted from the counts in each progress report."""
+"""Per-class accuracy and the confusion matrices of the training and the test points, painted from
+the counts in each progress report: side by side when there is room, else one at a time (click
+the other one's title to see it)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from .points import COLOUR_NAMES
 from .widgets import named
 
 CELL_MAX, CELL_MIN = 30, 14
+CELL_WIDE = 20     # cells narrower than this side by side: one matrix at a time
+BLOCK_EXTRA = 2.6  # a matrix is k cells wide plus its swatches, its accuracy column and a gap
 MATRICES = ("train", "test")
 
 
@@ -38,7 +41,9 @@ class ConfusionView(QWidget):
         self.matrices: dict[str, np.ndarray | None] = dict.fromkeys(MATRICES)
         self.classes: tuple[str, ...] = COLOUR_NAMES[:2]
         self.dark = False
+        self.shown = "test"  # the one matrix shown when there is no room for both
         self._cells: list[tuple[QRectF, str]] = []  # for the tooltips
+        self._titles: list[tuple[QRectF, str]] = []  # where to click to see the other matrix
 
     def set_classes(self, classes: tuple[str, ...]) -> None:
         if tuple(classes) != self.classes:
@@ -55,26 +60,28 @@ class ConfusionView(QWidget):
         self.dark = dark
         self.update()
 
-    def _cell(self) -> float:
+    def _geometry(self, width: int) -> tuple[float, bool]:
+        """The side of a cell, and whether the two matrices stand side by side (else one at a time)."""
         k = len(self.classes)
-        columns = 2 * (k + 2) + 1  # each matrix: a swatch column, k cells, the accuracy; a gap between
-        return float(np.clip(self.width() / columns, CELL_MIN, CELL_MAX))
+        side_by_side = width / (2 * (k + BLOCK_EXTRA)) >= CELL_WIDE
+        cell = width / ((2 if side_by_side else 1) * (k + BLOCK_EXTRA))
+        return float(np.clip(cell, CELL_MIN, CELL_MAX)), side_by_side
+
+    def _block_height(self, cell: float) -> float:
+        return (len(self.classes) + 1.6) * cell
 
     def sizeHint(self) -> QSize:
         k = len(self.classes)
-        return QSize(2 * (k + 2) * CELL_MAX, int((k + 2) * CELL_MAX * 0.8))
+        return QSize(int(2 * (k + BLOCK_EXTRA) * CELL_MAX), int(self._block_height(CELL_MAX)) + 4)
 
     def minimumSizeHint(self) -> QSize:
-        k = len(self.classes)
-        return QSize(2 * (k + 2) * CELL_MIN, (k + 2) * CELL_MIN)
+        return QSize(int((len(self.classes) + BLOCK_EXTRA) * CELL_MIN), int(self._block_height(CELL_MIN)) + 4)
 
     def hasHeightForWidth(self) -> bool:
         return True
 
     def heightForWidth(self, width: int) -> int:
-        k = len(self.classes)
-        cell = float(np.clip(width / (2 * (k + 2) + 1), CELL_MIN, CELL_MAX))
-        return int((k + 1.6) * cell) + 4
+        return int(self._block_height(self._geometry(width)[0])) + 4
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -82,24 +89,28 @@ class ConfusionView(QWidget):
         palette = self.palette()
         text = palette.color(QPalette.ColorRole.Text)
         k = len(self.classes)
-        cell = self._cell()
+        cell, side_by_side = self._geometry(self.width())
         font = QFont(self.font())
         font.setPixelSize(max(8, int(cell * 0.42)))
         painter.setFont(font)
         colours = class_colours(self.dark)
-        self._cells = []
-        for block, which in enumerate(MATRICES):
-            left = block * (k + 3) * cell
+        self._cells, self._titles = [], []
+        shown = MATRICES if side_by_side else (self.shown,)
+        for block, which in enumerate(shown):
+            left = block * (k + BLOCK_EXTRA) * cell
             matrix = self.matrices[which]
             painter.setPen(text)
-            painter.drawText(QRectF(left, 0, (k + 2) * cell, cell * 0.6), Qt.AlignmentFlag.AlignCenter,
-                             which.upper())
+            if side_by_side:
+                painter.drawText(QRectF(left, 0, (k + 2) * cell, cell * 0.6), Qt.AlignmentFlag.AlignCenter,
+                                 which.upper())
+            else:
+                self._draw_titles(painter, (k + 2) * cell, cell * 0.6, text)
             top = cell * 0.6
             for c in range(k):  # the predicted classes' swatches along the top, the true ones down the side
                 self._swatch(painter, QRectF(left + (c + 1) * cell, top, cell, cell), colours[c])
                 self._swatch(painter, QRectF(left, top + (c + 1) * cell, cell, cell), colours[c])
             painter.setPen(text)
-            painter.drawText(QRectF(left + (k + 1) * cell, top, cell, cell), Qt.AlignmentFlag.AlignCenter, "acc")
+            painter.drawText(QRectF(left + (k + 1) * cell, top, cell * 1.4, cell), Qt.AlignmentFlag.AlignCenter, "acc")
             if matrix is None or matrix.shape != (k, k):
                 continue
             totals = matrix.sum(axis=1)
@@ -117,13 +128,42 @@ class ConfusionView(QWidget):
                     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, format_number(count))
                     self._cells.append((rect, f"{which}: {format_number(count)} of the {format_number(totals[row])} "
                                               f"{self.classes[row]} points predicted {self.classes[column]}"))
-                rect = QRectF(left + (k + 1) * cell, top + (row + 1) * cell, cell * 1.2, cell)
+                rect = QRectF(left + (k + 1) * cell, top + (row + 1) * cell, cell * 1.4, cell)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
                                  "–" if np.isnan(accuracy[row]) else format_number(round(100 * accuracy[row])))
                 self._cells.append((rect, f"{which}: {self.classes[row]} accuracy "
                                           f"{format_number(100 * accuracy[row])}% "
                                           f"({format_number(matrix[row, row])} of {format_number(totals[row])})"))
         painter.end()
+
+    def _draw_titles(self, painter: QPainter, width: float, height: float, text: QColor) -> None:
+        """TRAIN and TEST, the one shown in bold; the other is a click away."""
+        for index, which in enumerate(MATRICES):
+            rect = QRectF(index * width / 2, 0, width / 2, height)
+            font = QFont(painter.font())
+            font.setBold(which == self.shown)
+            font.setUnderline(which != self.shown)
+            painter.setFont(font)
+            painter.setPen(text)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, which.upper())
+            self._titles.append((rect, which))
+        font = QFont(painter.font())
+        font.setBold(False)
+        font.setUnderline(False)
+        painter.setFont(font)
+
+    def show_matrix(self, which: str) -> None:
+        """Which matrix to show when only one fits: "train" or "test"."""
+        if which not in MATRICES:
+            raise ValueError(f"no {which!r} matrix; choose train or test")
+        self.shown = which
+        self.update()
+
+    def mousePressEvent(self, event) -> None:
+        picked = next((which for rect, which in self._titles if rect.contains(event.position())), None)
+        if picked is not None:
+            self.show_matrix(picked)
+        super().mousePressEvent(event)
 
     def _swatch(self, painter: QPainter, rect: QRectF, colour: str) -> None:
         painter.setPen(Qt.PenStyle.NoPen)

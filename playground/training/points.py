@@ -58,12 +58,17 @@ class SplitData:
         return np.concatenate([self.X_train, self.X_test]), np.concatenate([self.y_train, self.y_test])
 
 
+BLOB_SPACING = 2.4  # between neighbouring centres: blobs of the default spread just touch
+
+
 def blob_centres(k: int) -> np.ndarray:
-    """Two centres on the diagonal, as the TF Playground's; more of them evenly round a circle."""
+    """Two centres on the diagonal, as the TF Playground's; more of them evenly round a circle, as far
+    from their neighbours as `BLOB_SPACING`."""
     if k == 2:
         return np.array([[-1.0, -1.0], [1.0, 1.0]])
     angles = np.pi / 2 + 2 * np.pi * np.arange(k) / k
-    return 1.4 * np.column_stack([np.cos(angles), np.sin(angles)])
+    radius = BLOB_SPACING / (2 * np.sin(np.pi / k))
+    return radius * np.column_stack([np.cos(angles), np.sin(angles)])
 
 
 def make_dataset(name: str, points: int, noise: float, seed: int, classes: int = 2) -> tuple[np.ndarray, np.ndarray]:

@@ -259,3 +259,26 @@ def test_a_step_decay_schedule_shows_the_rate_it_has_come_to(qtbot, panel):
     assert panel.worker.session.optimizer.lr == pytest.approx(0.0025)
     qtbot.waitUntil(lambda: panel.findChild(object, "learningRateLabel").text() == "0.0025", timeout=WAIT)
     assert panel.findChild(object, "learningRateInput").value() == pytest.approx(0.01)  # the setting stays
+
+
+def test_without_room_for_both_confusion_matrices_a_click_shows_the_other(qtbot):
+    from playground.training.confusion import ConfusionView
+
+    view = ConfusionView()
+    qtbot.addWidget(view)
+    view.set_classes(tuple("abcdef"))
+    view.set_matrices(np.eye(6, dtype=int) * 3, np.eye(6, dtype=int))
+    view.resize(260, view.heightForWidth(260))
+    view.show()
+    qtbot.waitExposed(view)
+    view.grab()  # paints: the titles and cells are placed
+    assert view.shown == "test" and [which for _rect, which in view._titles] == ["train", "test"]
+    title = next(rect for rect, which in view._titles if which == "train")
+    QTest.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, title.center().toPoint())
+    assert view.shown == "train"
+    view.grab()
+    cell = view._cells[0][0]
+    assert view.cell_text(cell.center()) == "train: 3 of the 3 a points predicted a"
+    view.resize(900, view.heightForWidth(900))
+    view.grab()
+    assert view._titles == [] and {text.split(":")[0] for _rect, text in view._cells} == {"train", "test"}
