@@ -4,8 +4,10 @@ the other one's title to see it)."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -17,6 +19,7 @@ from .widgets import named
 CELL_MAX, CELL_MIN = 30, 14
 CELL_WIDE = 20     # cells narrower than this side by side: one matrix at a time
 BLOCK_EXTRA = 2.6  # a matrix is k cells wide plus its swatches, its accuracy column and a gap
+REPAINT_S = 0.1    # new counts are painted at most ten times a second: a table needs no more
 MATRICES = ("train", "test")
 
 
@@ -26,6 +29,10 @@ def per_class_accuracy(matrix: np.ndarray) -> np.ndarray:
     totals = matrix.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, np.diag(matrix) / np.maximum(totals, 1), np.nan)
+
+
+def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    return a is b or (a is not None and b is not None and np.array_equal(a, b))
 
 
 class ConfusionView(QWidget):
@@ -44,6 +51,10 @@ class ConfusionView(QWidget):
         self.shown = "test"  # the one matrix shown when there is no room for both
         self._cells: list[tuple[QRectF, str]] = []  # for the tooltips
         self._titles: list[tuple[QRectF, str]] = []  # where to click to see the other matrix
+        self._painted_at = 0.0
+        self._repaint_timer = QTimer(self)  # paints counts that came too soon after the last painting
+        self._repaint_timer.setSingleShot(True)
+        self._repaint_timer.timeout.connect(self.update)
 
     def set_classes(self, classes: tuple[str, ...]) -> None:
         if tuple(classes) != self.classes:
@@ -53,8 +64,15 @@ class ConfusionView(QWidget):
             self.update()
 
     def set_matrices(self, train: np.ndarray | None, test: np.ndarray | None) -> None:
-        self.matrices = {"train": train, "test": test}
-        self.update()
+        new = {"train": train, "test": test}
+        if all(_same(new[w], self.matrices[w]) for w in MATRICES):
+            return
+        self.matrices = new
+        wait = REPAINT_S - (time.perf_counter() - self._painted_at)
+        if wait <= 0:
+            self.update()
+        elif not self._repaint_timer.isActive():
+            self._repaint_timer.start(int(wait * 1000) + 1)
 
     def set_theme(self, dark: bool) -> None:
         self.dark = dark
@@ -84,6 +102,7 @@ class ConfusionView(QWidget):
         return int(self._block_height(self._geometry(width)[0])) + 4
 
     def paintEvent(self, event) -> None:
+        self._painted_at = time.perf_counter()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()

@@ -32,7 +32,8 @@ log = logging.getLogger("autograd_playground.training")
 
 TICK_MS = 20          # one chunk of `steps_per_frame` steps per tick: 50 frames a second
 FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
-WIRE_RATE = 12.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
+WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
+GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
 RACE_FRAME_RATE = 20.0
 
 
@@ -211,6 +212,7 @@ class TrainingWorker(_ThreadedWorker):
         self._focus: tuple[int, int] | None = None  # the neuron drawn at full resolution
         self._wire_layout: WireLayout | None = None
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
+        self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
 
     # -- requests (queued slots: they run in the worker's thread) --
 
@@ -343,6 +345,7 @@ class TrainingWorker(_ThreadedWorker):
 
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
+        self._gradients = (0.0, {})  # of the network that is gone
         self._rate_window.clear()
         self.model_reset.emit(self._run, why)
         self._emit_data()
@@ -363,7 +366,17 @@ class TrainingWorker(_ThreadedWorker):
         state = session.state_dict()
         self.boundary_updated.emit(BoundaryFrame(
             self._run, session.step, session.draw(self._focus), session.data.extent, session.misclassified(),
-            state, session.gradients(), session.settings, session.data.classes, self._wires(state)))
+            state, self._current_gradients(), session.settings, session.data.classes, self._wires(state)))
+
+    def _current_gradients(self) -> dict[str, np.ndarray]:
+        """The gradients at the current weights: fresh when paused, at most `GRADIENT_RATE` a second while
+        running (a readout a person hovers changes faster than anyone reads it)."""
+        computed_at, gradients = self._gradients
+        now = time.perf_counter()
+        if not self._timer.isActive() or now - computed_at >= 1.0 / GRADIENT_RATE or not gradients:
+            gradients = self.session.gradients()
+            self._gradients = (now, gradients)
+        return gradients
 
     def _wires(self, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray] | None:
         """The diagram's wires for these weights: for a new layout at once, else at most `WIRE_RATE` a second."""

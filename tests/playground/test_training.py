@@ -86,7 +86,9 @@ def test_play_trains_the_default_setup_and_updates_the_plots(qtbot, panel):
     assert losses[-1] < losses[0]  # and the loss came down
     contour_x, _ = panel.boundary.contour.getData()
     assert contour_x is not None and len(contour_x) > 10  # the 0.5 line is drawn
-    assert len(panel.curves.test_accuracy_curve.yData) >= 5
+    # The accuracy plot is drawn in turns with the loss plot: it may be one drawing behind.
+    qtbot.waitUntil(lambda: panel.curves.test_accuracy_curve.yData is not None
+                    and len(panel.curves.test_accuracy_curve.yData) >= 5, timeout=WAIT)
 
 
 def test_pause_stops_the_step_count(qtbot, panel):
