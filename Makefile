@@ -11,7 +11,10 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV) && $(VENV)/bin/pip install -e '.[dev]'
 	touch $@
 
+# On an X11 desktop, Qt's xcb plugin needs a few system libraries: installed here when we are root,
+# else the check names the one apt-get command that adds them.
 run: $(STAMP)
+	$(VPY) -m playground.qt_platform --install
 	$(VPY) main.py
 
 test: $(STAMP)

@@ -75,6 +75,12 @@ class Tensor:
         extra += f", op={self._op!r}" if self._op else ""
         return f"tensor({body}{extra})"
 
+    def _repr_svg_(self) -> str:
+        """The graph behind this tensor, drawn for a notebook (no graphviz needed)."""
+        from .draw import to_svg
+
+        return to_svg(self)
+
     def item(self) -> float:
         if self.data.size != 1:
             raise ValueError(f"item() needs a tensor with one element, not shape {self.shape}")
@@ -137,20 +143,30 @@ class Tensor:
             raise ValueError(f"gradient of shape {seed.shape} does not match the output's shape {self.shape}")
         return seed
 
-    # Hooks of the shared autograd core.
+    # Hooks of the shared autograd core: during a pass, ``grad`` holds the running total.
     @staticmethod
-    def _receive_grad(node: Tensor, total: np.ndarray) -> None:
-        if node._backward is None:
-            if not node.requires_grad:
-                return
-        elif not node._retains_grad:
-            return
-        # ``total`` may be an array another node also holds (add passes its upstream on to
-        # both operands), so the first one is copied; later ones add in place.
-        if node.grad is None:
-            node.grad = np.array(total, dtype=node.data.dtype)
-        else:
-            node.grad += total
+    def _begin_pass(interior: list[Tensor], leaves: list[Tensor]) -> list:
+        before = [node.grad for node in interior] + [node.grad for node in leaves]
+        for node in interior:
+            node.grad = None
+        for node in leaves:
+            node.grad = None
+        return before
+
+    @staticmethod
+    def _end_pass(interior: list[Tensor], leaves: list[Tensor], before: list) -> None:
+        for node, grad in zip(interior + leaves, before):
+            total = node.grad
+            keeps = node.requires_grad if node._backward is None else node._retains_grad
+            if total is None or not keeps:
+                node.grad = grad
+            elif grad is None:
+                # ``total`` may be an array another node also holds (add passes its upstream
+                # on to both operands): the grad a user sees is a copy of its own.
+                node.grad = np.array(total, dtype=node.data.dtype)
+            else:
+                grad += total
+                node.grad = grad
 
     @staticmethod
     def _local_derivatives(node: Tensor) -> tuple:

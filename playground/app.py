@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, QTimer
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -29,16 +27,19 @@ from .animator.panel import AnimatorPanel
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
-from .errors import ExceptionReporter, configure_logging
-from .files import load_document, save_document, write_atomic
+from .file_kinds import ReadFile, read_any
+from .files import FileFormatError, load_document, save_document, write_atomic
+from .learn.lesson import LessonFormatError
+from .learn.wiring import install_learning
+from .paths import EXAMPLES
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 
 APP_NAME = "Autograd Playground"
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
-EXAMPLES = RESOURCES / "examples"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
+OPEN_FILTER = "Autograd Playground files (*.json *.lesson);;Graphs (*.json);;Lessons (*.lesson);;All files (*)"
+LESSON_SUFFIX = " (lesson)"
 
 CANVAS_GESTURES = (
     ("Drag a palette entry onto the canvas", "Add a node (drop it on a wire to insert it)"),
@@ -72,7 +73,6 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.current_path: Path | None = None
         self.document_name = "Untitled"
-        self._shown_once = False
 
         self.document = GraphDocument()
         self.undo_stack = QUndoStack(self)
@@ -89,19 +89,25 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.training, "Training")
         self.setCentralWidget(self.tabs)
 
+        # The status bar belongs to the tab on show: each panel keeps its own summary on the right
+        # (the editor's "Output = 0.7071"), and its messages wait until its tab is shown.
+        self._tab_summaries: dict[QWidget, str] = {}
+        self._tab_messages: dict[QWidget, str] = {}
         self.evaluation_label = QLabel()
         self.evaluation_label.setObjectName("evaluationLabel")
         self.statusBar().addPermanentWidget(self.evaluation_label)
-        self.editor.status_message.connect(self._on_status_message)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
         self.editor.evaluated.connect(self._on_evaluated)
         self.editor.animate_backward_requested.connect(self.animate_backward)
-        self.animator.status_message.connect(self._on_status_message)
-        self.training.message_shown.connect(self._on_status_message)
+        self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
+        self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
+        self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")
@@ -120,7 +126,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        self.file_menu = file_menu = bar.addMenu("&File")
         self._action(file_menu, "&New", self.new_document, QKeySequence.StandardKey.New)
         self._action(file_menu, "&Open…", self._on_open_triggered, QKeySequence.StandardKey.Open, "actionOpen")
         self.examples_menu = file_menu.addMenu("Open &example")
@@ -165,8 +171,8 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G")
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
-        view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", self.editor.view.fit, "F")
+        self.view_menu = view_menu = bar.addMenu("&View")
+        self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
         self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
@@ -209,17 +215,48 @@ class MainWindow(QMainWindow):
         self._set_document(document, None, f"{Path(file_name).stem.replace('_', ' ')} (example)")
         return True
 
+    def open_lesson_graph(self, document: GraphDocument, lesson: str) -> bool:
+        """Show a lesson step's graph, as an example is shown; unsaved work of one's own is asked about first
+        (a lesson's graph, edited or not, is the lesson's)."""
+        if not self.document_name.endswith(LESSON_SUFFIX) and not self._confirm_discard():
+            return False
+        self._set_document(document, None, f"{lesson}{LESSON_SUFFIX}")
+        return True
+
+    def show_document_from_python(self, document: GraphDocument, title: str) -> None:
+        """Show a graph built from an engine result (`playground.show`) in the editor."""
+        self._set_document(document, None, title)
+        self.tabs.setCurrentWidget(self.editor)
+
+    def show_tensor_from_python(self, result) -> bool:
+        """Show a scalar tensor result's graph (`playground.show`) in the backward animator."""
+        self.tabs.setCurrentWidget(self.animator)
+        return self.animator.load_tensor_result(result)
+
     def open_path(self, path: str | Path) -> bool:
-        """Open a graph file; a file that cannot be read leaves the open document untouched."""
+        """Open a file of any kind the app knows where it belongs (a graph in the editor, ...);
+        a file that cannot be read is refused with a message and changes nothing."""
         path = Path(path)
         try:
-            document = load_document(path)
-        except (OSError, DocumentFormatError) as error:
+            item = read_any(path)
+        except (OSError, FileFormatError) as error:
             self._show_error(f"{path.name} could not be opened", str(error))
             return False
-        self._set_document(document, path, path.name)
-        self._remember_recent(path)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return self.open_read_file(item)
+
+    def open_read_file(self, item: ReadFile) -> bool:
+        """Show a file already read (`file_kinds.read_any`) in its place."""
+        if item.kind == "graph":
+            self._set_document(item.content, item.path, item.path.name)
+            self.tabs.setCurrentWidget(self.editor)
+        elif item.kind == "lesson":
+            try:
+                self.learning.open_lesson(item.content)
+            except LessonFormatError as error:
+                self._show_error(f"{item.path.name} could not be opened", str(error))
+                return False
+        self._remember_recent(item.path)
+        self.statusBar().showMessage(f"Opened {item.path}", 5000)
         return True
 
     def save(self) -> bool:
@@ -249,7 +286,7 @@ class MainWindow(QMainWindow):
     def _on_open_triggered(self) -> None:
         if not self._confirm_discard():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", str(self._start_folder()), GRAPH_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open", str(self._start_folder()), OPEN_FILTER)
         if path:
             self.open_path(path)
 
@@ -422,8 +459,27 @@ class MainWindow(QMainWindow):
     def _on_status_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 6000)
 
+    def _show_tab_message(self, panel: QWidget, text: str) -> None:
+        """A panel's message: shown now if its tab is on show, else when it is shown next."""
+        if self.tabs.currentWidget() is panel:
+            self._on_status_message(text)
+        else:
+            self._tab_messages[panel] = text
+
     def _on_evaluated(self, evaluation) -> None:
-        self.evaluation_label.setText(evaluation.summary())
+        self._set_tab_summary(self.editor, evaluation.summary())
+
+    def _set_tab_summary(self, panel: QWidget, text: str) -> None:
+        self._tab_summaries[panel] = text
+        if self.tabs.currentWidget() is panel:
+            self.evaluation_label.setText(text)
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        panel = self.tabs.widget(index)
+        self.statusBar().clearMessage()
+        self.evaluation_label.setText(self._tab_summaries.get(panel, ""))
+        if panel in self._tab_messages:
+            self._on_status_message(self._tab_messages.pop(panel))
 
     def _show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(f"{title}: {message}", 8000)
@@ -447,12 +503,6 @@ class MainWindow(QMainWindow):
                                     f"{self.document_name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self._shown_once:  # the view knows its real size only now
-            self._shown_once = True
-            QTimer.singleShot(0, self.editor.view.fit)
-
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():
             event.ignore()
@@ -461,20 +511,3 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
         event.accept()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Start the app; returns the Qt event loop's exit code."""
-    args = list(sys.argv if argv is None else argv)
-    app = QApplication.instance() or QApplication(args)
-    app.setApplicationName(APP_NAME)
-    app.setOrganizationName(APP_NAME)
-    configure_logging()
-    window = MainWindow()
-    reporter = ExceptionReporter(window)
-    reporter.install()
-    window.show()
-    for arg in args[1:]:
-        if arg.endswith(".json"):
-            window.open_path(arg)
-    return app.exec()

@@ -1,4 +1,4 @@
-"""Reading and writing graph files: atomic writes, and clear messages for files that cannot be read."""
+"""Reading and writing the app's files: atomic writes, and clear messages for files that cannot be read."""
 
 from __future__ import annotations
 
@@ -8,8 +8,16 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .editor.document import DocumentFormatError, GraphDocument
+
+# Files larger than this are refused before they are read: no graph, setup or lesson comes near it.
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+class FileFormatError(ValueError):
+    """A file that cannot be opened; the message names the file and says what is wrong."""
 
 
 def _new_file_mode() -> int:
@@ -52,22 +60,34 @@ def save_document(path: str | Path, document: GraphDocument) -> None:
     write_atomic(path, json.dumps(document.to_dict(), indent=2) + "\n")
 
 
-def load_document(path: str | Path) -> GraphDocument:
-    """Read a graph file; raises `DocumentFormatError` (or OSError) with a message a person can act on."""
+def read_text(path: str | Path, error=FileFormatError) -> str:
+    """A file's text; raises ``error`` (or OSError) for a file too big, not text, or empty."""
     path = Path(path)
+    if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+        raise error(f"{path.name} is {path.stat().st_size / 2**20:.0f} MB, too big to be a file of this app")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise DocumentFormatError(f"{path.name} is not a text file") from None
+        raise error(f"{path.name} is not a text file") from None
     if not text.strip():
-        raise DocumentFormatError(f"{path.name} is empty")
+        raise error(f"{path.name} is empty")
+    return text
+
+
+def read_json(path: str | Path, text: str, error=FileFormatError) -> Any:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DocumentFormatError(
-            f"{path.name} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
-            "it may be truncated or not a graph file"
+        return json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise error(
+            f"{Path(path).name} is not valid JSON (line {problem.lineno}, column {problem.colno}: {problem.msg}); "
+            "it may be truncated or not a file of this app"
         ) from None
+
+
+def load_document(path: str | Path) -> GraphDocument:
+    """Read a graph file; raises `DocumentFormatError` (or OSError) with a message a person can act on."""
+    path = Path(path)
+    data = read_json(path, read_text(path, DocumentFormatError), DocumentFormatError)
     try:
         return GraphDocument.from_dict(data)
     except DocumentFormatError as error:

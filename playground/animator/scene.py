@@ -83,7 +83,7 @@ class AnimatorScene(CardScene):
         """Draw ``document`` with the editor's cards; its output node is marked."""
         self._clear_items()
         for node in document.nodes:
-            item = NodeItem(node)
+            item = NodeItem(node, document.name(node.id))
             item.set_editable(False)
             self._add(node.id, item)
         for edge in document.edges:

@@ -4,8 +4,10 @@ Qt-free. `tensor_animation(model, loss_fn, X, y)` runs the network forward on on
 the engine's `Tensor`s, names each node after the layer that made it (Linear 1, Tanh 1, ...,
 the loss) and each parameter after its layer (W1, b1, ...), lays the graph out left to right,
 and turns the forward pass and the engine's own ``loss.backward_steps()`` into `Frame`s, as
-`timeline.build_timeline` does for a scalar graph. A node shows its shape and the norms of
-its value and gradient; a tensor of one element shows its number.
+`timeline.build_timeline` does for a scalar graph. `graph_animation(result)` does the same for
+any scalar tensor a person computed (``playground.show(loss)``), naming nodes by their labels.
+A node shows its shape and the norms of its value and gradient; a tensor of one element shows
+its number.
 """
 
 from __future__ import annotations
@@ -104,10 +106,11 @@ def describe(array, limit: int = 4) -> str:
     return f"{shape_text(array.shape)}, ‖·‖ = {format_number(norm(array))}"
 
 
-def statistics(array) -> str:
+def statistics(array, full: bool = False) -> str:
+    """A tensor's mean, min, max and norm to read; a single number as itself (every digit if ``full``, for tooltips)."""
     array = np.asarray(array, dtype=np.float64)
     if array.size == 1:
-        return full_number(float(array.reshape(())))
+        return (full_number if full else format_number)(float(array.reshape(())))
     return (f"mean {format_number(float(array.mean()))}, min {format_number(float(array.min()))}, "
             f"max {format_number(float(array.max()))}, ‖·‖ = {format_number(norm(array))}")
 
@@ -168,9 +171,9 @@ class TensorAnimation:
         lines = [f"{node.title} ({node.kind}): {node.description}", f"{state.state.value}",
                  f"shape {node.shape}"]
         if state.value is not None:
-            lines.append(f"value: {statistics(state.value)}")
+            lines.append(f"value: {statistics(state.value, full=True)}")
         if state.grad is not None:
-            lines.append(f"grad: {statistics(state.grad)}")
+            lines.append(f"grad: {statistics(state.grad, full=True)}")
         elif not node.requires_grad:
             lines.append("needs no gradient: nothing learns it")
         return "\n".join(lines)
@@ -215,7 +218,6 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
     if loss.shape != ():
         raise ValueError(f"the loss must be a single number, not of shape {loss.shape}")
     order = _forward_order(topological_order(loss))
-    ids = {id(t): f"t{i}" for i, t in enumerate(order)}
 
     # Name each op after the part of the network that made it: walking forward, a node belongs to
     # the first part whose output depends on it.
@@ -237,15 +239,76 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
             else:  # the steps on the way: loss₁, loss₂, ...
                 title, what = f"{name}{str(number).translate(SUBSCRIPTS)}", f"step {number} of computing {name}"
             names[id(t)] = (title, info.word, what)
+    for t in order:
+        if id(t) not in names and t.shape == logits.shape:
+            names[id(t)] = ("y", "targets", "the labels of the batch, as the loss wants them")
+    return _animation(loss, order, names)
 
+
+def check_tensor_result(result) -> None:
+    """Raise ``TypeError`` or ``ValueError`` (saying why) unless `graph_animation` can show ``result``."""
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected an engine.Tensor, not {type(result).__name__}")
+    if result.shape != ():
+        raise ValueError(f"the result must be a single number (a loss), not of shape {result.shape}: "
+                         "reduce it first, e.g. with .sum() or .mean()")
+    if not result.requires_grad:
+        raise ValueError("nothing in this result requires grad, so there is no backward pass to show")
+
+
+def graph_animation(result: Tensor) -> TensorAnimation:
+    """The forward and backward pass of whatever ``result`` was computed from; the ``.grad``s of its leaves
+    are left as they were. Nodes are named by their labels; an unlabelled result is t1, t2, ... in
+    forward order, an unlabelled leaf that requires grad w1, w2, ..., any other x1, x2, ... (one element:
+    its number)."""
+    check_tensor_result(result)
+    order = _forward_order(topological_order(result))
+    taken = {t.label for t in order if t.label}
+    counters: Counter = Counter()
+    names: dict[int, tuple[str, str, str]] = {}
+    for t in order:
+        if t._prev:
+            word = _info(t.op, len(t._prev)).word
+            title = t.label or _next_name("t", counters, taken)
+            names[id(t)] = (title, word, "the result" if t is result else f"{word} of its operands")
+        elif t.label or t.size > 1 or t.requires_grad:
+            prefix, kind = ("w", "parameter") if t.requires_grad else ("x", "input")
+            title = t.label or _next_name(prefix, counters, taken)
+            names[id(t)] = (title, kind, "learned: it requires grad" if t.requires_grad else "an input")
+    leaves = [t for t in order if not t._prev]
+    kept = [t.grad for t in leaves]
+    for leaf in leaves:
+        leaf.grad = None  # the replay shows this pass's gradients only
+    try:
+        return _animation(result, order, names, retain_graph=True)  # the person may go on with it
+    except RuntimeError as error:
+        if "freed" not in str(error):
+            raise
+        raise ValueError("its graph was freed by backward(), as PyTorch frees it: show the result before calling "
+                         ".backward(), or call .backward(retain_graph=True)") from None
+    finally:
+        for leaf, grad in zip(leaves, kept):
+            leaf.grad = grad  # the person's tensors are as they were
+
+
+def _next_name(prefix: str, counters: Counter, taken: set[str]) -> str:
+    while True:
+        counters[prefix] += 1
+        name = f"{prefix}{counters[prefix]}"
+        if name not in taken:
+            return name
+
+
+def _animation(loss: Tensor, order: list, names: dict[int, tuple[str, str, str]],
+               retain_graph: bool = False) -> TensorAnimation:
+    """Nodes, wires, layout and frames of the graph ``order`` (operands first, ending with ``loss``)."""
+    ids = {id(t): f"t{i}" for i, t in enumerate(order)}
     nodes: dict[str, TensorNode] = {}
     edges: list[Edge] = []
     for t in order:
         node_id = ids[id(t)]
         if id(t) in names:
             title, kind, description = names[id(t)]
-        elif t.shape == logits.shape:
-            title, kind, description = "y", "targets", "the labels of the batch, as the loss wants them"
         else:
             title, kind, description = describe(t.data, 1), "constant", "a fixed number"
         if t._prev:
@@ -259,7 +322,7 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
                                   X_SPACING, Y_SPACING)
     nodes = {n: replace(node, x=positions[n][0], y=positions[n][1]) for n, node in nodes.items()}
 
-    frames, initial, wire_labels = _frames(order, ids, nodes, edges, loss)
+    frames, initial, wire_labels = _frames(order, ids, nodes, edges, loss, retain_graph)
     return TensorAnimation(nodes, edges, ids[id(loss)], Timeline(frames, initial), wire_labels)
 
 
@@ -280,13 +343,13 @@ def _forward_order(order: list) -> list:
 
 def _value_lines(data: np.ndarray) -> str:
     if data.size == 1:
-        return f"value: {full_number(float(data.reshape(())))}"
+        return f"value: {format_number(float(data.reshape(())))}"
     if data.size <= 4:
         return f"value: {describe(data)}\n{statistics(data)}"
     return f"value: {statistics(data)}"
 
 
-def _frames(order, ids, nodes, edges, loss):
+def _frames(order, ids, nodes, edges, loss, retain_graph: bool):
     tracker = DisplayTracker(nodes)
     shown, change = tracker.shown, tracker.change
     frames: list[Frame] = []
@@ -324,7 +387,7 @@ def _frames(order, ids, nodes, edges, loss):
     received: Counter = Counter()
     wire_labels: dict[Edge, float] = {}
     current = None
-    for step in loss.backward_steps():  # the engine's own steps
+    for step in loss.backward_steps(retain_graph=retain_graph):  # the engine's own steps
         node, parent = nodes[ids[id(step.node)]], nodes[ids[id(step.parent)]]
         edge = Edge(parent.id, node.id, step.index)
         info = _info(step.node.op, len(step.node._prev))

@@ -14,12 +14,13 @@ step, and how a node's display state reads on its card (`node_lines`) and in its
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 
 from ..editor.catalog import kind
 from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import Evaluation, evaluate
+from ..editor.evaluate import Evaluation, build_values, evaluate
 from ..numbers import format_number, full_number
 
 
@@ -40,6 +41,25 @@ class Change:
     new: object
 
 
+@dataclass(frozen=True)
+class ChainStep:
+    """One chain-rule step of a backward replay, by node id: ``node`` hands ``contribution`` to ``parent``.
+
+    ``before`` is the parent's gradient just before (None: it had none yet) and ``total`` just
+    after; ``note`` says what a mistaken replay (`pitfalls`) did differently at this step.
+    """
+
+    node: str
+    parent: str
+    port: int
+    local: float
+    upstream: float
+    contribution: float
+    before: float | None
+    total: float
+    note: str = ""
+
+
 @dataclass
 class Frame:
     phase: str  # "forward", "seed" or "backward"
@@ -49,6 +69,7 @@ class Frame:
     edge: Edge | None = None  # backward: the wire the contribution travels along
     wires: tuple[Edge, ...] = ()  # the wires to highlight: the operands' (forward) or the edge (backward)
     changes: list[Change] = field(default_factory=list)
+    step: ChainStep | None = None  # a scalar graph's backward frame: the chain-rule step it shows
 
 
 @dataclass
@@ -75,20 +96,16 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
-def _name(document: GraphDocument, node_id: str) -> str:
-    return document.node(node_id).display_name
-
-
 def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -> str:
     """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``..."""
     node = document.node(node_id)
     names = []
     for p in range(node.port_count):
         edge = document.edge_at(node_id, p)
-        names.append(_name(document, edge.source) if edge else "?")
+        names.append(document.name(edge.source) if edge else "?")
     a = names[0] if names else "x"
     b = names[1] if len(names) > 1 else "y"
-    out = _name(document, node_id)
+    out = document.name(node_id)
     formulas = {
         "add": ("1", "1"),
         "sub": ("1", "-1"),
@@ -120,13 +137,45 @@ def forward_formula(document: GraphDocument, node_id: str, operands: list[str]) 
     return f"{node_kind.name}({', '.join(operands)})"
 
 
-def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
-                   ) -> tuple[list[Frame], dict[str, DisplayState]]:
+@dataclass
+class BackwardPass:
+    """One backward pass of a replay. A pass after the first starts from ``start_grads`` (what
+    each node's gradient is when it begins: zeros after ``zero_grad()``, or what was left over)
+    and says so in its seed frame."""
+
+    steps: list[ChainStep]
+    start_grads: dict[str, float] | None = None
+    start_note: str = ""
+
+
+def engine_steps(document: GraphDocument, evaluation: Evaluation) -> list[ChainStep]:
+    """The engine's own ``backward_steps()`` for the document's output, by node id.
+
+    Runs a fresh backward pass on freshly built `Value`s, so that the evaluation's are left as they were.
+    """
+    output = document.effective_output()
+    order = [n for n in document.topological_order() if n in evaluation.values]
+    values, _missing = build_values(document, order)
+    node_of = {id(v): node_id for node_id, v in values.items()}
+    totals: dict[str, float] = {}
+    steps = []
+    for step in values[output].backward_steps():
+        node_id, parent_id = node_of[id(step.node)], node_of[id(step.parent)]
+        steps.append(ChainStep(node_id, parent_id, step.index, step.local, step.upstream, step.contribution,
+                               totals.get(parent_id), step.total))
+        totals[parent_id] = step.total
+    return steps
+
+
+def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None,
+                   passes: list[BackwardPass] | None = None) -> tuple[list[Frame], dict[str, DisplayState]]:
     """The frames of the forward and backward pass, and the display state before the first frame.
 
-    ``evaluation`` is ``evaluate(document)`` if the caller has it. Raises ValueError when the output
-    cannot be evaluated (an unconnected input it depends on, an empty graph); nodes the output does not
-    depend on are left out, finished or not.
+    ``evaluation`` is ``evaluate(document)`` if the caller has it. The backward frames replay
+    ``passes``: by default one pass of the engine's own steps (`engine_steps`); a teaching replay
+    (`pitfalls`) gives its own. Raises ValueError when the output cannot be evaluated (an
+    unconnected input it depends on, an empty graph); nodes the output does not depend on are
+    left out, finished or not.
     """
     evaluation = evaluation if evaluation is not None else evaluate(document)
     output = document.effective_output()
@@ -137,16 +186,15 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     for node_id in order:
         ports = evaluation.results[node_id].missing_ports
         if ports:
-            raise ValueError(f"input '{ports[0]}' of {_name(document, node_id)} is not connected")
+            raise ValueError(f"input '{ports[0]}' of {document.name(node_id)} is not connected")
     values = evaluation.values
     tracker = DisplayTracker(order)
-    shown, change = tracker.shown, tracker.change
     frames: list[Frame] = []
 
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
-        name, value = _name(document, node_id), values[node_id].data
+        name, value = document.name(node_id), values[node_id].data
         operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
         if node.is_leaf:
             title = f"{name} = {format_number(value)}"
@@ -154,7 +202,7 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
             article = "an" if what[0] in "aeiou" else "a"
             explanation = f"Forward: {name} is {article} {what}: {name} = {full_number(value)}"
         else:
-            names = [_name(document, edge.source) for edge in operand_wires]
+            names = [document.name(edge.source) for edge in operand_wires]
             numbers = [format_number(values[edge.source].data) for edge in operand_wires]
             title = f"{name} = {forward_formula(document, node_id, names)} = {format_number(value)}"
             explanation = (f"Forward: {name} = {forward_formula(document, node_id, names)}\n"
@@ -163,36 +211,53 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
         if problem:
             explanation += f"\n⚠ {problem}"
         frame = Frame("forward", node_id, title, explanation, wires=operand_wires)
-        change(frame, node_id, "state", NodeState.COMPUTED)
-        change(frame, node_id, "value", value)
+        tracker.change(frame, node_id, "state", NodeState.COMPUTED)
+        tracker.change(frame, node_id, "value", value)
         frames.append(frame)
 
-    # Seed: the output's gradient with respect to itself is 1.
-    name = _name(document, output)
-    frame = Frame("seed", output, f"seed: d({name})/d({name}) = 1",
-                  f"Backward starts at the output {name}:\nd({name})/d({name}) = 1")
+    if passes is None:
+        passes = [BackwardPass(engine_steps(document, evaluation))]
+    for number, backward_pass in enumerate(passes, start=1):
+        frames.extend(_backward_frames(document, order, output, backward_pass, tracker, number))
+    return frames, tracker.initial()
+
+
+def _backward_frames(document: GraphDocument, order: list[str], output: str, backward_pass: BackwardPass,
+                     tracker: DisplayTracker, number: int) -> list[Frame]:
+    """The seed frame and one frame per chain-rule step of one backward pass (``number`` counts from 1)."""
+    shown, change = tracker.shown, tracker.change
+    name = document.name(output)
+    again = f" (backward pass {number})" if number > 1 else ""
+    frame = Frame("seed", output, f"seed{again}: d({name})/d({name}) = 1",
+                  f"Backward starts at the output {name}:\nd({name})/d({name}) = 1"
+                  + (f"\n\n{backward_pass.start_note}" if backward_pass.start_note else ""))
+    if backward_pass.start_grads is not None:
+        for node_id in order:
+            change(frame, node_id, "grad", backward_pass.start_grads.get(node_id))
+            change(frame, node_id, "state", NodeState.COMPUTED)
     change(frame, output, "grad", 1.0)
     change(frame, output, "state", NodeState.READY)
-    frames.append(frame)
+    frames = [frame]
 
-    # Backward: the engine's own chain-rule steps, one frame per wire.
-    node_of = {id(v): node_id for node_id, v in values.items()}
     consumers = {node_id: 0 for node_id in order}
     for edge in document.edges:
         if edge.source in consumers and edge.target in consumers:
             consumers[edge.source] += 1
     received = {node_id: 0 for node_id in order}
     current = None
-    for step in values[output].backward_steps():
-        node_id, parent_id = node_of[id(step.node)], node_of[id(step.parent)]
-        edge = document.edge_at(node_id, step.index)
-        node_name, parent_name = _name(document, node_id), _name(document, parent_id)
-        previous_total = shown[parent_id].grad
-        formula = local_derivative_formula(document, node_id, step.index)
-        total_line = (f"{parent_name}.grad: {format_number(previous_total)} + {format_number(step.contribution)} = "
-                      f"{format_number(step.total)}" if previous_total is not None
-                      else f"{parent_name}.grad = {format_number(step.total)}")
-        if consumers[parent_id] > 1:
+    for step in backward_pass.steps:
+        node_id, parent_id = step.node, step.parent
+        edge = document.edge_at(node_id, step.port)
+        node_name, parent_name = document.name(node_id), document.name(parent_id)
+        formula = local_derivative_formula(document, node_id, step.port)
+        if step.before is None or not math.isclose(step.before + step.contribution, step.total, rel_tol=1e-12):
+            total_line = f"{parent_name}.grad = {format_number(step.total)}"  # the first, or an overwrite
+        else:
+            total_line = (f"{parent_name}.grad: {format_number(step.before)} + {format_number(step.contribution)} = "
+                          f"{format_number(step.total)}")
+        if step.note:
+            total_line += f"\n✗ {step.note}"
+        elif consumers[parent_id] > 1:
             total_line += f"   ({parent_name} is used {consumers[parent_id]} times: contributions add up)"
         local = format_number(step.local)
         derivative = f"d({node_name})/d({parent_name}) = " + (local if formula == local else f"{formula} = {local}")
@@ -202,10 +267,10 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
         arrow = f"{node_name} → {parent_name}"
         node = document.node(node_id)
         if sum(document.edge_at(node_id, p).source == parent_id for p in range(node.port_count)) > 1:
-            arrow += f" ({kind(node.kind).port_name(step.index)})"  # x * x: which of the two operands
+            arrow += f" ({kind(node.kind).port_name(step.port)})"  # x * x: which of the two operands
         frame = Frame("backward", node_id, f"{arrow}: {format_number(step.upstream)} x "
                       f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge,
-                      (edge,))
+                      (edge,), step=step)
         if current != node_id:
             if current is not None:
                 change(frame, current, "state", NodeState.DONE)
@@ -216,13 +281,13 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
         complete = received[parent_id] == consumers[parent_id]
         change(frame, parent_id, "state", NodeState.READY if complete else NodeState.RECEIVING)
         frames.append(frame)
-    if current is not None and frames:
+    if current is not None and len(frames) > 1:
         frame = frames[-1]
         change(frame, current, "state", NodeState.DONE)
         for node_id in order:  # the leaves have nothing to pass on: done once their gradient is ready
             if document.node(node_id).is_leaf and shown[node_id].state is NodeState.READY:
                 change(frame, node_id, "state", NodeState.DONE)
-    return frames, tracker.initial()
+    return frames
 
 
 class Timeline:
@@ -234,9 +299,11 @@ class Timeline:
         self.position = 0
 
     @classmethod
-    def of_document(cls, document: GraphDocument, evaluation: Evaluation | None = None) -> Timeline:
-        """The forward and backward pass of a graph document (ValueError if it cannot be evaluated)."""
-        return cls(*build_timeline(document, evaluation))
+    def of_document(cls, document: GraphDocument, evaluation: Evaluation | None = None,
+                    passes: list[BackwardPass] | None = None) -> Timeline:
+        """The forward and backward pass of a graph document (ValueError if it cannot be evaluated);
+        ``passes``: a replay other than the engine's one pass (see `build_timeline`)."""
+        return cls(*build_timeline(document, evaluation, passes))
 
     def __len__(self) -> int:
         return len(self.frames)
@@ -289,16 +356,21 @@ class DocumentAnimation:
 
     labels_stay = True  # a wire keeps showing its gradient once its step is passed
 
-    def __init__(self, document: GraphDocument):
+    def __init__(self, document: GraphDocument, passes: list[BackwardPass] | None = None):
+        """``passes``: a teaching replay's backward passes instead of the engine's one (see `build_timeline`)."""
         self.document = document
         self.evaluation = evaluate(document)
-        self.timeline = Timeline.of_document(document, self.evaluation)  # ValueError if it cannot be evaluated
+        # ValueError if it cannot be evaluated
+        self.timeline = Timeline.of_document(document, self.evaluation, passes)
         self.wire_labels: dict[Edge, float] = self.evaluation.edge_grads
+        if passes is not None:  # what this replay's wires carry
+            self.wire_labels = {document.edge_at(step.node, step.port): step.contribution
+                                for backward_pass in passes for step in backward_pass.steps}
 
     @property
     def finished_note(self) -> str:
         """What the last step should add: which values came out nan or inf, and why."""
-        problems = [f"{_name(self.document, node_id)}: {self.evaluation.results[node_id].problem}"
+        problems = [f"{self.document.name(node_id)}: {self.evaluation.results[node_id].problem}"
                     for node_id in self.timeline.display if self.evaluation.results[node_id].problem]
         if not problems:
             return ""
@@ -309,7 +381,7 @@ class DocumentAnimation:
         return [f"value {format_number(state.value)}", f"grad {format_number(state.grad)}"]
 
     def node_tooltip(self, node_id: str, state: DisplayState) -> str:
-        text = (f"{_name(self.document, node_id)}: {state.state.value}\n"
+        text = (f"{self.document.name(node_id)}: {state.state.value}\n"
                 f"value = {full_number(state.value)}\ngrad = {full_number(state.grad)}")
         problem = self.evaluation.results[node_id].problem
         return f"{text}\n⚠ {problem}" if problem and state.value is not None else text

@@ -64,6 +64,17 @@ class CardScene(QGraphicsScene):
             rect = rect.united(item.sceneBoundingRect())
         return rect
 
+    def place_labels_near(self, *areas: QRectF) -> None:
+        """Find new spots for the wire labels in ``areas``, where a card has just arrived or left."""
+        area = QRectF()
+        for rect in areas:
+            area = area.united(rect)
+        if area.isEmpty():
+            return
+        for item in self.items(area):
+            if isinstance(item, WireItem):
+                item.place_label()
+
     def _clear_items(self) -> None:
         for wire in self._wires.values():
             wire.detach()

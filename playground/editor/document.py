@@ -45,9 +45,6 @@ class Node:
     def is_leaf(self) -> bool:
         return kind(self.kind).is_leaf
 
-    @property
-    def display_name(self) -> str:
-        return self.label or f"{kind(self.kind).title} {self.id}"
 
 
 @dataclass(frozen=True, order=True)
@@ -78,6 +75,7 @@ class GraphDocument:
     # rebuild for every wire.
     _graph: nx.MultiDiGraph = field(default_factory=nx.MultiDiGraph, repr=False, compare=False)
     _order: list[str] | None = field(default=None, repr=False, compare=False)  # topological order cache
+    _names: dict[str, str] | None = field(default=None, repr=False, compare=False)  # readable names cache
     _next_id: int = field(default=1, compare=False)
     _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
 
@@ -92,6 +90,8 @@ class GraphDocument:
     def _announce(self, what: str, node_id: str | None = None, edge: Edge | None = None) -> None:
         if what in ("node_added", "node_removed", "edge_added", "edge_removed", "reset"):
             self._order = None
+        if what != "node_moved":
+            self._names = None
         change = Change(what, node_id, edge)
         for callback in list(self._subscribers):
             callback(change)
@@ -146,6 +146,42 @@ class GraphDocument:
             self._order = list(nx.lexicographical_topological_sort(self.to_networkx(), key=position.__getitem__))
         return list(self._order)
 
+    def name(self, node_id: str) -> str:
+        """How every text names the node: its label, else a readable name from `names`."""
+        return self.names()[node_id]
+
+    def names(self) -> dict[str, str]:
+        """A readable name for every node, the same on the card, in the animator and in exported code.
+
+        A label is used as it is. Unlabelled results are t1, t2, ... in forward order, the way a
+        textbook names the intermediate values of an exercise; unlabelled leaves are x1, x2, ...
+        (inputs), w1, w2, ... (parameters) and c1, c2, ... (constants). A generated name skips every
+        name that a label already uses, so no two nodes read alike by accident.
+        """
+        if self._names is None:
+            taken = {node.label for node in self._nodes.values() if node.label}
+            counters = {"input": 0, "parameter": 0, "constant": 0}
+            prefixes = {"input": "x", "parameter": "w", "constant": "c"}
+            names = {}
+            for node_id in self.topological_order():
+                node = self._nodes[node_id]
+                if node.label:
+                    names[node_id] = node.label
+                    continue
+                family = node.kind if node.kind in prefixes else "result"
+                prefix = prefixes.get(family, "t")
+                count = counters.get(family, 0)
+                while True:
+                    count += 1
+                    candidate = f"{prefix}{count}"
+                    if candidate not in taken:
+                        break
+                counters[family] = count
+                taken.add(candidate)
+                names[node_id] = candidate
+            self._names = names
+        return self._names
+
     def ancestors(self, node_id: str) -> set[str]:
         """Every node ``node_id`` is computed from (not including itself)."""
         found, stack = set(), [node_id]
@@ -178,19 +214,19 @@ class GraphDocument:
         if source == target:
             return "a node cannot feed its own input"
         if target_node.is_leaf:
-            return f"{target_node.display_name} is a leaf and has no inputs"
+            return f"{self.name(target)} is a leaf and has no inputs"
         if not 0 <= port < target_node.port_count:
-            return f"{target_node.display_name} has no input port {port}"
+            return f"{self.name(target)} has no input port {port}"
         occupied = self._edges.get((target, port))
         if occupied is not None:
             port_name = kind(target_node.kind).port_name(port)
-            return (f"input '{port_name}' of {target_node.display_name} is already connected to "
-                    f"{self._nodes[occupied.source].display_name}")
+            return (f"input '{port_name}' of {self.name(target)} is already connected to "
+                    f"{self.name(occupied.source)}")
         try:  # a path already running from target to source would come back round through this wire
             path = nx.shortest_path(self._graph, target, source)
         except nx.NetworkXNoPath:
             return None
-        names = " → ".join(self._nodes[n].display_name for n in [*path, target])
+        names = " → ".join(self.name(n) for n in [*path, target])
         return f"this wire would make a cycle: {names}"
 
     # -- changing (undo commands call these) -------------------------------------------------
@@ -259,7 +295,7 @@ class GraphDocument:
         """Set the port count of a Sum node; wires on ports that go away must be removed first."""
         node = self._nodes[node_id]
         if not kind(node.kind).is_variadic:
-            raise ValueError(f"{node.display_name} has a fixed number of inputs")
+            raise ValueError(f"{self.name(node_id)} has a fixed number of inputs")
         if count < 1:
             raise ValueError("a Sum needs at least one input")
         if any(e.port >= count for e in self.edges_of(node_id) if e.target == node_id):

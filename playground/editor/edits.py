@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..numbers import format_number
 from .catalog import kind
 from .document import Edge, GraphDocument, Node
 
@@ -146,7 +147,7 @@ def remove_nodes(doc: GraphDocument, node_ids: Iterable[str]) -> Edit:
     # Removed in order of their position, last first, so each recorded index stays valid on undo.
     for n in sorted(node_ids, key=doc.node_index, reverse=True):
         actions.append(RemoveNode(replace(doc.node(n)), doc.node_index(n)))
-    return Edit("Delete" if len(node_ids) != 1 else f"Delete {doc.node(node_ids[0]).display_name}", actions)
+    return Edit("Delete" if len(node_ids) != 1 else f"Delete {doc.name(node_ids[0])}", actions)
 
 
 def remove_edges(doc: GraphDocument, edges: Iterable[Edge]) -> Edit:
@@ -172,12 +173,13 @@ def move_nodes(doc: GraphDocument, positions: dict[str, tuple[float, float]], te
 
 def set_value(doc: GraphDocument, node_id: str, value: float) -> Edit:
     node = doc.node(node_id)
-    return Edit(f"Set {node.display_name} = {value:g}", [SetField(node_id, "value", node.value, float(value))])
+    text = f"Set {doc.name(node_id)} = {format_number(value)}"
+    return Edit(text, [SetField(node_id, "value", node.value, float(value))])
 
 
 def set_label(doc: GraphDocument, node_id: str, label: str) -> Edit:
     node = doc.node(node_id)
-    return Edit(f"Rename {node.display_name}", [SetField(node_id, "label", node.label, label)])
+    return Edit(f"Rename {doc.name(node_id)}", [SetField(node_id, "label", node.label, label)])
 
 
 def set_inputs(doc: GraphDocument, node_id: str, count: int) -> Edit:
@@ -185,7 +187,7 @@ def set_inputs(doc: GraphDocument, node_id: str, count: int) -> Edit:
     node = doc.node(node_id)
     dropped = [e for e in doc.edges_of(node_id) if e.target == node_id and e.port >= count]
     actions = [*map(RemoveEdge, dropped), SetField(node_id, "inputs", node.inputs, count)]
-    return Edit(f"Set {node.display_name} inputs", actions)
+    return Edit(f"Set {doc.name(node_id)} inputs", actions)
 
 
 def set_output(doc: GraphDocument, node_id: str | None) -> Edit:

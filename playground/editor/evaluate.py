@@ -81,7 +81,7 @@ def evaluate(document: GraphDocument) -> Evaluation:
     results = {node_id: NodeResult() for node_id in order}
     incomplete = []
     for node_id, ports in missing.items():
-        name = document.node(node_id).display_name
+        name = document.name(node_id)
         results[node_id].missing_ports = ports
         incomplete += [f"input '{port}' of {name} is not connected" for port in ports]
 
@@ -116,8 +116,8 @@ def _problem(document: GraphDocument, node_id: str, values: dict[str, Value]) ->
     operands = [values[document.edge_at(node_id, port).source] for port in range(node.port_count)]
     for port, operand in enumerate(operands):
         if not math.isfinite(operand.data):
-            source = document.node(document.edge_at(node_id, port).source)
-            return f"{format_number(operand.data)} comes in from {source.display_name}"
+            source = document.edge_at(node_id, port).source
+            return f"{format_number(operand.data)} comes in from {document.name(source)}"
     reason = kind(node.kind).problem(*(operand.data for operand in operands))
     if reason:
         return reason

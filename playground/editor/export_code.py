@@ -12,6 +12,7 @@ import builtins
 import keyword
 import math
 import re
+from collections import Counter
 
 from .catalog import kind
 from .document import GraphDocument
@@ -47,7 +48,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     lines = [
         "# Exported by Autograd Playground.",
         "# Rebuilds the graph with the engine's Value, runs backward() from the output "
-        f"{document.node(output).display_name!r}",
+        f"{document.name(output)!r}",
         "# and prints every node's value and gradient" + (", next to PyTorch's (float64)." if use_torch else "."),
         "# Run it with the project's Python: python this_file.py",
         "",
@@ -57,6 +58,10 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     lines += ["from engine import Value", "", "# Forward pass: operands before results."]
     for node_id in order:
         lines.append(f"{names[node_id]} = {_engine_expression(document, node_id, names)}")
+    labelled = [node_id for node_id in order if document.node(node_id).label and not document.node(node_id).is_leaf]
+    if labelled:
+        lines += ["", "# The results' labels, micrograd style: playground.show() names each node as the editor."]
+        lines += [f"{names[node_id]}.label = {_string(document.node(node_id).label)}" for node_id in labelled]
     lines += ["", f"# Backward pass from the output {out_name}: its gradient is 1, the chain rule does the rest.",
               f"{out_name}.backward()"]
 
@@ -73,7 +78,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
                       "    tensor.retain_grad()"]
         lines.append(f"{torch_names[output]}.backward()")
 
-    shown = [document.node(node_id).display_name for node_id in order]
+    shown = [document.name(node_id) for node_id in order]
     width = max(len(name) for name in shown)
     lines += ["", ""]
     if use_torch:
@@ -108,7 +113,10 @@ def _operands(document: GraphDocument, node_id: str, names: dict[str, str]) -> l
 def _engine_expression(document: GraphDocument, node_id: str, names: dict[str, str]) -> str:
     node = document.node(node_id)
     if node.is_leaf:
-        label = f", label={_string(node.label)}" if node.label else ""
+        # Inputs and parameters always carry their name, constants only a label they were given:
+        # `playground.show` tells the leaf kinds apart by these labels, so the round trip is exact.
+        name = node.label or (document.name(node_id) if node.kind != "constant" else "")
+        label = f", label={_string(name)}" if name else ""
         return f"Value({_number(node.value)}{label})"
     operands = _operands(document, node_id, names)
     if node.kind in _INFIX:
@@ -140,19 +148,21 @@ def _torch_expression(document: GraphDocument, node_id: str, names: dict[str, st
 
 
 def _variable_names(document: GraphDocument, order: list[str]) -> dict[str, str]:
-    """The label where it is a valid, unused Python name given to one node only, else kind + id (``mul_n5``)."""
-    counts: dict[str, int] = {}
-    for node in document.nodes:
-        counts[node.label] = counts.get(node.label, 0) + 1
+    """The node's readable name (label, or t1, x1, ...) where it is a valid, unused Python name given to one
+    node only, else that name made valid and unique (``a_b`` for a label ``a*b``)."""
+    shown = document.names()
+    counts = Counter(shown.values())
     names: dict[str, str] = {}
     for node_id in order:
-        label = document.node(node_id).label
-        if label.isidentifier() and not keyword.iskeyword(label) and label not in _RESERVED and counts[label] == 1:
-            names[node_id] = label
+        name = shown[node_id]
+        if name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED and counts[name] == 1:
+            names[node_id] = name
     taken = set(names.values()) | _RESERVED
     for node_id in order:
         if node_id not in names:
-            base = re.sub(r"[^0-9A-Za-z_]", "_", f"{document.node(node_id).kind}_{node_id}")
+            base = re.sub(r"[^0-9A-Za-z_]", "_", shown[node_id])
+            if not base or base[0].isdigit():
+                base = f"{document.node(node_id).kind}_{base}"
             names[node_id] = _unique(base, taken)
     return names
 

@@ -44,5 +44,5 @@ def check_gradients(document: GraphDocument, eps: float = 1e-6) -> list[Gradient
         plus, minus = (build_values(document, order, leaf_values={node_id: node.value + step})[0][output].data
                        for step in (eps, -eps))
         numerical = (plus - minus) / (2 * eps)
-        rows.append(GradientCheckRow(node_id, node.display_name, result.grad, numerical))
+        rows.append(GradientCheckRow(node_id, document.name(node_id), result.grad, numerical))
     return rows

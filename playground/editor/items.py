@@ -44,6 +44,11 @@ CORNER_RADIUS = 7.0
 PORT_RADIUS = 5.0
 PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
 DETAIL_THRESHOLD = 0.45  # below this scale a node is drawn as a plain coloured card
+# Where a wire's gradient label may sit, as fractions of the wire's length, nearest the middle first:
+# the first spot clear of every card wins, and a wire with no clear spot shows no label (its
+# tooltip still has the number).
+LABEL_SPOTS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
+LABEL_CLEARANCE = 2.0
 
 # -- colours -------------------------------------------------------------------------------
 
@@ -482,9 +487,10 @@ class CardItem(QGraphicsObject):
 class NodeItem(CardItem):
     """The card of a graph document's node: its op or leaf value, and the value and gradient last shown."""
 
-    def __init__(self, node: Node, parent: QGraphicsItem | None = None):
+    def __init__(self, node: Node, name: str = "", parent: QGraphicsItem | None = None):
         super().__init__(node.id, node.x, node.y, parent)
         self._node = replace(node)
+        self._name = name or node.label or kind(node.kind).title  # the document's readable name (t1, x1, ...)
         self._result: NodeResult | None = None
         self._layout()
         self._refresh_tooltip()
@@ -504,6 +510,14 @@ class NodeItem(CardItem):
         self._refresh_tooltip()
         self.update()
 
+    def set_name(self, name: str) -> None:
+        """Show the document's readable name for this node (its label, or t1, t2, ... when it has none)."""
+        if name != self._name:
+            self._name = name
+            self._layout()
+            self._refresh_tooltip()
+            self.update()
+
     def set_result(self, result: NodeResult | None) -> None:
         if result == self._result and result is not None and _same_numbers(result, self._result):
             return  # unchanged: one value edit repaints only what it changed
@@ -517,20 +531,20 @@ class NodeItem(CardItem):
     def title(self) -> str:
         node_kind = kind(self._node.kind)
         if node_kind.is_leaf:
-            return f"{self._node.label or node_kind.title} = {format_number(self.shown_value())}"
-        return self._node.label or node_kind.title
+            return f"{self._name} = {format_number(self.shown_value())}"
+        return self._name
 
     def kind_title(self) -> str:
-        """The op's name beside a label that replaces it ("mul" beside "ab"); leaves show their value instead."""
+        """The op's name beside the node's name ("mul" beside "ab" or "t1"); leaves show their value instead."""
         node_kind = kind(self._node.kind)
-        return node_kind.title if self._node.label and not node_kind.is_leaf else ""
+        return node_kind.title if self._name != node_kind.title and not node_kind.is_leaf else ""
 
     def port_names(self) -> list[str]:
         node_kind = kind(self._node.kind)
         return [node_kind.port_name(index) for index in range(self._node.port_count)]
 
     def display_name(self) -> str:
-        return self._node.display_name
+        return self._name
 
     def shown_value(self) -> float | None:
         if self._result is not None:
@@ -558,7 +572,7 @@ class NodeItem(CardItem):
         return None
 
     def tooltip_text(self) -> str:
-        text = (f"{self._node.display_name} ({self._node.kind}) = {full_number(self.shown_value())}, "
+        text = (f"{self._name} ({self._node.kind}) = {full_number(self.shown_value())}, "
                 f"grad = {full_number(self.shown_grad())}")
         problem = self.problem_text()
         return f"{text}\n{problem}" if problem else text
@@ -584,7 +598,8 @@ class WireItem(QGraphicsObject):
     """A wire from ``source_item``'s output to input ``edge.port`` of ``target_item``.
 
     Follows both items as they move; shows the gradient it carries (`set_grad`) in a small label
-    at its midpoint while `set_label_visible(True)`.
+    while `set_label_visible(True)`, at its midpoint or, where a card is in the way, at the
+    nearest clear spot along it (`place_label`), or not at all if no spot is clear.
     """
 
     def __init__(self, edge: Edge, source_item: CardItem, target_item: CardItem,
@@ -596,6 +611,7 @@ class WireItem(QGraphicsObject):
         self._path = QPainterPath()
         self._midpoint = QPointF()
         self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
+        self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
         self._grad: float | None = None
         self._label_visible = True
         self._emphasized = False
@@ -625,20 +641,60 @@ class WireItem(QGraphicsObject):
     def set_grad(self, grad: float | None) -> None:
         if _same_number(grad, self._grad):
             return  # the label keeps its size and text: no relayout, no repaint
-        self.prepareGeometryChange()
+        old_size = self._label_size
         self._grad = grad
         self._label_size = None
+        if self._measure_label() != old_size:  # a wider text may now touch a card
+            self.place_label()
         self._refresh_tooltip()
         self.update()
 
     def set_label_visible(self, visible: bool) -> None:
         self.prepareGeometryChange()
         self._label_visible = visible
-        self.update()
+        self.place_label()
 
     @property
     def label_visible(self) -> bool:
         return self._label_visible
+
+    def label_rect(self) -> QRectF:
+        """Where the label is drawn, in scene coordinates; empty when it is hidden or has no clear spot."""
+        return self._label_rect()
+
+    def place_label(self) -> None:
+        """Put the label at the spot nearest the wire's middle that is clear of every card."""
+        self.prepareGeometryChange()
+        self._label_center = self._clear_label_spot()
+        self.update()
+
+    def _clear_label_spot(self) -> QPointF | None:
+        width, height = self._measure_label()
+        if not width or not self._label_visible:
+            return None
+        scene = self.scene()
+        if scene is None:
+            return QPointF(self._midpoint)
+        margin = LABEL_CLEARANCE
+        for fraction in LABEL_SPOTS:
+            centre = self._path.pointAtPercent(fraction)
+            rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
+                          width + 2 * margin, height + 2 * margin)
+            if not any(isinstance(item, CardItem) for item in scene.items(rect)):
+                return centre
+        return None
+
+    def _measure_label(self) -> tuple[float, float]:
+        if self._label_size is None:
+            text = self.label_text()
+            metrics = QFontMetricsF(_font(10))
+            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
+        return self._label_size
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.place_label()  # the cards it must keep clear of are known only in a scene
+        return super().itemChange(change, value)
 
     def set_emphasized(self, emphasized: bool) -> None:
         """Drawn thick and green: a node dropped now would be inserted on this wire."""
@@ -662,7 +718,7 @@ class WireItem(QGraphicsObject):
         end = self.target_item.input_port_scene_pos(self.edge.port)
         self._path = wire_path(start, end)
         self._midpoint = self._path.pointAtPercent(0.5)
-        self.update()
+        self.place_label()
 
     def _refresh_tooltip(self) -> None:
         port = self.target_item.port_name(self.edge.port)
@@ -672,17 +728,13 @@ class WireItem(QGraphicsObject):
         self.setToolTip(text)
 
     def _label_rect(self) -> QRectF:
-        if not self._label_visible:
+        centre = self._label_center
+        if not self._label_visible or centre is None:
             return QRectF()
-        if self._label_size is None:
-            text = self.label_text()
-            metrics = QFontMetricsF(_font(10))
-            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
-        width, height = self._label_size
+        width, height = self._measure_label()
         if not width:
             return QRectF()
-        mid = self._midpoint
-        return QRectF(mid.x() - width / 2, mid.y() - height / 2, width, height)
+        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
 
     def boundingRect(self) -> QRectF:
         rect = self._path.boundingRect().adjusted(-5, -5, 5, 5)

@@ -32,18 +32,23 @@ import numpy as np
 from .document import Edge, GraphDocument
 
 Position = tuple[float, float]
+# Columns far enough apart that a wire between neighbours has room for its gradient label
+# ("grad -0.3412", about 75 units) between the cards (130 wide), clear of both; a longer one slides
+# along its wire (items.LABEL_SPOTS).
+X_SPACING = 230.0
+Y_SPACING = 110.0
 _PORT_SHIFT = 0.5  # the height of a node's column of input ports, in slots (a slot is y_spacing)
 
 
-def layered_layout(document: GraphDocument, x_spacing: float = 180.0, y_spacing: float = 110.0,
+def layered_layout(document: GraphDocument, x_spacing: float = X_SPACING, y_spacing: float = Y_SPACING,
                    sweeps: int = 4) -> dict[str, Position]:
     """A position for every node of ``document``: wires run left to right, with few crossings."""
     port_counts = {node.id: node.port_count for node in document.nodes}
     return layered_positions(port_counts, document.edges, x_spacing, y_spacing, sweeps)
 
 
-def layered_positions(port_counts: Mapping[str, int], edges: Iterable[Edge], x_spacing: float = 180.0,
-                      y_spacing: float = 110.0, sweeps: int = 4) -> dict[str, Position]:
+def layered_positions(port_counts: Mapping[str, int], edges: Iterable[Edge], x_spacing: float = X_SPACING,
+                      y_spacing: float = Y_SPACING, sweeps: int = 4) -> dict[str, Position]:
     """A position for every node of a graph given as ``{node id: number of input ports}`` (in the order
     that breaks ties) and its edges; wires run left to right, with few crossings."""
     edges = list(edges)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import full_number
+from ..numbers import format_number, full_number
 from . import edits
 from .commands import EditCommand
 from .document import Change, Edge, GraphDocument, Node
@@ -40,7 +40,7 @@ from .view import GraphView
 
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
-SIDE_WIDTH = 340
+SIDE_WIDTH = 290
 
 
 class EditorPanel(QWidget):
@@ -58,6 +58,7 @@ class EditorPanel(QWidget):
 
         self.scene = GraphScene(document, undo_stack)
         self.view = GraphView(self.scene)
+        self.view.keep_fitted = True  # fitted at start, on resize and on tab show, until the person zooms or pans
         self.palette = NodePalette()
         self.properties = PropertiesPanel(document, undo_stack)
 
@@ -83,9 +84,11 @@ class EditorPanel(QWidget):
         self.gradcheck_table.setObjectName("gradCheckTable")
         self.gradcheck_table.setAccessibleName("gradCheckTable")
         self.gradcheck_table.setHorizontalHeaderLabels(["Node", "Engine", "Finite diff.", "Difference", "OK"])
-        self.gradcheck_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.gradcheck_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the name takes what is left
         self.gradcheck_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.gradcheck_table.horizontalHeader().setStretchLastSection(True)
+        self.gradcheck_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.gradcheck_table.verticalHeader().setVisible(False)
 
         expression_row = QHBoxLayout()
@@ -105,7 +108,7 @@ class EditorPanel(QWidget):
         splitter.addWidget(self.view)
         splitter.addWidget(side)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([180, 800, 300])
+        splitter.setSizes([115, 800, SIDE_WIDTH])
         layout = QVBoxLayout(self)
         layout.addLayout(expression_row)
         layout.addWidget(self.expression_error)
@@ -118,6 +121,7 @@ class EditorPanel(QWidget):
         self.animate_button.clicked.connect(self.animate_backward_requested)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
+        self.view.fitted.connect(self._on_view_fitted)
         self.scene.status_message.connect(self.status_message)
         self.properties.status_message.connect(self.status_message)
         self.refresh()
@@ -176,8 +180,20 @@ class EditorPanel(QWidget):
     def _on_palette_kind_activated(self, kind_name: str) -> None:
         self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.viewport().rect().center()))
 
+    def _on_view_fitted(self, whole_graph_shown: bool) -> None:
+        if not whole_graph_shown:
+            self.status_message.emit("The graph is larger than the view at a readable size: pan with the middle "
+                                     "button or Space+drag, zoom with the wheel, or press M for the minimap")
+
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None)
+
+    def select_node(self, node_id: str) -> None:
+        """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""
+        self.scene.select_nodes([node_id])
+        item = self.scene.node_item(node_id)
+        if item is not None:
+            self.view.ensureVisible(item)
 
     def select_all(self) -> None:
         self.scene.select_nodes([n.id for n in self.document.nodes])
@@ -253,10 +269,14 @@ class EditorPanel(QWidget):
         table.setToolTip("")
         table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            cells = [row.name, full_number(row.analytic), full_number(row.numerical), f"{row.difference:.2e}",
-                     "✓" if row.passed else "✗"]
-            for j, text in enumerate(cells):
+            # Short numbers keep the table narrow enough to show its OK column; hovering a cell
+            # shows every digit.
+            cells = [(row.name, row.name), (format_number(row.analytic), full_number(row.analytic)),
+                     (format_number(row.numerical), full_number(row.numerical)),
+                     (f"{row.difference:.1e}", repr(row.difference)), ("✓" if row.passed else "✗", "")]
+            for j, (text, full) in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(full)
                 if j == 4:
                     item.setForeground(Qt.GlobalColor.darkGreen if row.passed else Qt.GlobalColor.red)
                 table.setItem(i, j, item)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import full_number
+from ..numbers import format_number, full_number
 from . import edits
 from .catalog import kind
 from .commands import EditCommand
@@ -31,6 +31,20 @@ from .document import GraphDocument
 from .evaluate import Evaluation
 
 SLIDER_STEPS = 1000
+
+
+# What the panel says while no node is selected: how to get going, in the words of the canvas.
+NOTHING_SELECTED = (
+    "<b>No node selected.</b> Click a node to see its value and gradient, rename it, or change "
+    "its value.<br><br>"
+    "<b>Build</b>: drag a node from the list on the left, or press <b>Tab</b> over the canvas and "
+    "type its name; drag from a node's output port (right) to an input port (left) to wire them; "
+    "or type an expression in the box above.<br>"
+    "<b>Change a value</b>: double-click an input, parameter or constant, or select it and drag "
+    "its slider here.<br>"
+    "<b>Output</b>: right-click a node to make it the node whose gradient is 1.<br>"
+    "<b>Check gradients</b> below compares every leaf's gradient with finite differences."
+)
 
 
 class PropertiesPanel(QWidget):
@@ -137,8 +151,10 @@ class PropertiesPanel(QWidget):
         editable = node is not None
         is_leaf = editable and node.is_leaf
         is_sum = editable and kind(node.kind).is_variadic
-        self.label_edit.setEnabled(editable)
-        # Show only the rows this node has: a value to edit for leaves, a port count for a Sum.
+        # Show only the rows this node has: a value to edit for leaves, a port count for a Sum;
+        # with nothing selected, the panel says what can be done instead of showing empty fields.
+        self.form.setRowVisible(0, editable)  # Label
+        self.output_button.setVisible(editable)
         for row in (1, 2, 3):  # Value, Scrub, Range
             self.form.setRowVisible(row, is_leaf)
         self.form.setRowVisible(4, is_sum)
@@ -146,7 +162,7 @@ class PropertiesPanel(QWidget):
             self.form.setRowVisible(row, editable)
         self.output_button.setEnabled(editable and self.document.effective_output() != node.id)
         if node is None:
-            self.heading.setText("No node selected: click a node to see and edit it")
+            self.heading.setText(NOTHING_SELECTED)
             for edit in (self.label_edit, self.value_edit):
                 edit.clear()
             self.computed_value.clear()
@@ -155,7 +171,8 @@ class PropertiesPanel(QWidget):
             return
         node_kind = kind(node.kind)
         output = " (output)" if self.document.effective_output() == node.id else ""
-        self.heading.setText(f"<b>{node.display_name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
+        name = self.document.name(node.id)
+        self.heading.setText(f"<b>{name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
         if not self.label_edit.hasFocus():
             self.label_edit.setText(node.label)
         if is_leaf:
@@ -170,8 +187,11 @@ class PropertiesPanel(QWidget):
         if is_sum:
             self.inputs_spin.setValue(node.inputs)
         result = self._evaluation.results.get(node.id) if self._evaluation else None
-        self.computed_value.setText(full_number(result.value) if result else "—")
-        self.computed_grad.setText(full_number(result.grad) if result else "—")
+        # About four significant figures to read; every digit in the tooltip, for whoever asks.
+        for label, number in ((self.computed_value, result.value if result else None),
+                              (self.computed_grad, result.grad if result else None)):
+            label.setText(format_number(number))
+            label.setToolTip(f"Full precision: {full_number(number)}" if number is not None else "")
         self.problem.setText(result.problem or "" if result else "")
 
     def _range_for(self, node_id: str, value: float) -> tuple[float, float]:
@@ -199,7 +219,7 @@ class PropertiesPanel(QWidget):
             value = float(text)
         except ValueError:
             old = self.document.node(self.node_id).value
-            self.status_message.emit(f"'{text}' is not a number; the value stays {old:g}")
+            self.status_message.emit(f"'{text}' is not a number; the value stays {format_number(old)}")
             self.refresh()
             return
         if value != self.document.node(self.node_id).value:

@@ -215,11 +215,20 @@ class GraphScene(CardScene):
     @guarded
     def _on_document_changed(self, change: Change) -> None:
         what = change.what
+        self._follow_change(change)
+        if what != "node_moved":  # a label, a new node or a new wire can renumber t1, t2, ...
+            names = self.document.names()
+            for node_id, item in self._nodes.items():
+                item.set_name(names[node_id])
+
+    def _follow_change(self, change: Change) -> None:
+        what = change.what
         if what == "reset":
             self._evaluation = None
             self.rebuild()
         elif what == "node_added":
-            self._add_node_item(self.document.node(change.node_id))
+            item = self._add_node_item(self.document.node(change.node_id))
+            self.place_labels_near(item.sceneBoundingRect())
             self._refresh_output_marks()
         elif what == "node_removed":
             item = self._nodes.pop(change.node_id, None)
@@ -229,7 +238,9 @@ class GraphScene(CardScene):
                 self._cancel_wire_drag()
             self._move_targets.pop(change.node_id, None)
             if item is not None:
+                area = item.sceneBoundingRect()
                 self.removeItem(item)
+                self.place_labels_near(area)  # labels it pushed aside may return to their wire's middle
             self._refresh_output_marks()
         elif what == "node_changed":
             item = self._nodes.get(change.node_id)
@@ -253,7 +264,7 @@ class GraphScene(CardScene):
             self._refresh_output_marks()
 
     def _add_node_item(self, node: Node) -> NodeItem:
-        item = NodeItem(node)
+        item = NodeItem(node, self.document.name(node.id))
         item.set_editable(True)
         if self._evaluation is not None:
             item.set_result(self._evaluation.results.get(node.id))
@@ -320,7 +331,9 @@ class GraphScene(CardScene):
             return
         self._move_targets.pop(node_id, None)
         if item.pos() != target:
+            before = item.sceneBoundingRect()
             item.setPos(target)
+            self.place_labels_near(before, item.sceneBoundingRect())
 
     @guarded
     def _start_move_animation(self) -> None:
@@ -367,6 +380,9 @@ class GraphScene(CardScene):
             if item is not None and self.document.has_node(node_id):
                 node = self.document.node(node_id)
                 item.setPos(node.x, node.y)
+        if self._move_targets:  # the cards glided to new places: every label looks for its spot again
+            for wire in self._wires.values():
+                wire.place_label()
         self._move_targets.clear()
         self._move_starts = {}
 
@@ -390,7 +406,7 @@ class GraphScene(CardScene):
         node = self.new_node(kind_name, center)
         self.push(edits.add_node(self.document, node))
         self.select_nodes([node.id])
-        self.status_message.emit(f"Added {node.display_name}")
+        self.status_message.emit(f"Added {self.document.name(node.id)}")
         return node.id
 
     def delete_selection(self) -> bool:
@@ -419,7 +435,7 @@ class GraphScene(CardScene):
         if not self.document.has_node(node_id):
             return
         self.push(edits.set_output(self.document, node_id))
-        self.status_message.emit(f"{self.document.node(node_id).display_name} is now the output")
+        self.status_message.emit(f"{self.document.name(node_id)} is now the output")
 
     def _recover(self, error: Exception) -> None:
         self.status_message.emit(f"Something went wrong ({type(error).__name__}: {error}); the view was redrawn")
@@ -487,9 +503,12 @@ class GraphScene(CardScene):
                 moved[node_id] = (item.x(), item.y())
         if not moved:
             return
-        names = [self.document.node(n).display_name for n in moved]
+        names = [self.document.name(n) for n in moved]
         text = f"Move {names[0]}" if len(names) == 1 else f"Move {len(names)} nodes"
         self.push(edits.move_nodes(self.document, moved, text))
+        # Labels of other wires that the cards left or landed on look for their spot again.
+        vacated = [self._nodes[n].sceneBoundingRect().translated(pressed[n] - self._nodes[n].pos()) for n in moved]
+        self.place_labels_near(*vacated, *(self._nodes[n].sceneBoundingRect() for n in moved))
 
     def _begin_wire_drag(self, port: PortItem, pos: QPointF) -> bool:
         node_id = port.node_id
@@ -586,8 +605,8 @@ class GraphScene(CardScene):
         return self._pending
 
     def _describe(self, edge: Edge) -> str:
-        source, target = self.document.node(edge.source), self.document.node(edge.target)
-        text = f"{source.display_name} → {target.display_name}"
+        target = self.document.node(edge.target)
+        text = f"{self.document.name(edge.source)} → {self.document.name(edge.target)}"
         if target.port_count > 1:
             text += f" ({kind(target.kind).port_name(edge.port)})"
         return text
@@ -670,7 +689,7 @@ class GraphScene(CardScene):
         if old == value or (math.isnan(old) and math.isnan(value)):
             return
         self.push(edits.set_value(self.document, node_id, value))
-        self.status_message.emit(f"Set {self.document.node(node_id).display_name} = {full_number(value)}")
+        self.status_message.emit(f"Set {self.document.name(node_id)} = {full_number(value)}")
 
     def _close_editor(self) -> None:
         editor, proxy = self._editor, self._editor_proxy
@@ -812,9 +831,8 @@ class GraphScene(CardScene):
         edge = wire.edge
         self.push(edits.insert_on_wire(self.document, node, edge))
         self.select_nodes([node.id])
-        source, target = self.document.node(edge.source), self.document.node(edge.target)
-        self.status_message.emit(f"Inserted {node.display_name} between {source.display_name} and "
-                                 f"{target.display_name}")
+        name = self.document.name
+        self.status_message.emit(f"Inserted {name(node.id)} between {name(edge.source)} and {name(edge.target)}")
         return node.id
 
     def _update_drop_wire(self, event: QGraphicsSceneDragDropEvent) -> None:

@@ -12,12 +12,16 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
     QFrame,
     QGraphicsScene,
     QGraphicsView,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +35,7 @@ logger = logging.getLogger(__name__)
 MIN_ZOOM = 0.02  # a graph of hundreds of layers still fits
 MAX_ZOOM = 4.0
 FIT_MAX_ZOOM = 1.25  # fitting a small graph does not blow it up beyond this
+READABLE_ZOOM = 0.8  # fitting never shrinks card text (11 px) below this: a bigger graph is panned over instead
 ZOOM_STEP = 1.25
 SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this, and over the whole graph beyond it
 
@@ -232,6 +237,7 @@ class MiniMap(QGraphicsView):
 
     def _centre_main_view(self, pos: QPointF) -> None:
         self.main_view.centerOn(self.mapToScene(pos.toPoint()))
+        self.main_view.stop_keeping_fitted()
         self.viewport().update()
 
     def mousePressEvent(self, event) -> None:
@@ -262,6 +268,7 @@ class GraphView(QGraphicsView):
     background selects with a rubber band, Tab opens quick search, palette items can be dropped."""
 
     zoom_changed = Signal(float)
+    fitted = Signal(bool)  # after each fit: whether the whole graph is in view
 
     def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None):
         super().__init__(scene, parent)
@@ -284,6 +291,13 @@ class GraphView(QGraphicsView):
         self.setToolTip("")
         self._pan_last: QPointF | None = None
         self._space_held = False
+        # With keep_fitted on (the editor), the graph is fitted again whenever the view is resized or
+        # shown, until the person zooms or pans; `fit` (View > Fit) starts keeping it fitted again.
+        self.keep_fitted = False
+        self._fitted = False
+        self.text_scale = 1.0  # presentation mode: cards drawn this much larger, fits included
+        self._fit_timer = QTimer(self, singleShot=True, interval=0)
+        self._fit_timer.timeout.connect(self._on_fit_timer_timeout)
         self._quick_search_scene_pos = QPointF()
 
         self.minimap = MiniMap(self)
@@ -300,7 +314,23 @@ class GraphView(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
-        """Zoom to ``zoom`` (clamped to 0.1–4), keeping the scene point under ``anchor`` (view coordinates) still."""
+        """Zoom to ``zoom`` (clamped to 0.02–4), keeping the scene point under ``anchor`` (view coordinates) still.
+
+        A zoom is the person's choice of view: the graph is no longer refitted on resize.
+        """
+        self.stop_keeping_fitted()
+        self._zoom_to(zoom, anchor)
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: draw the cards ``factor`` times larger than usual; fitting then keeps
+        them that large too (a fitted graph is fitted again, a zoom the person chose is scaled)."""
+        old, self.text_scale = self.text_scale, float(factor)
+        if self.is_kept_fitted:
+            self.fit()
+        elif old != self.text_scale:
+            self._zoom_to(self.zoom() * self.text_scale / old)
+
+    def _zoom_to(self, zoom: float, anchor: QPointF | None = None) -> None:
         zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
         current = self.zoom()
         if abs(zoom - current) < 1e-9:
@@ -327,9 +357,32 @@ class GraphView(QGraphicsView):
     def reset_zoom(self) -> None:
         self.set_zoom(1.0)
 
-    def fit(self, margin: float = 40.0, min_zoom: float = MIN_ZOOM) -> bool:
+    def stop_keeping_fitted(self) -> None:
+        """The person zoomed or panned: leave their view alone until they ask for Fit again."""
+        self._fitted = False
+        self._fit_timer.stop()
+
+    @property
+    def is_kept_fitted(self) -> bool:
+        return self.keep_fitted and self._fitted
+
+    def _refit_soon(self) -> None:
+        if self.is_kept_fitted:
+            self._fit_timer.start()  # once per turn of the event loop, however many resizes come
+
+    def _on_fit_timer_timeout(self) -> None:
+        if self.is_kept_fitted:
+            self.fit()
+
+    def fit(self, margin: float = 20.0, min_zoom: float | None = None) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
-        (a larger ``min_zoom`` keeps the text readable); False if the graph is then too big to fit."""
+        (by default, as far as text stays readable); False if the graph is then too big to fit, in
+        which case the view shows its start (top left: the inputs) and the rest is panned to.
+
+        Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
+        Presentation mode's `text_scale` scales both limits.
+        """
+        min_zoom = READABLE_ZOOM * self.text_scale if min_zoom is None else min_zoom
         rect = _bounds(self.scene())
         fits = True
         if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all
@@ -345,13 +398,22 @@ class GraphView(QGraphicsView):
             width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
             zoom = min(area.width() / width, max(area.height(), 50.0) / height)
             fits = zoom >= min_zoom
-            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM)
+            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM * self.text_scale)
             self.resetTransform()
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom
-            self.centerOn(rect.center() + QPointF(0, band))
+            centre = rect.center() + QPointF(0, band)
+            # Too big to show whole: start where the graph starts, so the inputs are in view.
+            shown_width, shown_height = area.width() / zoom, area.height() / zoom
+            if rect.width() + 2 * margin > shown_width:
+                centre.setX(rect.left() - margin + shown_width / 2)
+            if rect.height() + 2 * margin > shown_height:
+                centre.setY(rect.top() - margin + shown_height / 2)
+            self.centerOn(centre)
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
+        self._fitted = True
+        self.fitted.emit(fits)
         return fits
 
     def wheelEvent(self, event) -> None:
@@ -365,6 +427,7 @@ class GraphView(QGraphicsView):
     # -- panning ---------------------------------------------------------------------------
 
     def _scroll_by(self, delta: QPointF) -> None:
+        self.stop_keeping_fitted()
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(delta.x()))
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
 
@@ -428,6 +491,15 @@ class GraphView(QGraphicsView):
 
     # -- quick search ----------------------------------------------------------------------
 
+    def enterEvent(self, event) -> None:
+        """The mouse over the canvas gives it the keyboard, so Tab opens quick search without a click
+        first; never while the person is typing in a text field or a number box."""
+        super().enterEvent(event)
+        focused = QApplication.focusWidget()
+        typing = isinstance(focused, (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit))
+        if not typing and self.isActiveWindow():
+            self.setFocus(Qt.FocusReason.MouseFocusReason)
+
     def event(self, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Tab
                 and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
@@ -481,3 +553,8 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_overlays()
+        self._refit_soon()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refit_soon()  # e.g. the editor's tab shown again after the window changed size

@@ -59,7 +59,7 @@ class TrainingSettings:
     weight_decay: float = 0.0
     batch_size: int | None = None  # None: the whole training set every step
     steps_per_frame: int = 10
-    classes: int = 2                # spiral arms, blob centres, a CSV's labels; two for the other datasets
+    classes: int = 2                # spiral arms, blob centres, a CSV's labels; the other datasets have two
     init: str = "default"           # how the weights start: INITS
     schedule: str = "constant"      # the learning rate over the steps: SCHEDULES
     schedule_steps: int = 500       # step decay: steps between two decays; cosine: steps from top to bottom
@@ -72,7 +72,9 @@ class TrainingSettings:
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
         _check_choice("init", self.init, INITS)
         _check_choice("schedule", self.schedule, SCHEDULES)
-        low, high = CLASS_COUNTS.get(self.dataset, (2, 2))
+        if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
+            object.__setattr__(self, "classes", 2)
+        low, high = CLASS_COUNTS[self.dataset] if self.dataset in CLASS_COUNTS else (2, 2)
         if not isinstance(self.classes, int) or isinstance(self.classes, bool) or not low <= self.classes <= high:
             counts = "two classes" if low == high else f"{low} to {high} classes"
             raise ValueError(f"the {DATASETS[self.dataset]} dataset has {counts}, not {self.classes!r}")

@@ -316,7 +316,7 @@ def test_micrograd_demo_mlp_is_relu_relu_linear():
     assert [n.activation for n in model.layers[2].neurons] == ["linear"]
     out = model([Value(0.5), Value(-1.5)])
     assert isinstance(out, Value)
-    assert out.op == "sum"  # no activation on the output: it can be negative
+    assert out.op == "dot"  # no activation on the output: it can be negative
     hidden = model.layers[1](model.layers[0]([Value(0.5), Value(-1.5)]))
     assert len(hidden) == 16 and all(h.op == "relu" for h in hidden)
 

@@ -486,6 +486,7 @@ def test_a_spent_value_graph_leaves_no_reference_cycles():
         h = a
         for _ in range(50):
             h = (h * b + a).tanh() + (h - 2) / (b * b + 1) + (a**2).exp().log() + 2 ** h.sigmoid() + h.relu().abs()
+            h = Value.dot([h, a], [b, h], bias=a) + Value.sum([h, b, 0.5])
         out = h.sin() * h.cos()
         out.backward()
         list(out.backward_steps())

@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from PIL import Image, ImageSequence
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QLineEdit, QPushButton, QSplitter, QToolButton
 
 from engine import Tensor
-from playground.animator.panel import SPEEDS, START_TEXT, STATE_COLORS, AnimatorPanel
+from playground.animator.colors import STATE_COLORS, WRONG_COLOR
+from playground.animator.panel import START_TEXT, AnimatorPanel
+from playground.animator.player import SPEEDS
 from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate
@@ -47,8 +49,9 @@ def snapshot(panel: AnimatorPanel) -> dict:
     nodes = {item.node_id: (tuple(item.body_lines()), item.highlight.name() if item.highlight else None)
              for item in panel.scene.node_items()}
     wires = {wire.edge: (wire.label_visible, wire.label_text() if wire.label_visible else "",
-                         panel._wire_highlights.get(wire.edge)) for wire in panel.scene.wire_items()}
-    return {"nodes": nodes, "wires": wires, "text": panel.explanation.text(), "row": panel.step_list.currentRow()}
+                         panel.sync.wire_highlights.get(wire.edge)) for wire in panel.scene.wire_items()}
+    return {"nodes": nodes, "wires": wires, "text": panel.steps.explanation.text(),
+            "row": panel.steps.step_list.currentRow()}
 
 
 @pytest.fixture
@@ -77,9 +80,9 @@ def test_load_starts_before_the_first_step_on_a_copy(panel):
     assert panel.load(document)
     assert panel.document is not document
     assert panel.position == 0 and panel.frame_count == 17
-    assert panel.explanation.text() == START_TEXT
-    assert panel.step_list.count() == 17 and panel.step_list.item(0).text().startswith("1.")
-    assert panel.step_list.currentRow() == -1
+    assert panel.steps.explanation.text() == START_TEXT
+    assert panel.steps.step_list.count() == 17 and panel.steps.step_list.item(0).text().startswith("1.")
+    assert panel.steps.step_list.currentRow() == -1
     for item in panel.scene.node_items():
         assert item.body_lines() == ["value —", "grad —"]
         assert item.highlight == QColor(STATE_COLORS[NodeState.NOT_REACHED])
@@ -92,7 +95,7 @@ def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
     seen = []
     for _ in range(panel.frame_count):
         qtbot.keyClick(panel.view, Qt.Key.Key_Right)
-        seen.append((panel.position, panel.explanation.text(), lines(panel, a),
+        seen.append((panel.position, panel.steps.explanation.text(), lines(panel, a),
                      panel.scene.node_item(a).highlight.name()))
     first = next(entry for entry in seen if "x 3 = 21" in entry[1])
     second = next(entry for entry in seen if "21 + 10 = 31" in entry[1] or "10 + 21 = 31" in entry[1])
@@ -107,8 +110,8 @@ def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
     edge = panel.timeline.current.edge
     assert edge.source == a
     wire = panel.scene.wire_item(edge)
-    assert wire.label_visible and wire.grad == 21 and panel._wire_highlights[edge] is not None
-    assert sum(1 for colour in panel._wire_highlights.values() if colour) == 1
+    assert wire.label_visible and wire.grad == 21 and panel.sync.wire_highlights[edge] is not None
+    assert sum(1 for colour in panel.sync.wire_highlights.values() if colour) == 1
 
 
 def test_final_gradients_are_the_engines(loaded, qtbot):
@@ -122,7 +125,7 @@ def test_final_gradients_are_the_engines(loaded, qtbot):
         assert item.body_lines() == [f"value {format_number(results[item.node_id].value)}",
                                      f"grad {format_number(results[item.node_id].grad)}"]
     assert all(item.highlight == QColor(STATE_COLORS[NodeState.DONE]) for item in panel.scene.node_items())
-    assert "Finished" in panel.explanation.text()
+    assert "Finished" in panel.steps.explanation.text()
 
 
 def test_stepping_back_restores_every_display(loaded, qtbot):
@@ -263,8 +266,8 @@ def test_only_the_current_tensor_wire_shows_its_gradient(panel, network):
     panel.seek(position)
     labelled = [wire for wire in panel.scene.wire_items() if wire.label_visible]
     assert [wire.edge for wire in labelled] == [panel.timeline.current.edge]
-    assert labelled[0].label_text().startswith("‖g‖ ") and panel._wire_highlights[labelled[0].edge]
-    assert "contribution = gᵀ · x" in panel.explanation.text()
+    assert labelled[0].label_text().startswith("‖g‖ ") and panel.sync.wire_highlights[labelled[0].edge]
+    assert "contribution = gᵀ · x" in panel.steps.explanation.text()
     panel.seek(position + 1)
     assert not panel.scene.wire_item(labelled[0].edge).label_visible
 
@@ -288,10 +291,29 @@ def test_a_network_and_the_editors_graph_take_turns(panel, qtbot, network):
     assert lines(panel, node_id(panel.document, "a")) == ["value —", "grad —"]
 
 
+def test_long_step_rows_wrap_instead_of_being_clipped(panel, qtbot, network):
+    """Issue 13: rows such as "Linear 1 = X · W1ᵀ + b1  [42×16]" were cut at the list's edge ("[scal…")."""
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    steps = panel.steps.step_list
+    font = steps.font()  # a big system font, or presentation mode, as on the screen where it was seen
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    steps.setFont(font)
+    panel.findChild(QSplitter, "animatorSplitter").setSizes([900, 330])
+    qtbot.waitUntil(lambda: steps.viewport().width() < 330)
+    room = steps.viewport().width() - steps.iconSize().width() - 16  # the icon, its gap and the margins
+    metrics, line = steps.fontMetrics(), steps.fontMetrics().lineSpacing()
+    long_rows = [steps.item(i) for i in range(steps.count())
+                 if metrics.horizontalAdvance(steps.item(i).text()) > room]
+    assert long_rows, "the network's steps should include rows too long for one line"
+    qtbot.waitUntil(lambda: all(steps.visualItemRect(item).height() >= 2 * line for item in long_rows))
+    for item in long_rows:  # every word of the row is inside its rectangle, as wide as the list
+        assert steps.visualItemRect(item).width() <= steps.viewport().width()
+
+
 def test_a_network_animation_exports_one_gif_frame_per_step(panel, tmp_path, network):
     assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
     path = tmp_path / "network.gif"
-    assert panel.export_gif(path, max_size=500) == panel.frame_count
+    assert panel.exporter.export_gif(path, max_size=500) == panel.frame_count
     with Image.open(path) as gif:
         assert sum(1 for _ in ImageSequence.Iterator(gif)) == panel.frame_count
 
@@ -313,9 +335,9 @@ def test_keyboard_shortcuts(loaded, qtbot):
     qtbot.keyClick(panel, Qt.Key.Key_Right)  # on the panel itself too
     assert panel.position == 1
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
-    assert panel.is_playing and panel.play_button.text() == "Pause"
+    assert panel.is_playing and panel.controls.play_button.text() == "Pause"
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
-    assert not panel.is_playing and panel.play_button.text() == "Play"
+    assert not panel.is_playing and panel.controls.play_button.text() == "Play"
 
 
 def test_buttons_and_timeline_slider(loaded, qtbot):
@@ -324,55 +346,55 @@ def test_buttons_and_timeline_slider(loaded, qtbot):
                  "animLastButton", "animSpeedSlider", "animTimeline"):
         widget = panel.findChild(object, name)
         assert widget is not None and widget.accessibleName() == name
-    qtbot.mouseClick(panel.forward_button, LEFT)
-    qtbot.mouseClick(panel.forward_button, LEFT)
-    assert panel.position == 2 and panel.timeline_slider.value() == 2
-    qtbot.mouseClick(panel.back_button, LEFT)
+    qtbot.mouseClick(panel.controls.forward_button, LEFT)
+    qtbot.mouseClick(panel.controls.forward_button, LEFT)
+    assert panel.position == 2 and panel.controls.timeline_slider.value() == 2
+    qtbot.mouseClick(panel.controls.back_button, LEFT)
     assert panel.position == 1
-    qtbot.mouseClick(panel.last_button, LEFT)
-    assert panel.position == 17 and not panel.forward_button.isEnabled()
-    qtbot.mouseClick(panel.first_button, LEFT)
-    assert panel.position == 0 and panel.explanation.text() == START_TEXT
-    assert panel.timeline_slider.maximum() == 17
-    panel.timeline_slider.setValue(9)  # as a drag does, value by value
+    qtbot.mouseClick(panel.controls.last_button, LEFT)
+    assert panel.position == 17 and not panel.controls.forward_button.isEnabled()
+    qtbot.mouseClick(panel.controls.first_button, LEFT)
+    assert panel.position == 0 and panel.steps.explanation.text() == START_TEXT
+    assert panel.controls.timeline_slider.maximum() == 17
+    panel.controls.timeline_slider.setValue(9)  # as a drag does, value by value
     assert panel.position == 9
-    assert panel.explanation.text() == panel.timeline.frames[8].explanation
-    assert panel.step_list.currentRow() == 8 and panel.position_label.text() == "9 / 17"
+    assert panel.steps.explanation.text() == panel.timeline.frames[8].explanation
+    assert panel.steps.step_list.currentRow() == 8 and panel.controls.position_label.text() == "9 / 17"
 
 
 def test_speed_slider(loaded):
     panel = loaded
     labels = []
     for index in range(len(SPEEDS)):
-        panel.speed_slider.setValue(index)
-        labels.append(panel.speed_label.text())
+        panel.controls.speed_slider.setValue(index)
+        labels.append(panel.controls.speed_label.text())
     assert labels == ["0.25 steps/s", "0.5 steps/s", "1 step/s", "2 steps/s", "4 steps/s", "8 steps/s", "fastest"]
-    assert panel.speed is None and panel._play_timer.interval() == 0
-    panel.speed_slider.setValue(0)
-    assert panel._play_timer.interval() == 4000
+    assert panel.speed is None and panel.player.interval == 0
+    panel.controls.speed_slider.setValue(0)
+    assert panel.player.interval == 4000
 
 
 def test_clicking_a_step_in_the_list_seeks(loaded, qtbot):
     panel = loaded
-    list_widget = panel.step_list
+    list_widget = panel.steps.step_list
     rect = list_widget.visualItemRect(list_widget.item(12))
     qtbot.mouseClick(list_widget.viewport(), LEFT, pos=rect.center())
     assert panel.position == 13
-    assert panel.explanation.text() == panel.timeline.frames[12].explanation
-    assert panel.timeline_slider.value() == 13
+    assert panel.steps.explanation.text() == panel.timeline.frames[12].explanation
+    assert panel.controls.timeline_slider.value() == 13
 
 
 def test_the_step_list_never_takes_a_step_by_itself(loaded, qtbot):
     panel = loaded
-    panel.step_list.setFocus()  # as a menu closing or a tab coming back may do
+    panel.steps.step_list.setFocus()  # as a menu closing or a tab coming back may do
     qtbot.wait(10)
-    assert panel.position == 0 and panel.step_list.focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert panel.position == 0 and panel.steps.step_list.focusPolicy() == Qt.FocusPolicy.NoFocus
 
 
 def test_the_last_step_says_which_values_are_nan(panel, qtbot):
     assert panel.load(parse_expression("x=-2; y=3; L=log(x)*y"))
     qtbot.keyClick(panel.view, Qt.Key.Key_End)
-    text = panel.explanation.text()
+    text = panel.steps.explanation.text()
     assert "Finished" in text and "log of a negative number is undefined (nan)" in text
     log = next(n.id for n in panel.document.nodes if n.kind == "log")
     assert "⚠ log of a negative number" in panel.scene.node_item(log).toolTip()
@@ -450,12 +472,12 @@ def test_incomplete_or_empty_graph_shows_a_message(panel, qtbot):
     document.add_edge(Edge("a", "m", 0))
     assert panel.load(document) is False
     assert panel.message.isVisible() and "not connected" in panel.message.text()
-    assert not panel.play_button.isEnabled() and panel.step_list.count() == 0
+    assert not panel.controls.play_button.isEnabled() and panel.steps.step_list.count() == 0
     qtbot.keyClick(panel.view, Qt.Key.Key_Right)
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
     assert panel.position == 0 and not panel.is_playing
     assert panel.load(GraphDocument()) is False and "empty" in panel.message.text()
-    assert panel.load(traced()) and not panel.message.isVisible() and panel.play_button.isEnabled()
+    assert panel.load(traced()) and not panel.message.isVisible() and panel.controls.play_button.isEnabled()
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -463,21 +485,21 @@ def test_incomplete_or_empty_graph_shows_a_message(panel, qtbot):
 
 def test_play_advances_over_time_and_stops_at_the_end(loaded, qtbot):
     panel = loaded
-    panel.speed_slider.setValue(SPEEDS.index(8.0))
-    qtbot.mouseClick(panel.play_button, LEFT)
+    panel.controls.speed_slider.setValue(SPEEDS.index(8.0))
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     assert panel.is_playing
     qtbot.waitUntil(lambda: panel.position >= 2, timeout=3000)
     assert panel.position < panel.frame_count
-    qtbot.mouseClick(panel.play_button, LEFT)
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     stopped_at = panel.position
     qtbot.wait(300)
     assert panel.position == stopped_at
 
-    panel.speed_slider.setValue(len(SPEEDS) - 1)  # fastest
-    qtbot.mouseClick(panel.play_button, LEFT)
+    panel.controls.speed_slider.setValue(len(SPEEDS) - 1)  # fastest
+    qtbot.mouseClick(panel.controls.play_button, LEFT)
     qtbot.waitUntil(lambda: not panel.is_playing, timeout=5000)
-    assert panel.position == panel.frame_count and panel.play_button.text() == "Play"
-    qtbot.mouseClick(panel.play_button, LEFT)  # at the end, Play starts again from the beginning
+    assert panel.position == panel.frame_count and panel.controls.play_button.text() == "Play"
+    qtbot.mouseClick(panel.controls.play_button, LEFT)  # at the end, Play starts again from the beginning
     assert panel.is_playing and panel.position <= 1
     panel.pause()
 
@@ -490,7 +512,7 @@ def test_an_exception_in_a_slot_is_reported_not_raised(loaded, qtbot, monkeypatc
 
     monkeypatch.setattr(panel.timeline, "seek", broken)
     with qtbot.waitSignal(panel.status_message, check_params_cb=lambda text: "boom" in text):
-        qtbot.mouseClick(panel.forward_button, LEFT)
+        qtbot.mouseClick(panel.controls.forward_button, LEFT)
     assert not panel.is_playing
 
 
@@ -501,14 +523,14 @@ def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
     panel = loaded
     panel.seek(6)
     path = tmp_path / "backward.gif"
-    count = panel.export_gif(path, frame_ms=100, max_size=400)
+    count = panel.exporter.export_gif(path, frame_ms=100, max_size=400)
     assert count == panel.frame_count == 17
     with Image.open(path) as image:
         assert image.format == "GIF" and image.n_frames == 17
         assert sum(1 for _ in ImageSequence.Iterator(image)) == 17
         assert max(image.size) <= 400
     assert panel.position == 6
-    assert panel.explanation.text() == panel.timeline.frames[5].explanation
+    assert panel.steps.explanation.text() == panel.timeline.frames[5].explanation
     assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, then moved
     assert stat.S_IMODE(path.stat().st_mode) == NEW_FILE_MODE  # not private, as the temporary file was
 
@@ -516,14 +538,14 @@ def test_gif_has_one_frame_per_step_and_position_is_restored(loaded, tmp_path):
 def test_the_gif_plays_at_the_chosen_speed(loaded, tmp_path):
     panel = loaded
     panel.set_speed_index(SPEEDS.index(4.0))
-    panel.export_gif(tmp_path / "fast.gif", max_size=300)
+    panel.exporter.export_gif(tmp_path / "fast.gif", max_size=300)
     with Image.open(tmp_path / "fast.gif") as image:
         assert image.info["duration"] == 250
 
 
 def test_png_frames(loaded, tmp_path):
     panel = loaded
-    count = loaded.export_png_frames(tmp_path / "frames", max_size=300)
+    count = loaded.exporter.export_png_frames(tmp_path / "frames", max_size=300)
     files = sorted((tmp_path / "frames").glob("frame_*.png"))
     assert count == len(files) == 17 and files[0].name == "frame_0001.png"
     first, last = Image.open(files[0]), Image.open(files[-1])
@@ -537,7 +559,7 @@ def test_the_export_menu_writes_a_gif_or_png_frames(loaded, tmp_path, monkeypatc
     panel.status_message.connect(messages.append)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(tmp_path / "lecture"), ""))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path / "slides"))
-    actions = {action.objectName(): action for action in panel.export_button.menu().actions()}
+    actions = {action.objectName(): action for action in panel.controls.export_button.menu().actions()}
     actions["animExportGifAction"].trigger()
     with Image.open(tmp_path / "lecture.gif") as gif:
         assert sum(1 for _ in ImageSequence.Iterator(gif)) == 17
@@ -557,3 +579,96 @@ def chain(n: int) -> GraphDocument:
         document.add_node(Node(f"n{i}", "tanh", 180 * i, 0))
         document.add_edge(Edge(f"n{i - 1}", f"n{i}", 0))
     return document
+
+
+# -- Predict mode and the pitfall replays ------------------------------------------------------
+
+
+def test_predict_mode_asks_before_each_backward_step_and_keeps_a_score(loaded, qtbot):
+    panel = loaded
+    toggle = panel.findChild(QToolButton, "predictToggle")
+    qtbot.mouseClick(toggle, LEFT)
+    assert toggle.isChecked() and panel.predict.isVisible()
+    answer = panel.findChild(QLineEdit, "predictInput")
+    feedback = panel.findChild(QLabel, "predictFeedback")
+    forward_and_seed = sum(frame.phase != "backward" for frame in panel.timeline.frames)
+    for _ in range(forward_and_seed + 1):
+        qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    assert panel.position == forward_and_seed  # the first backward step waits for a prediction
+    assert panel.predict.pending == forward_and_seed + 1 and answer.isEnabled()
+    step = panel.timeline.frames[forward_and_seed].step
+    assert "What does it carry" in panel.findChild(QLabel, "predictQuestion").text()
+
+    qtbot.keyClicks(answer, format_number(step.contribution))
+    qtbot.keyClick(answer, Qt.Key.Key_Return)
+    assert panel.position == forward_and_seed + 1 and feedback.text().startswith("✓ Right.")
+    qtbot.keyClick(panel.view, Qt.Key.Key_Right)
+    assert panel.position == forward_and_seed + 1  # the next one waits too
+    qtbot.keyClicks(answer, "12345")
+    qtbot.mouseClick(panel.findChild(QPushButton, "predictCheckButton"), LEFT)
+    assert feedback.text().startswith("✗ Not quite: 12345.") and "contribution = upstream × local" in \
+        feedback.text()
+    assert panel.position == forward_and_seed + 2  # shown once answered, right or wrong
+    assert panel.findChild(QLabel, "predictScore").text() == "Score: 1 of 2"
+
+    qtbot.keyClicks(answer, "x")  # nothing pending: the field is off
+    assert not answer.isEnabled()
+    assert panel.load(traced())  # a new graph, a new score
+    assert panel.findChild(QLabel, "predictScore").text() == "Score: 0 of 0 (8 steps to predict)"
+
+
+def test_predict_pauses_playing_at_the_first_step_to_predict(loaded, qtbot):
+    panel = loaded
+    panel.set_predict(True)
+    panel.set_speed_index(len(SPEEDS) - 1)
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing)
+    assert panel.predict.pending == panel.position + 1 and panel.timeline.frames[panel.position].phase == "backward"
+
+
+def test_predict_is_off_for_a_network(panel, network):
+    assert panel.load_network(network.model, network.loss_fn, network.X, network.y)
+    assert not panel.findChild(QToolButton, "predictToggle").isEnabled()
+
+
+def test_the_overwrite_pitfall_replays_beside_the_correct_pass_and_marks_where_they_part(loaded, qtbot):
+    panel = loaded
+    combo = panel.findChild(QComboBox, "pitfallCombo")
+    combo.setCurrentIndex(combo.findData("overwrite"))
+    combo.activated.emit(combo.currentIndex())  # as a person's choice does
+    mistaken = panel.pitfalls
+    assert mistaken.isVisible() and panel.pitfalls.correct_caption.text() == "Correct: parent.grad += contribution"
+    assert panel.findChild(QLabel, "pitfallCaption").text() == "With the mistake: parent.grad = contribution"
+    part = mistaken.parting_position
+    summary = panel.findChild(QLabel, "pitfallSummary").text()
+    assert f"step {part}" in summary and "31" in summary and "10" in summary
+    assert panel.steps.step_list.item(part - 1).text().endswith("⚑ the replays part here")
+
+    qtbot.mouseClick(panel.findChild(QPushButton, "pitfallPartButton"), LEFT)
+    assert panel.position == part
+    assert "With the mistake  ⚑ the replays part here:" in panel.steps.explanation.text()
+    assert "overwrote 21 instead of adding" in panel.steps.explanation.text()
+    qtbot.keyClick(panel.view, Qt.Key.Key_End)
+    a = node_id(panel.document, "a")
+    assert lines(panel, a) == ["value 2", "grad 31"]
+    assert mistaken.scene.node_item(a).body_lines() == ["value 2", "grad 10", "✗ right: 31"]
+    assert mistaken.scene.node_item(a).highlight == QColor(WRONG_COLOR)  # the final gradients that differ, marked
+    assert panel.scene.node_item(a).highlight == QColor(STATE_COLORS[NodeState.DONE])
+    assert mistaken.scene.node_item(node_id(panel.document, "b")).body_lines() == ["value 3", "grad 14"]
+
+    combo.setCurrentIndex(0)  # no mistake
+    combo.activated.emit(0)
+    assert not mistaken.isVisible() and panel.steps.step_list.item(part - 1).text().endswith("= 10")
+
+
+def test_forgetting_to_zero_replays_two_passes_on_both_sides(loaded, qtbot):
+    panel = loaded
+    assert panel.set_pitfall("zero")
+    assert panel.frame_count == 17 + 1 + 8  # a second seed and a second pass of eight steps
+    panel.last()
+    a = node_id(panel.document, "a")
+    assert lines(panel, a) == ["value 2", "grad 31"]  # zero_grad() first: the same gradients again
+    assert panel.pitfalls.scene.node_item(a).body_lines() == ["value 2", "grad 62", "✗ right: 31"]
+    panel.set_pitfall("order")  # lesson 2's graph: the order cannot go wrong here
+    assert panel.pitfalls.parting_position is None and "never part" in panel.pitfalls.summary.text()
+    assert not panel.findChild(QPushButton, "pitfallPartButton").isEnabled()

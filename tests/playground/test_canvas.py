@@ -214,7 +214,7 @@ def test_dragging_from_an_output_to_an_input_connects(make_canvas):
     assert canvas.scene.wire_item(Edge("b", "m", 1)) is not None
     assert canvas.scene.pending_wire is None
     assert canvas.stack.count() == 1
-    assert canvas.messages[-1].startswith("Connected b → mul m")
+    assert canvas.messages[-1].startswith("Connected b → t1")
     canvas.stack.undo()
     assert Edge("b", "m", 1) not in canvas.doc.edges
 
@@ -492,7 +492,7 @@ def test_tooltips_and_labels_show_the_evaluation(make_canvas):
 
     assert canvas.scene.node_item("a").toolTip() == "a (input) = 2, grad = 31"
     assert canvas.scene.node_item("b").toolTip() == "b (input) = 3, grad = 14"
-    assert canvas.scene.node_item("m").toolTip() == "mul m (mul) = 6, grad = 7"
+    assert canvas.scene.node_item("m").toolTip() == "t1 (mul) = 6, grad = 7"  # unlabelled: t1
     assert canvas.scene.node_item("f").toolTip() == "f (mul) = 70, grad = 1"
     assert canvas.scene.node_item("m").body_lines() == ["value 6", "grad 7"]
     assert canvas.scene.node_item("f").is_output
@@ -517,7 +517,7 @@ def test_a_node_with_a_problem_says_why(make_canvas):
     canvas.scene.show_evaluation(evaluate(doc))
 
     log_item = canvas.scene.node_item("l")
-    assert log_item.toolTip().startswith("log l (log) = nan")
+    assert log_item.toolTip().startswith("t1 (log) = nan")
     assert log_item.toolTip().endswith("\nlog of a negative number is undefined (nan)")
     div_item = canvas.scene.node_item("d")
     assert div_item.problem_text() == "inputs 'a', 'b' are not connected"
@@ -613,3 +613,55 @@ def test_palette_groups_filters_and_activates(qtbot):
     with qtbot.waitSignal(palette.kind_activated) as blocker:
         palette.tree.itemDoubleClicked.emit(palette.kind_item("relu"), 0)
     assert blocker.args == ["relu"]
+
+
+def test_a_card_shows_the_documents_readable_name_and_follows_renumbering(make_canvas):
+    doc = traced_document()
+    canvas = make_canvas(doc)
+    card = canvas.scene.node_item("m")  # unlabelled a*b
+    assert card.title() == "t1" and card.kind_title() == "mul"
+    canvas.stack.push(EditCommand(doc, edits.set_label(doc, "m", "ab")))
+    assert card.title() == "ab" and card.kind_title() == "mul"
+    canvas.stack.undo()
+    assert card.title() == "t1"
+
+
+def cards_under(canvas, rect):
+    from playground.editor.items import CardItem
+
+    return [item for item in canvas.scene.items(rect) if isinstance(item, CardItem)]
+
+
+def test_wire_labels_keep_clear_of_every_card_as_numbers_widen(make_canvas):
+    from playground.editor.expression import parse_expression
+
+    doc = parse_expression("a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    canvas = make_canvas(doc)
+    canvas.scene.show_evaluation(evaluate(doc))
+    canvas.stack.push(EditCommand(doc, edits.set_value(doc, next(n.id for n in doc.nodes if n.label == "a"), 6.08)))
+    canvas.scene.show_evaluation(evaluate(doc))  # wider numbers: grad 67.37, grad 33.24, ...
+    shown = [wire for wire in canvas.scene.wire_items() if not wire.label_rect().isEmpty()]
+    assert len(shown) >= len(canvas.scene.wire_items()) // 2  # most wires still say what they carry
+    for wire in canvas.scene.wire_items():
+        assert not cards_under(canvas, wire.label_rect()), wire.label_text()
+
+
+def test_a_card_moved_onto_a_label_pushes_it_along_its_wire_and_back(make_canvas):
+    doc = GraphDocument()
+    doc.add_node(Node("x", "input", 0, 0, "x", 2.0))
+    doc.add_node(Node("y", "exp", 600, 0, "y"))
+    doc.add_node(Node("z", "input", 0, 300, "z", 1.0))
+    doc.add_edge(Edge("x", "y", 0))
+    doc.set_output("y")
+    canvas = make_canvas(doc)
+    canvas.scene.show_evaluation(evaluate(doc))
+    wire = canvas.scene.wire_item(Edge("x", "y", 0))
+    middle = wire.label_rect().center()
+    assert middle == wire.midpoint()
+    z = canvas.scene.node_item("z")
+    spot = middle - QPointF(z.boundingRect().width() / 2, 20)  # park z right on the label
+    canvas.stack.push(EditCommand(doc, edits.move_nodes(doc, {"z": (spot.x(), spot.y())})))
+    assert not wire.label_rect().isEmpty() and not cards_under(canvas, wire.label_rect())
+    assert wire.label_rect().center() != middle
+    canvas.stack.undo()  # z leaves: the label returns to the middle
+    assert wire.label_rect().center() == middle

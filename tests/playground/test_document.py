@@ -168,7 +168,7 @@ def test_connection_problem_leaf_target_bad_port_and_missing_node():
     doc.add_node(Node("s", "sum", inputs=2))
     assert doc.connection_problem("y", "s", 1) is None
     assert "has no input port 2" in doc.connection_problem("y", "s", 2)
-    assert "Sum s" in doc.connection_problem("y", "s", 2)  # an unlabelled node is named by kind and id
+    assert doc.connection_problem("y", "s", 2).startswith("t1 ")  # an unlabelled result is named t1, t2, ...
 
 
 def test_a_node_may_feed_both_ports_of_one_node():
@@ -353,15 +353,15 @@ MALFORMED = {
     "bool port": (_set(["edges", 0, "port"], False), "edge 1: 'port' must be an integer"),
     "edge to missing node": (_set(["edges", 2, "to"], "ghost"), "edge 3 refers to a node that does not exist"),
     "edge into a leaf": (_append_edge("m", "x", 0), "edge 4: x is a leaf and has no inputs"),
-    "edge to a port that is not there": (_append_edge("x", "t", 1), "edge 4: tanh t has no input port 1"),
+    "edge to a port that is not there": (_append_edge("x", "t", 1), "edge 4: t2 has no input port 1"),
     "self loop": (_append_edge("s", "s", 0), "edge 4: a node cannot feed its own input"),
     "edge making a cycle": (lambda data: data["edges"].extend([{"from": "s", "to": "n", "port": 0},
                                                                {"from": "n", "to": "s", "port": 1}]),
-                            "edge 5: this wire would make a cycle: Sum s → neg n → Sum s"),
+                            "edge 5: this wire would make a cycle: t3 → t4 → t3"),
     "edge making a longer cycle": (lambda data: data["edges"].__setitem__(1, {"from": "t", "to": "s", "port": 0})
                                    or data["edges"].append({"from": "s", "to": "m", "port": 1}),
-                                   "edge 4: this wire would make a cycle: mul m → tanh t → Sum s → mul m"),
-    "two wires on one port": (_append_edge("y", "m", 0), "edge 4: input 'a' of mul m is already connected to x"),
+                                   "edge 4: this wire would make a cycle: t1 → t2 → t3 → t1"),
+    "two wires on one port": (_append_edge("y", "m", 0), "edge 4: input 'a' of t1 is already connected to x"),
     "output not a node": (_set(["output"], "ghost"), "the output 'ghost' is not a node of the graph"),
     # Wrong types in places that are looked up in dicts, and numbers too large for a float: a file
     # edited by hand can hold these, and opening it must give a clear message, not a crash.
@@ -390,3 +390,36 @@ def test_non_dict_input_is_refused(data):
 
 def test_document_format_error_is_a_value_error():
     assert issubclass(DocumentFormatError, ValueError)
+
+
+# -- readable names --------------------------------------------------------------------------
+
+
+def named_graph() -> GraphDocument:
+    """tanh(x*w + c) with the tanh added first: forward order, not ids or insertion order, numbers results."""
+    doc = GraphDocument()
+    doc.add_node(Node("n9", "tanh"))
+    doc.add_node(Node("n1", "input", value=2.0))
+    doc.add_node(Node("n2", "parameter", value=3.0))
+    doc.add_node(Node("n3", "constant", value=1.0))
+    doc.add_node(Node("n4", "mul"))
+    doc.add_node(Node("n5", "add", label="t1"))  # a label keeps its name; generated names skip it
+    for edge in [Edge("n1", "n4", 0), Edge("n2", "n4", 1), Edge("n4", "n5", 0), Edge("n3", "n5", 1),
+                 Edge("n5", "n9", 0)]:
+        doc.add_edge(edge)
+    return doc
+
+
+def test_unlabelled_results_are_named_t1_t2_in_forward_order_and_leaves_by_kind():
+    doc = named_graph()
+    assert doc.names() == {"n1": "x1", "n2": "w1", "n3": "c1", "n4": "t2", "n5": "t1", "n9": "t3"}
+
+
+def test_names_follow_labels_and_structure_but_not_moves():
+    doc = named_graph()
+    doc.set_label("n5", "s")  # renaming frees t1: the results are renumbered in forward order
+    assert [doc.name(n) for n in ("n4", "n5", "n9")] == ["t1", "s", "t2"]
+    doc.move_node("n9", 500.0, 0.0)
+    assert doc.name("n9") == "t2"
+    doc.remove_node("n4")  # its wires go with it
+    assert doc.name("n9") == "t1"

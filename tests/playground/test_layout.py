@@ -7,9 +7,9 @@ import pytest
 
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.expression import parse_expression
+from playground.editor.layout import X_SPACING as X
+from playground.editor.layout import Y_SPACING as Y
 from playground.editor.layout import count_crossings, layered_layout
-
-X, Y = 180.0, 110.0  # the default spacing
 
 
 def random_document(size: int, seed: int, leaf_share: float = 0.3, reach: int | None = None) -> GraphDocument:

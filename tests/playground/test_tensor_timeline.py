@@ -181,3 +181,15 @@ def test_a_batch_size_takes_the_first_training_points():
     snapshot = default_snapshot(batch_size=16)
     assert snapshot.X.shape == (16, 2) and "a batch of 16 training points" in snapshot.description
     assert "2 → 16 → 16 → 1 network at step 30" in snapshot.description
+
+
+def test_step_text_shows_short_numbers_and_tooltips_every_digit():
+    snapshot = default_snapshot()
+    animation = tensor_animation(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y)
+    loss = animation.output
+    value = float(snapshot.loss_fn(snapshot.model(Tensor(snapshot.X)), snapshot.y).item())
+    forward = next(f for f in animation.timeline.frames if f.phase == "forward" and f.node_id == loss)
+    text = forward.title + "\n" + forward.explanation
+    assert repr(value) not in text  # not 0.660016975203545
+    animation.timeline.seek(len(animation.timeline))
+    assert repr(value) in animation.node_tooltip(loss, animation.timeline.display[loss])

@@ -106,7 +106,7 @@ def test_incomplete_or_empty_graphs_are_refused_with_a_reason():
     document.add_node(Node("n1", "input", value=1.0, label="x"))
     document.add_node(Node("n2", "mul"))
     document.add_edge(Edge("n1", "n2", 0))
-    with pytest.raises(ValueError, match="'b' of mul n2 is not connected"):
+    with pytest.raises(ValueError, match="'b' of t1 is not connected"):
         Timeline.of_document(document)
 
 
@@ -181,3 +181,13 @@ def test_final_gradients_equal_the_engines(document):
         assert shown.grad == expected or (math.isnan(shown.grad) and math.isnan(expected))
         assert shown.value == results[node_id].value or math.isnan(shown.value)
         assert shown.state is NodeState.DONE
+
+
+def test_unlabelled_nodes_are_named_as_on_their_cards_never_by_id():
+    document = parse_expression("a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
+    names = document.names()
+    timeline = Timeline.of_document(document)
+    text = "\n".join(f"{f.title}\n{f.explanation}" for f in timeline.frames)
+    assert sorted(n for n in names.values() if n.startswith("t")) == ["t1", "t2", "t3"]
+    assert "t1 = a * b = 6" in text and "d(L)/d(t2)" in text
+    assert not any(node_id in text.split() for node_id in names)  # no bare ids such as n6

@@ -76,8 +76,11 @@ def test_play_trains_the_default_setup_and_updates_the_plots(qtbot, panel):
     qtbot.waitUntil(lambda: (panel.test_accuracy or 0) >= 0.95, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.findChild(object, "accuracyLabel").text().endswith("%")
                     and float(panel.findChild(object, "accuracyLabel").text().split()[-1][:-1]) >= 95, timeout=WAIT)
-    qtbot.waitUntil(lambda: panel.boundary_redraws >= redraws + 5 and panel.curves.train_loss_curve.xData is not None
-                    and len(panel.curves.train_loss_curve.xData) >= 5, timeout=WAIT)
+    # The curves redraw in turns, so each is waited for on its own.
+    curves = panel.curves
+    qtbot.waitUntil(lambda: panel.boundary_redraws >= redraws + 5 and curves.train_loss_curve.xData is not None
+                    and len(curves.train_loss_curve.xData) >= 5 and curves.test_accuracy_curve.yData is not None
+                    and len(curves.test_accuracy_curve.yData) >= 5, timeout=WAIT)
     assert step_count(panel) > 0
     image = panel.boundary.image.image
     assert image.shape[0] >= 150 and image.shape[1] >= 150
@@ -86,9 +89,6 @@ def test_play_trains_the_default_setup_and_updates_the_plots(qtbot, panel):
     assert losses[-1] < losses[0]  # and the loss came down
     contour_x, _ = panel.boundary.contour.getData()
     assert contour_x is not None and len(contour_x) > 10  # the 0.5 line is drawn
-    # The accuracy plot is drawn in turns with the loss plot: it may be one drawing behind.
-    qtbot.waitUntil(lambda: panel.curves.test_accuracy_curve.yData is not None
-                    and len(panel.curves.test_accuracy_curve.yData) >= 5, timeout=WAIT)
 
 
 def test_pause_stops_the_step_count(qtbot, panel):

@@ -1,0 +1,32 @@
+"""What the animator's states, phases and wires look like (the same in light and dark themes: they read on both)."""
+
+from __future__ import annotations
+
+from .timeline import NodeState
+
+STATE_COLORS: dict[NodeState, str] = {
+    NodeState.NOT_REACHED: "#9aa1ab",  # grey
+    NodeState.COMPUTED: "#4f9be0",  # light blue
+    NodeState.RECEIVING: "#f5a54a",  # light orange
+    NodeState.READY: "#e5b800",  # yellow
+    NodeState.PROCESSING: "#e8401c",  # bright orange-red: the accent
+    NodeState.DONE: "#23a455",  # green
+}
+FORWARD_WIRE_COLOR = STATE_COLORS[NodeState.COMPUTED]  # the operands flowing into the node being computed
+BACKWARD_WIRE_COLOR = STATE_COLORS[NodeState.PROCESSING]  # the wire the current contribution travels along
+WRONG_COLOR = "#b3261e"  # a pitfall replay's node whose final gradient is wrong: deep red
+UNUSED_OPACITY = 0.35  # nodes and wires the output does not depend on
+PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
+PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLORS[NodeState.READY],
+                "backward": STATE_COLORS[NodeState.PROCESSING]}
+
+
+def legend_html(scale: float = 1.0) -> str:
+    """The colour key under the graph, as rich text (``scale``: presentation mode's zoom)."""
+    dot, text = round(15 * scale), round(11 * scale)
+    entries = "&nbsp;&nbsp;&nbsp;".join(
+        f"<span style='color:{STATE_COLORS[state]}; font-size:{dot}px'>●</span>&nbsp;{state.value}"
+        for state in NodeState)
+    wire = (f"&nbsp;&nbsp;&nbsp;<span style='color:{BACKWARD_WIRE_COLOR}; font-size:{dot}px'>━</span>"
+            "&nbsp;wire of the current step")
+    return f"<span style='font-size:{text}px'>{entries}{wire}</span>"

@@ -1,0 +1,49 @@
+"""The animator's keys: → and ← step, Space plays or pauses, Home and End go to the first and last step.
+
+Shortcuts on the panel (and its children) do the work while the window is active; an event
+filter on the panel and on the graph's view catches the same keys when no shortcut took them
+(a window that is not active, as in tests), so the keys always work where the graph has the focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
+
+from ..errors import report_handled
+
+KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_Home, Qt.Key.Key_End)
+
+
+class PlaybackKeys(QObject):
+    """``actions`` maps each of `KEYS` to what it does; ``recover`` is called after an action fails."""
+
+    def __init__(self, panel: QWidget, view: QWidget, actions: dict[Qt.Key, Callable[[], object]],
+                 recover: Callable[[Exception], None]):
+        super().__init__(panel)
+        self._actions, self._recover = actions, recover
+        for key in KEYS:
+            shortcut = QShortcut(QKeySequence(key), panel)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.setAutoRepeat(key != Qt.Key.Key_Space)
+            shortcut.activated.connect(lambda key=key: self._run(key))
+        panel.installEventFilter(self)
+        view.installEventFilter(self)
+
+    def _run(self, key: Qt.Key) -> None:
+        try:
+            self._actions[key]()
+        except Exception as error:  # the app goes on
+            report_handled(error, "the animator's keys")
+            self._recover(error)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or event.key() not in self._actions or event.modifiers():
+            return False
+        if event.key() != Qt.Key.Key_Space or not event.isAutoRepeat():
+            self._run(event.key())
+        event.accept()
+        return True

@@ -1,0 +1,190 @@
+"""The pitfall replay beside the animator's correct one: the same graph, replayed with a classic
+mistake (`pitfalls`), stepping in lockstep, with the step where the two part and the final
+gradients that differ.
+
+The panel asks `prepare(document)` for the correct replay's passes (for "forget to zero" the
+correct replay has two passes as well), then calls `seek` with every move.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ..editor.document import GraphDocument
+from ..editor.view import GraphView
+from ..numbers import format_number
+from .pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
+from .scene import AnimatorScene
+from .scene_sync import SceneSync
+from .timeline import BackwardPass, DisplayState, DocumentAnimation
+
+CORRECT_STYLE = "color: #1b7a3a; font-weight: bold;"
+MISTAKE_STYLE = "color: #b3261e; font-weight: bold;"
+
+
+class MistakeAnimation(DocumentAnimation):
+    """The mistaken replay: a node whose final gradient is wrong says what it should be."""
+
+    def __init__(self, document: GraphDocument, replay: PitfallReplay):
+        self.replay = replay
+        self.wrong_finals = replay.mistaken.final_grads(replay.output)
+        super().__init__(document, replay.mistaken.passes)
+
+    def flagged(self, node_id: str, state: DisplayState) -> bool:
+        """True once the node shows the wrong final gradient the mistake leaves it with."""
+        return node_id in self.replay.differing and same_number(state.grad, self.wrong_finals.get(node_id))
+
+    def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
+        lines = super().node_lines(node_id, state)
+        if self.flagged(node_id, state):
+            lines.append(f"✗ right: {format_number(self.replay.differing[node_id][0])}")
+        return lines
+
+
+class PitfallView(QWidget):
+    part_requested = Signal(int)  # go to the step where the replays part
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("pitfallPanel")
+        self.replay: PitfallReplay | None = None
+        self.animation: MistakeAnimation | None = None
+        self._forward_frames = 0
+
+        self.combo = QComboBox()
+        self.combo.setObjectName("pitfallCombo")
+        self.combo.setAccessibleName("pitfallCombo")
+        self.combo.setToolTip("Replay the backward pass with a classic mistake, next to the correct one")
+        self.combo.addItem("No mistake", None)
+        for key, pitfall in PITFALLS.items():
+            self.combo.addItem(f"Mistake: {pitfall.title.lower()}", key)
+
+        self.correct_caption = QLabel()  # the panel shows it above its own (correct) view
+        self.correct_caption.setObjectName("pitfallCorrectCaption")
+        self.correct_caption.setStyleSheet(CORRECT_STYLE)
+        self.correct_caption.setVisible(False)
+        self.caption = QLabel()
+        self.caption.setObjectName("pitfallCaption")
+        self.caption.setStyleSheet(MISTAKE_STYLE)
+        self.scene = AnimatorScene(parent=self)
+        self.view = GraphView(self.scene)
+        self.view.setObjectName("pitfallView")
+        self.view.setAccessibleName("pitfallView")
+        self.view.setDragMode(GraphView.DragMode.ScrollHandDrag)
+        self.view.set_minimap_visible(False)
+        self.sync = SceneSync(self.scene, self.view)
+        self.summary = QLabel()
+        self.summary.setObjectName("pitfallSummary")
+        self.summary.setAccessibleName("pitfallSummary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+        self.part_button = QPushButton("Go to where they part")
+        self.part_button.setObjectName("pitfallPartButton")
+        self.part_button.setAccessibleName("Go to the step where the replays part")
+
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.summary, 1)
+        bottom.addWidget(self.part_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(bottom)
+        self.setVisible(False)
+        self.part_button.clicked.connect(self._on_part_button_clicked)
+
+    @property
+    def key(self) -> str | None:
+        return self.combo.currentData()
+
+    def choose(self, key: str | None) -> None:
+        """Choose a pitfall by its key (None: no mistake); the combo's signal tells the panel."""
+        index = 0 if key is None else self.combo.findData(key)
+        if index < 0:
+            raise ValueError(f"unknown pitfall {key!r}; choose one of {', '.join(PITFALLS)}")
+        self.combo.setCurrentIndex(index)
+
+    def prepare(self, document: GraphDocument) -> list[BackwardPass] | None:
+        """Replay ``document`` with the chosen mistake beside it; returns the correct replay's passes for
+        the main view (None: no mistake chosen, the engine's pass). Raises ValueError as the timeline does."""
+        self.clear()
+        if self.key is None:
+            return None
+        replay = pitfall_replay(document, self.key)
+        animation = MistakeAnimation(document, replay)
+        self.replay, self.animation = replay, animation
+        self._forward_frames = sum(frame.phase == "forward" for frame in animation.timeline.frames)
+        self.scene.show_document(document)
+        self.sync.start(animation)
+        pitfall = replay.pitfall
+        self.correct_caption.setText(f"Correct: {pitfall.correct}")
+        self.caption.setText(f"With the mistake: {pitfall.mistake}")
+        self.summary.setText(self._summary_html(document))
+        self.part_button.setEnabled(replay.parting is not None)
+        self.correct_caption.setVisible(True)
+        self.setVisible(True)
+        return replay.correct.passes
+
+    def clear(self) -> None:
+        self.replay = self.animation = None
+        self.sync.start(None)
+        self.correct_caption.setVisible(False)
+        self.setVisible(False)
+
+    @property
+    def parting_position(self) -> int | None:
+        return self.replay.parting_position(self._forward_frames) if self.replay is not None else None
+
+    def seek(self, position: int) -> None:
+        if self.animation is None:
+            return
+        timeline = self.animation.timeline
+        old = timeline.position
+        touched = timeline.seek(position)
+        self.sync.refresh_moved(touched, old)
+
+    def explain(self, position: int) -> str:
+        """What the mistaken replay does at ``position``, to print under the correct step ("" when the same)."""
+        if self.animation is None or position < 1:
+            return ""
+        frame = self.animation.timeline.frames[position - 1]
+        marker = "  ⚑ the replays part here" if position == self.parting_position else ""
+        return f"\n\nWith the mistake{marker}:\n{frame.explanation}"
+
+    def follow_zoom(self, zoom: float) -> None:
+        """Show the mistaken replay at the main view's ``zoom``, so that the two read alike."""
+        if self.animation is not None and abs(self.view.zoom() - zoom) > 1e-9:
+            self.view.set_zoom(zoom)
+            self.view.centerOn(self.scene.items_bounding_rect().center())
+
+    def _summary_html(self, document: GraphDocument) -> str:
+        replay = self.replay
+        name = document.names()
+        lines = [f"<b>{escape(replay.pitfall.title)}</b>: {escape(replay.pitfall.why)}"]
+        if replay.parting is None:
+            lines.append("On this graph the two replays never part: every node that passes a gradient on "
+                         "is used only once, so nothing is lost. Try a graph where an intermediate result "
+                         "is used twice (lesson 5's).")
+        else:
+            wrong, right = replay.mistaken.steps[replay.parting], replay.correct.steps[replay.parting]
+            lines.append(
+                f"They part at <b>step {self.parting_position}</b>: {escape(name[wrong.node])} → "
+                f"{escape(name[wrong.parent])} gives {escape(name[wrong.parent])}.grad = "
+                f"<span style='{MISTAKE_STYLE}'>{format_number(wrong.total)}</span> where the correct pass has "
+                f"{escape(name[right.parent])}.grad = "
+                f"<span style='{CORRECT_STYLE}'>{format_number(right.total)}</span>.")
+        if replay.differing:
+            finals = ", ".join(f"{escape(name[node])}: <span style='{CORRECT_STYLE}'>{format_number(right)}</span> "
+                               f"→ <span style='{MISTAKE_STYLE}'>{format_number(wrong)}</span>"
+                               for node, (right, wrong) in replay.differing.items())
+            lines.append(f"Final gradients that differ (correct → with the mistake): {finals}.")
+        else:
+            lines.append("The final gradients are the same.")
+        return "<br>".join(lines)
+
+    def _on_part_button_clicked(self, _checked: bool = False) -> None:
+        if self.parting_position is not None:
+            self.part_requested.emit(self.parting_position)

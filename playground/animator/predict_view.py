@@ -1,0 +1,145 @@
+"""Predict mode's widgets: the "Predict" toggle, and under the step's arithmetic the question, the
+answer field, the verdict and the score. The questions and the scoring are `predict.PredictQuiz`'s.
+
+The panel asks `holds(position)` before it steps forward: while Predict is on and the next step is
+one to predict, the box asks instead, and once answered says `reveal_requested(position)`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout
+
+from ..errors import guarded
+from .predict import AnswerError, PredictQuiz
+
+RIGHT_STYLE = "color: #1b7a3a;"
+WRONG_STYLE = "color: #b3261e;"
+
+
+def _named(widget, name: str, accessible: str | None = None):
+    widget.setObjectName(name)
+    widget.setAccessibleName(accessible or name)
+    return widget
+
+
+class PredictBox(QFrame):
+    reveal_requested = Signal(int)  # the position to go to: the step just predicted
+    status_message = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        _named(self, "predictBox")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.quiz: PredictQuiz | None = None
+        self._pending: int | None = None  # the position whose step waits for an answer
+
+        self.toggle = _named(QToolButton(), "predictToggle", "Predict mode")
+        self.toggle.setText("Predict")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolTip("Predict mode: before each backward step is shown, type what it carries "
+                               "(or the new gradient) and see if you were right; the score is kept per graph")
+        self.question = _named(QLabel(), "predictQuestion")
+        self.question.setWordWrap(True)
+        self.input = _named(QLineEdit(), "predictInput", "Your prediction")
+        self.input.setPlaceholderText("e.g. 21, or 7*3, then Enter")
+        self.check_button = _named(QPushButton("Check"), "predictCheckButton", "Check the prediction")
+        self.feedback = _named(QLabel(), "predictFeedback")
+        self.feedback.setWordWrap(True)
+        self.score = _named(QLabel(), "predictScore")
+
+        row = QHBoxLayout()
+        row.addWidget(self.input, 1)
+        row.addWidget(self.check_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.question)
+        layout.addLayout(row)
+        layout.addWidget(self.feedback)
+        layout.addWidget(self.score)
+        self.setVisible(False)
+
+        self.toggle.toggled.connect(self._on_toggle_toggled)
+        self.input.returnPressed.connect(self._on_answer_entered)
+        self.check_button.clicked.connect(self._on_answer_entered)
+        self._refresh()
+
+    @property
+    def is_on(self) -> bool:
+        return self.toggle.isChecked() and self.quiz is not None
+
+    @property
+    def pending(self) -> int | None:
+        return self._pending
+
+    def set_on(self, on: bool) -> None:
+        self.toggle.setChecked(bool(on))
+
+    def set_quiz(self, quiz: PredictQuiz | None) -> None:
+        """A new graph (None: one without scalar steps, such as a network): a new score."""
+        self.quiz, self._pending = quiz, None
+        self.toggle.setEnabled(quiz is not None)
+        self.toggle.setToolTip(self.toggle.toolTip() if quiz is not None
+                               else "Predict mode works on the editor's graphs (scalar steps)")
+        self.feedback.clear()
+        self._refresh()
+
+    def holds(self, position: int) -> bool:
+        """True (and the question asked) when the step reaching ``position`` must be predicted first."""
+        if not self.is_on or not self.quiz.wants_answer(position):
+            return False
+        self._pending = position
+        self._refresh()
+        self.input.setFocus()
+        return True
+
+    def on_position(self, position: int) -> None:
+        """The animator moved: a question about another step is dropped (moving on skips it unscored)."""
+        if self._pending is not None and position != self._pending - 1:
+            self._pending = None
+            self._refresh()
+
+    def answer(self, text: str) -> bool:
+        """Check ``text`` for the pending step; True if it was read (right or wrong), then the step is shown."""
+        if self._pending is None or self.quiz is None:
+            return False
+        position = self._pending
+        try:
+            verdict = self.quiz.answer(position, text)
+        except AnswerError as error:
+            self.feedback.setStyleSheet(WRONG_STYLE)
+            self.feedback.setText(f"Can't read that: {error}.")
+            return False
+        self._pending = None
+        self.feedback.setStyleSheet(RIGHT_STYLE if verdict.right else WRONG_STYLE)
+        self.feedback.setText(verdict.message)
+        self.input.clear()
+        self._refresh()
+        self.status_message.emit(f"Predict: {'right' if verdict.right else 'not quite'} · {self.quiz.score_text()}")
+        self.reveal_requested.emit(position)
+        return True
+
+    def _refresh(self) -> None:
+        self.setVisible(self.toggle.isChecked() and self.quiz is not None)
+        waiting = self._pending is not None
+        self.input.setEnabled(waiting)
+        self.check_button.setEnabled(waiting)
+        if self.quiz is None:
+            return
+        self.score.setText(self.quiz.score_text())
+        self.question.setText(self.quiz.question(self._pending) if waiting
+                              else "Step forward (→): before each backward step, predict what it carries.")
+
+    @guarded
+    def _on_toggle_toggled(self, checked: bool) -> None:
+        if not checked:
+            self._pending = None
+        self._refresh()
+
+    @guarded
+    def _on_answer_entered(self, _checked: bool = False) -> None:
+        self.answer(self.input.text())
+
+    def _recover(self, error: Exception) -> None:
+        self._pending = None
+        self.status_message.emit(f"Predict: something went wrong ({type(error).__name__}: {error})")

@@ -1,0 +1,144 @@
+"""Keeps the animator's scene in step with an animation: each card's colour and lines, each wire's
+label and colour, and the ring on the current step's node.
+
+Moving in time touches only the nodes whose display changed (``Timeline.seek`` says which) and
+the wires of the frames passed over, so a 1000-node graph steps as fast as a small one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtGui import QColor
+
+from ..editor.document import Edge
+from ..editor.view import GraphView
+from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
+from .scene import AnimatorScene
+from .tensor_timeline import TensorAnimation
+from .timeline import DocumentAnimation, NodeState
+
+Animation = DocumentAnimation | TensorAnimation
+
+
+class SceneSync:
+    """Draws ``animation`` (a `DocumentAnimation` or a `TensorAnimation`) on ``scene`` as its timeline moves."""
+
+    def __init__(self, scene: AnimatorScene, view: GraphView):
+        self.scene, self.view = scene, view
+        self.animation: Animation | None = None
+        self._edge_position: dict[Edge, int] = {}  # a wire is traversed once the position reaches this
+        self.wire_highlights: dict[Edge, str | None] = {}  # what each wire was last given
+        self._marked_node: str | None = None  # the node with the selection ring (the current frame's)
+
+    def start(self, animation: Animation | None) -> None:
+        """Follow ``animation`` (None: nothing yet) on a scene just redrawn: nothing marked, nothing lit."""
+        self.animation, self._edge_position, self.wire_highlights = animation, {}, {}
+        self._marked_node = None
+        if animation is not None:
+            frames = animation.timeline.frames
+            self._edge_position = {frame.edge: i + 1 for i, frame in enumerate(frames) if frame.edge}
+            self.refresh_all()
+
+    def show_plain(self) -> None:
+        """No timeline: every card and wire drawn plainly, without numbers."""
+        self.animation = None
+        for item in self.scene.node_items():
+            item.set_highlight(None)
+            item.set_body_lines(["value —", "grad —"])
+            item.setOpacity(1.0)
+        for wire in self.scene.wire_items():
+            wire.set_highlight(None)
+            wire.set_label_visible(False)
+            wire.setOpacity(1.0)
+        self.wire_highlights = {}
+
+    def refresh_all(self) -> None:
+        """Draw every node and wire for the current position (after a load)."""
+        display = self.animation.timeline.display
+        for item in self.scene.node_items():
+            used = item.node_id in display
+            item.setOpacity(1.0 if used else UNUSED_OPACITY)
+            if not used:
+                item.set_highlight(STATE_COLORS[NodeState.NOT_REACHED])
+                item.set_body_lines(["value —", "grad —"])
+                item.setToolTip(f"{item.display_name()} does not affect the output")
+        self.refresh_nodes(display)
+        for wire in self.scene.wire_items():
+            used = wire.edge.source in display and wire.edge.target in display
+            wire.setOpacity(1.0 if used else UNUSED_OPACITY)
+            self.refresh_wire(wire.edge)
+        self.mark_current_node()
+
+    def refresh_moved(self, touched: Iterable[str], old_position: int) -> None:
+        """Redraw what moving from ``old_position`` to the current one changed, and nothing else."""
+        self.refresh_nodes(touched)
+        timeline = self.animation.timeline
+        low, high = sorted((old_position, timeline.position))
+        edges: set[Edge] = set()
+        frames = timeline.frames
+        for index in range(low, high):
+            edge = frames[index].edge
+            if edge is not None:
+                edges.add(edge)
+        for position in (old_position, timeline.position):
+            if position > 0:
+                edges.update(frames[position - 1].wires)
+        for edge in edges:
+            self.refresh_wire(edge)
+        self.mark_current_node()
+
+    def mark_current_node(self) -> None:
+        """The node the current frame is about gets the selection ring, so the eye finds it, and the
+        view centres on it when it is out of sight (a big graph)."""
+        frame = self.animation.timeline.current if self.animation is not None else None
+        wanted = frame.node_id if frame is not None else None
+        if wanted != self._marked_node:
+            self._marked_node = wanted
+            self.scene.select_nodes([wanted] if wanted is not None else [])
+            item = self.scene.node_item(wanted) if wanted is not None else None
+            if item is not None and self.view.isVisible():
+                visible = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+                if not visible.contains(item.sceneBoundingRect()):
+                    self.view.centerOn(item)
+
+    def refresh_nodes(self, node_ids: Iterable[str]) -> None:
+        animation = self.animation
+        display = animation.timeline.display
+        flagged = getattr(animation, "flagged", None)  # a mistaken replay marks the nodes it got wrong
+        for node_id in node_ids:
+            item = self.scene.node_item(node_id)
+            state = display.get(node_id)
+            if item is None or state is None:
+                continue
+            wrong = flagged is not None and flagged(node_id, state)
+            color = QColor(WRONG_COLOR if wrong else STATE_COLORS[state.state])
+            if item.highlight != color:
+                item.set_highlight(color)
+            lines = animation.node_lines(node_id, state)
+            if item.body_lines() != lines:
+                item.set_body_lines(lines)
+            item.setToolTip(animation.node_tooltip(node_id, state))
+
+    def refresh_wire(self, edge: Edge) -> None:
+        wire = self.scene.wire_item(edge)
+        if wire is None:
+            return
+        timeline = self.animation.timeline
+        position, current = timeline.position, timeline.current
+        reached = self._edge_position.get(edge)
+        traversed = reached is not None and reached <= position
+        highlight = None
+        if current is not None and edge in current.wires:
+            highlight = BACKWARD_WIRE_COLOR if current.phase == "backward" else FORWARD_WIRE_COLOR
+        if traversed:
+            wire.set_grad(self.animation.wire_labels.get(edge))
+        # A scalar wire keeps its gradient once passed; a tensor's card already shows the norm of its
+        # gradient, so only the current step's wire says what it carries (the graph stays readable).
+        labelled = traversed and (self.animation.labels_stay or current is not None and current.edge == edge)
+        if wire.label_visible != labelled:
+            wire.set_label_visible(labelled)
+        if self.wire_highlights.get(edge) != highlight:
+            self.wire_highlights[edge] = highlight
+            wire.set_highlight(highlight)
+            wire.setZValue(2.5 if highlight else -1)  # above the other wires and the cards (2 when selected)

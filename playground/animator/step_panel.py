@@ -1,0 +1,171 @@
+"""The animator's step panel: the current step's heading and arithmetic, and the list of every step.
+
+The list's rows wrap: a long step ("Linear 1 = X · W1ᵀ + b1  [200×16]") is shown whole on two
+lines rather than clipped at the list's edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
+
+from .timeline import Frame
+
+EXPLANATION_LINES = 8  # the step box's height, in lines of its text
+MARK_COLOR = "#fbd3cf"  # a flagged row: where a mistaken replay parts from the correct one
+
+
+def dot_icon(color: str, size: int = 12) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(color))
+    painter.drawEllipse(QRectF(1.5, 1.5, size - 3, size - 3))
+    painter.end()
+    return QIcon(pixmap)
+
+
+class StepPanel(QWidget):
+    """Heading, explanation box and step list; `step_clicked` says which step a click chose."""
+
+    step_clicked = Signal(int)  # the position after the clicked step (1 for the first row)
+
+    def __init__(self, phase_colors: dict[str, str], parent: QWidget | None = None):
+        super().__init__(parent)
+        self._icons = {phase: dot_icon(color) for phase, color in phase_colors.items()}
+        self._position = 0
+        self._marked: int | None = None  # the flagged row (`mark_row`) and its own text
+        self._marked_text = ""
+
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(max(mono.pointSizeF(), 10.5))
+        self.heading = QLabel()
+        self.heading.setObjectName("stepHeading")
+        self.heading.setAccessibleName("stepHeading")
+        heading_font = QFont(self.heading.font())
+        heading_font.setBold(True)
+        heading_font.setPointSizeF(heading_font.pointSizeF() * 1.15)
+        self.heading.setFont(heading_font)
+        self.heading.setWordWrap(True)
+        self.explanation = QLabel()
+        self.explanation.setObjectName("stepExplanation")
+        self.explanation.setAccessibleName("stepExplanation")
+        self.explanation.setFont(mono)
+        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
+        self.explanation.setWordWrap(True)
+        self.explanation.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.explanation.setContentsMargins(10, 8, 10, 8)
+        self.explanation.setAutoFillBackground(True)  # the theme's base colour, following theme changes
+        self.explanation.setBackgroundRole(QPalette.ColorRole.Base)
+        # A box of fixed height (scrolling when a step says more): the step list below does not jump.
+        self.explanation_box = QScrollArea()
+        self.explanation_box.setObjectName("stepExplanationBox")
+        self.explanation_box.setWidget(self.explanation)
+        self.explanation_box.setWidgetResizable(True)
+        self.explanation_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._line_height = QFontMetricsF(mono).lineSpacing()
+        self.set_explanation_lines(EXPLANATION_LINES)
+
+        self.step_list = QListWidget()
+        self.step_list.setObjectName("stepList")
+        self.step_list.setAccessibleName("stepList")
+        self.step_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.step_list.setToolTip("Every step of the animation; click one to go there")
+        self.step_list.setSpacing(1)
+        # Long rows wrap instead of being cut short ("[scal…"): each row is as tall as its text needs,
+        # laid out in batches so that a few thousand steps still load at once.
+        self.step_list.setWordWrap(True)
+        self.step_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.step_list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.step_list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.step_list.setBatchSize(200)
+        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Clicks only: a list taking the focus would make its first row current, which is a step.
+        self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        steps_title = QLabel("All steps")
+        steps_title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        steps_font = QFont(steps_title.font())
+        steps_font.setBold(True)
+        steps_title.setFont(steps_font)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 0, 0, 0)
+        layout.setSpacing(6)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.explanation_box)
+        self.extra = QVBoxLayout()  # room for what the panel adds under the explanation (the quiz)
+        self.extra.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.extra)
+        layout.addWidget(steps_title)
+        layout.addWidget(self.step_list, 1)
+        self.setMinimumWidth(330)
+
+        self.step_list.currentRowChanged.connect(self._on_step_list_row_changed)
+        self.step_list.itemClicked.connect(self._on_step_list_item_clicked)
+
+    def show_frames(self, frames: Sequence[Frame]) -> None:
+        """One row per frame: "12.  t3 → a: 10 x 1 = 10", with the phase's colour and the arithmetic as tooltip."""
+        self._marked = None
+        with QSignalBlocker(self.step_list):
+            self.step_list.clear()
+            self.step_list.addItems([f"{i}.  {frame.title}" for i, frame in enumerate(frames, start=1)])
+            for i, frame in enumerate(frames):
+                item = self.step_list.item(i)
+                item.setIcon(self._icons[frame.phase])
+                item.setToolTip(frame.explanation)
+        self._position = 0
+
+    def set_explanation_lines(self, lines: int) -> None:
+        """The step box's fixed height, in lines (more when a pitfall replay explains both passes)."""
+        self.explanation_box.setFixedHeight(round(self._line_height * lines) + 20)
+
+    def mark_row(self, position: int | None, note: str) -> None:
+        """Flag the row of the step at ``position`` with ``note`` (None: no row flagged)."""
+        if self._marked is not None and self._marked < self.step_list.count():
+            item = self.step_list.item(self._marked)
+            item.setText(self._marked_text)
+            item.setBackground(QBrush())
+        self._marked = None
+        if position is not None and 1 <= position <= self.step_list.count():
+            item = self.step_list.item(position - 1)
+            self._marked, self._marked_text = position - 1, item.text()
+            item.setText(f"{item.text()}   ⚑ {note}")
+            item.setBackground(QColor(MARK_COLOR))
+
+    def clear_frames(self) -> None:
+        self._marked = None
+        self.step_list.clear()
+        self._position = 0
+
+    def show_text(self, heading: str, explanation: str) -> None:
+        self.heading.setText(heading)
+        self.explanation.setText(explanation)
+
+    def show_position(self, position: int) -> None:
+        """The row of the step at ``position`` is the current row, scrolled into view; none before the first."""
+        self._position = position
+        row = position - 1
+        if self.step_list.currentRow() != row:
+            with QSignalBlocker(self.step_list):
+                if row < 0:
+                    self.step_list.setCurrentRow(-1)
+                    self.step_list.clearSelection()
+                else:
+                    self.step_list.setCurrentRow(row)
+                    self.step_list.scrollToItem(self.step_list.item(row))
+
+    def _on_step_list_row_changed(self, row: int) -> None:
+        """Only a click moves in time (`_on_step_list_item_clicked`): a row made current any other way,
+        such as by the list taking the focus, goes back to the current step."""
+        if row != self._position - 1:
+            self.show_position(self._position)
+
+    def _on_step_list_item_clicked(self, item) -> None:
+        self.step_clicked.emit(self.step_list.row(item) + 1)

@@ -1,0 +1,88 @@
+"""How the animator's view frames its graph: fitted at a readable zoom until the person zooms by
+hand, a minimap for big graphs (not while playing at "fastest"), and clicks on cards reported.
+
+An event filter on the view and its viewport: a resize refits (while fitting is automatic), the
+wheel hands the zoom to the person, a left click on a card says which node (`node_clicked`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+
+from ..editor.view import GraphView
+from ..errors import report_handled
+from .scene import AnimatorScene
+
+MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap
+READABLE_ZOOM = 0.85  # fitting a graph never makes its text smaller than this; the view follows the step
+
+
+class ViewFit(QObject):
+    node_clicked = Signal(str)
+
+    def __init__(self, view: GraphView, scene: AnimatorScene):
+        super().__init__(view)
+        self.view, self.scene = view, scene
+        self._viewport = view.viewport()
+        self.auto = True  # fit on every resize, until the person zooms
+        self.readable_zoom = READABLE_ZOOM
+        self._node_count = 0
+        self._wants_minimap = False
+        self._playing_fastest = False
+        view.installEventFilter(self)
+        self._viewport.installEventFilter(self)
+
+    def new_graph(self, node_count: int) -> None:
+        """A graph of ``node_count`` nodes was drawn: fit automatically again; big graphs get the minimap."""
+        self._node_count = node_count
+        self._wants_minimap = node_count >= MINIMAP_FROM
+        self.auto = True
+        self.refresh_minimap()
+
+    def set_playing_fastest(self, playing_fastest: bool) -> None:
+        self._playing_fastest = playing_fastest
+        self.refresh_minimap()
+
+    def refresh_minimap(self) -> None:
+        """A big graph has the minimap, except while playing at "fastest": redrawing a thousand nodes
+        in it after every step would halve the speed (the main view follows the current step anyway)."""
+        wanted = self._wants_minimap and not self._playing_fastest
+        if self.view.is_minimap_visible() != wanted:
+            self.view.set_minimap_visible(wanted)
+
+    def fit(self) -> None:
+        """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
+        minimap, and the view follows the current step."""
+        fits = self.view.fit(min_zoom=self.readable_zoom)
+        wants = not fits or self._node_count >= MINIMAP_FROM
+        if wants != self._wants_minimap:
+            self._wants_minimap = wants
+            self.refresh_minimap()
+
+    def fit_if_auto(self) -> None:
+        try:
+            if self.auto:
+                self.fit()
+        except Exception as error:  # a slot: the app goes on
+            report_handled(error, "fitting the animator's view")
+
+    def fit_soon(self) -> None:
+        """Fit at the next turn of the event loop (once the view knows its size), if still automatic."""
+        QTimer.singleShot(0, self.fit_if_auto)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        try:
+            kind = event.type()
+            if watched is self.view and kind == QEvent.Type.Resize and self.auto:
+                self.fit_soon()
+            elif watched is self._viewport:
+                if kind == QEvent.Type.Wheel:
+                    self.auto = False
+                elif kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+                    item = self.scene.node_at(self.view.mapToScene(event.position().toPoint()))
+                    if item is not None:
+                        self.node_clicked.emit(item.node_id)
+                        return True
+        except Exception as error:
+            report_handled(error, "the animator view's events")
+        return False

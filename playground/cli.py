@@ -1,0 +1,103 @@
+"""The ``autograd-playground`` command (also ``python -m playground`` and ``make run``).
+
+``autograd-playground [FILE ...]`` opens the app with each FILE where it belongs, judged by its
+content: a graph in the editor (and the other kinds the app knows, see `files.FILE_KINDS`). Files
+are read before any window opens, so a file that cannot be read stops the command with one clear
+line on stderr and exit status 2, and nothing starts half-way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__, qt_platform
+from .file_kinds import read_any
+from .files import FileFormatError
+
+DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
+               "the backward pass, train a small network.")
+EPILOG = ("Each FILE opens where it belongs by its content: a graph (.json, as File > Save writes it) in the "
+          "editor, a lesson (.lesson) in the Learn panel. Qt's own options (e.g. -platform offscreen) are passed "
+          "on to Qt.")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="autograd-playground", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("files", nargs="*", metavar="FILE", type=Path, help="a file to open")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
+    """Our arguments, and Qt's (single-dash options such as ``-platform offscreen`` and their values)."""
+    parser = build_parser()
+    ours, qt_args = [], []
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        if item.startswith("-") and not item.startswith("--") and len(item) > 2:  # -platform, -style, ...
+            qt_args.append(item)
+            if items and not items[0].startswith("-"):
+                qt_args.append(items.pop(0))
+        else:
+            ours.append(item)
+    return parser.parse_args(ours), qt_args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns its exit status."""
+    argv = list(sys.argv if argv is None else argv)
+    args, qt_args = parse(argv[1:])
+    opened = []
+    for path in args.files:
+        try:
+            opened.append(read_any(path))
+        except (OSError, FileFormatError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            print(f"autograd-playground: {path}: {reason}", file=sys.stderr)
+            return 2
+
+    from PySide6.QtWidgets import QApplication  # only now: --help and --version need no Qt
+
+    if QApplication.instance() is None:
+        missing = qt_platform.problem()
+        if missing:  # Qt would abort with a misleading hint: say what to install instead
+            print(missing, file=sys.stderr)
+            return 1
+    from .app import APP_NAME, MainWindow
+    from .errors import ExceptionReporter, configure_logging
+
+    app = QApplication.instance() or QApplication([argv[0], *qt_args])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    configure_logging()
+    window = MainWindow()
+    ExceptionReporter(window).install()
+    close_on_termination_signals(window)
+    window.show()
+    for item in opened:
+        window.open_read_file(item)
+    return app.exec()
+
+
+def close_on_termination_signals(window) -> None:
+    """Ctrl+C in the terminal, or a polite kill, closes the window as its close button would."""
+    from PySide6.QtCore import QTimer
+
+    def close(*_):
+        window.close()
+
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signal_number, close)
+    # Python runs signal handlers only between bytecodes: wake it regularly while Qt's loop waits.
+    timer = QTimer(window, interval=200)
+    timer.timeout.connect(lambda: None)
+    timer.start()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

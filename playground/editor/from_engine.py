@@ -1,0 +1,82 @@
+"""An engine graph as an editor document: what `playground.show` opens.
+
+Each op of the engine's `Value` graph becomes the editor node of the same op, wired in the same
+operand order, so the editor's evaluation computes the very same numbers. A leaf's kind follows
+the rule the expression box uses: a leaf without a label is a constant (``x * 2`` makes one), a
+label that names a parameter (``w``, ``w1``, ``b``, ``weight``, ``bias``...) gives a parameter,
+any other label an input. A neuron's ``Value.dot`` (``b + w . x`` as one engine node) is drawn as
+what it computes, a product per weight and a Sum, so every step of it can be seen. Qt-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import Value
+from engine.graph import reading_order
+
+from .document import Edge, GraphDocument, Node
+from .expression import is_parameter_name
+from .layout import layered_layout
+
+# The engine's op names and the editor's node kinds that compute the same thing.
+OP_KINDS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "neg": "neg", "sum": "sum",
+    "exp": "exp", "log": "log", "tanh": "tanh", "sigmoid": "sigmoid", "relu": "relu",
+    "sin": "sin", "cos": "cos", "abs": "abs",
+}
+
+
+def leaf_kind(label: str) -> str:
+    if not label:
+        return "constant"
+    return "parameter" if is_parameter_name(label) else "input"
+
+
+def _expand_dot(document: GraphDocument, add, operands: list[str]) -> list[str]:
+    """``bias + a1*b1 + ... + an*bn`` as a product node per pair: the Sum's operands, bias first
+    (the order `Value.dot` adds in, so the Sum gives the very same number)."""
+    n = len(operands) // 2
+    products = []
+    for a, b in zip(operands[:n], operands[n:2 * n]):
+        product = add("mul")
+        document.add_edge(Edge(a, product, 0))
+        document.add_edge(Edge(b, product, 1))
+        products.append(product)
+    return operands[2 * n:] + products
+
+
+def document_from_values(roots: Sequence[Value]) -> GraphDocument:
+    """The graph behind ``roots`` as a document, laid out; its output is the first root.
+
+    Raises ``TypeError`` for anything but `Value`s and ``ValueError`` for an op the editor has no
+    node for (the message names it).
+    """
+    roots = list(roots)
+    if not roots or not all(isinstance(root, Value) for root in roots):
+        raise TypeError("show() takes an engine.Value or a list of them")
+    ids: dict[int, str] = {}
+    document = GraphDocument()
+
+    def add(kind: str, label: str = "", **fields) -> str:
+        node_id = f"n{len(document.nodes) + 1}"
+        document.add_node(Node(node_id, kind, label=label, **fields))
+        return node_id
+
+    for value in reading_order(roots):
+        if not value._prev:  # a leaf (or an empty dot product, which is a plain 0)
+            ids[id(value)] = add(leaf_kind(value.label), value.label, value=value.data)
+            continue
+        operands = [ids[id(parent)] for parent in value._prev]
+        if value._op == "dot":
+            operands = _expand_dot(document, add, operands)
+        kind = "sum" if value._op == "dot" else OP_KINDS.get(value._op)
+        if kind is None:
+            raise ValueError(f"the editor has no node for the op {value._op!r}")
+        node_id = ids[id(value)] = add(kind, value.label, inputs=len(operands) if kind == "sum" else 0)
+        for port, operand in enumerate(operands):
+            document.add_edge(Edge(operand, node_id, port))
+    for node_id, (x, y) in layered_layout(document).items():
+        document.move_node(node_id, x, y)
+    document.set_output(ids[id(roots[0])])
+    return document

@@ -1,0 +1,53 @@
+"""Point at a control: a ring that blinks around it for a few seconds, drawn over the window."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+RING_COLOR = "#e8401c"  # the animator's accent
+BLINKS = 6
+BLINK_MS = 400
+
+
+class Highlight(QWidget):
+    """An overlay on ``target``'s window: mouse clicks go through it to the controls."""
+
+    def __init__(self, target: QWidget):
+        window = target.window()
+        super().__init__(window)
+        self.setObjectName("lessonHighlight")
+        self.target = target
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setGeometry(window.rect())
+        self._ticks = 0
+        self._timer = QTimer(self, interval=BLINK_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._timer.start()
+        self.show()
+        self.raise_()
+
+    def ring(self) -> QRect:
+        """Where the ring is drawn: the target's rectangle in the window, with a margin."""
+        top_left = self.target.mapTo(self.window(), self.target.rect().topLeft())
+        return QRect(top_left, self.target.size()).adjusted(-4, -4, 4, 4)
+
+    def paintEvent(self, event) -> None:
+        if self._ticks % 2 or not self.target.isVisible():
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor(RING_COLOR), 3))
+        painter.drawRoundedRect(self.ring(), 6, 6)
+        painter.end()
+
+    def _on_timer_timeout(self) -> None:
+        self._ticks += 1
+        if self._ticks >= BLINKS:
+            self._timer.stop()
+            self.deleteLater()
+            return
+        self.setGeometry(self.window().rect())
+        self.update()

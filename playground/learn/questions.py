@@ -1,0 +1,141 @@
+"""A lesson's questions: a node's value or its gradient, the engine's answer, and a hint that names the rule.
+
+Qt-free. A value question is answered by the op's forward rule; a gradient question by the
+local derivative of each use times the gradient that comes back from it, and by accumulation
+when the node is used more than once. The hint names that rule and writes it with the graph's
+own names, never with the answer's numbers; once answered, the worked arithmetic is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..animator.predict import is_close, read_number
+from ..animator.timeline import forward_formula, local_derivative_formula
+from ..numbers import format_number
+from .facts import GraphFacts
+
+VALUE_RULES = {
+    "add": "a sum adds its inputs",
+    "sub": "a difference subtracts its second input from its first",
+    "mul": "a product multiplies its inputs",
+    "div": "a quotient divides its first input by its second",
+    "pow": "a power raises its first input to its second",
+    "neg": "negation flips the sign",
+    "exp": "exp(x) is e raised to x",
+    "log": "log(x) is the natural logarithm of x",
+    "tanh": "tanh(x) = (e^x − e^−x) / (e^x + e^−x), between −1 and 1",
+    "sigmoid": "sigmoid(x) = 1 / (1 + e^−x), between 0 and 1",
+    "relu": "relu(x) = max(0, x)",
+    "sin": "sin of the input (in radians)",
+    "cos": "cos of the input (in radians)",
+    "abs": "the absolute value of the input",
+    "sum": "a sum adds all its inputs",
+}
+GRADIENT_RULES = {
+    "add": "for a sum, each input gets the upstream gradient unchanged (its local derivative is 1)",
+    "sum": "for a sum, each input gets the upstream gradient unchanged (its local derivative is 1)",
+    "sub": "for a difference a − b, a gets the upstream gradient and b gets minus it",
+    "mul": "for a product, the gradient to one factor is the other factor times the upstream gradient",
+    "div": "for a quotient a / b, a gets the upstream gradient divided by b, and b gets −a/b² times it",
+    "pow": "for a power a^b, a gets b·a^(b−1) times the upstream gradient",
+    "neg": "negation hands on minus the upstream gradient",
+    "exp": "the derivative of exp(x) is exp(x) itself, times the upstream gradient",
+    "log": "the derivative of log(x) is 1/x, times the upstream gradient",
+    "tanh": "the derivative of tanh(x) is 1 − tanh(x)², times the upstream gradient",
+    "sigmoid": "the derivative of sigmoid(x) is sigmoid(x)·(1 − sigmoid(x)), times the upstream gradient",
+    "relu": "relu hands on the upstream gradient where its input is positive, and 0 where it is not",
+    "sin": "the derivative of sin(x) is cos(x), times the upstream gradient",
+    "cos": "the derivative of cos(x) is −sin(x), times the upstream gradient",
+    "abs": "the derivative of |x| is the sign of x, times the upstream gradient",
+}
+ACCUMULATE_RULE = ("a node used more than once gets the sum of the gradients that come back from every use "
+                   "(they accumulate: grad += ..., never grad = ...)")
+SEED_RULE = "the output's gradient with respect to itself is 1: that is where the backward pass starts"
+
+
+@dataclass(frozen=True)
+class Question:
+    what: str  # "value" or "grad"
+    node: str  # node id
+    prompt: str  # "$t1 = a * b$ = ?": light markup, formulas between $ signs (see `markup`)
+    expected: float  # the engine's number
+    hint: str  # the rule that applies, in words and with the graph's names
+    worked: str  # the arithmetic, once answered: "t1 = 2 * 3 = 6"
+    position: int  # the animator step that shows it
+    partials: tuple[float, ...] = ()  # a gradient's contributions, one per use (for a sharper hint)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    right: bool
+    message: str
+
+
+def build_question(facts: GraphFacts, what: str, node_id: str) -> Question:
+    return _value_question(facts, node_id) if what == "value" else _grad_question(facts, node_id)
+
+
+def _value_question(facts: GraphFacts, node_id: str) -> Question:
+    document = facts.document
+    node = document.node(node_id)
+    name = facts.name(node_id)
+    operands = [document.edge_at(node_id, port).source for port in range(node.port_count)]
+    if node.is_leaf:
+        formula = numbers = name
+        hint = f"${name}$ is an input: its value is given"
+    else:
+        formula = forward_formula(document, node_id, [facts.name(o) for o in operands])
+        numbers = forward_formula(document, node_id, [format_number(facts.value(o)) for o in operands])
+        hint = f"Forward rule: {VALUE_RULES.get(node.kind, node.kind)}: ${name} = {formula}$, with the values " \
+               "you already have."
+    value = facts.value(node_id)
+    return Question("value", node_id, f"${name} = {formula}$ = ?", value, hint,
+                    f"${name} = {numbers} = {format_number(value)}$", facts.value_position(node_id) or 0)
+
+
+def _uses(facts: GraphFacts, node_id: str):
+    """Each use of ``node_id``: (the node using it, the port), in the order of the graph's wires."""
+    return [(edge.target, edge.port) for edge in facts.document.edges
+            if edge.source == node_id and edge.target in facts.timeline.display]
+
+
+def _grad_question(facts: GraphFacts, node_id: str) -> Question:
+    name, out = facts.name(node_id), facts.name(facts.output)
+    grad = facts.grad(node_id)
+    prompt = f"$∂{out}/∂{name}$ = ?"
+    if node_id == facts.output:
+        return Question("grad", node_id, prompt, grad, f"Rule: {SEED_RULE}.", f"$∂{out}/∂{out} = 1$",
+                        facts.grad_position(node_id) or 0)
+    uses = _uses(facts, node_id)
+    terms, numbers, partials, rules = [], [], [], []
+    for consumer, port in uses:
+        local = local_derivative_formula(facts.document, consumer, port)
+        upstream = f"∂{out}/∂{facts.name(consumer)}"
+        terms.append(upstream if local == "1" else f"{local} × {upstream}")
+        step = next(frame.step for frame in facts.timeline.frames
+                    if frame.step is not None and frame.step.node == consumer and frame.step.port == port)
+        numbers.append(f"{format_number(step.local)} × {format_number(step.upstream)}")
+        partials.append(step.contribution)
+        kind = facts.document.node(consumer).kind
+        rule = GRADIENT_RULES.get(kind, f"the local derivative of {kind}, times the upstream gradient")
+        if rule not in rules:
+            rules.append(rule)
+    if len(uses) > 1:
+        rules.insert(0, ACCUMULATE_RULE)
+    hint = f"Rule: {'; and '.join(rules)}. Here: $∂{out}/∂{name} = {' + '.join(terms)}$."
+    worked = f"$∂{out}/∂{name} = {' + '.join(numbers)} = {format_number(grad)}$"
+    return Question("grad", node_id, prompt, grad, hint, worked, facts.grad_position(node_id) or 0,
+                    tuple(partials))
+
+
+def check(question: Question, text: str) -> Feedback:
+    """Right (with the worked arithmetic) or not (with the hint); raises `predict.AnswerError` for
+    text that is not a number."""
+    answer = read_number(text)
+    if is_close(answer, question.expected):
+        return Feedback(True, f"✓ Right: {question.worked}")
+    message = f"✗ Not {format_number(answer)}. Hint: {question.hint}"
+    if len(question.partials) > 1 and any(is_close(answer, part) for part in question.partials):
+        message = (f"✗ {format_number(answer)} is the gradient through one use only. Hint: {question.hint}")
+    return Feedback(False, message)

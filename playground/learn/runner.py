@@ -1,0 +1,144 @@
+"""Running a lesson: which step is shown, its text with the engine's numbers, its questions and answers.
+
+Qt-free: the Learn panel shows a `LessonRun` and tests drive one without a window. A step with
+questions lets the student go on only once every question is answered (right, or shown with
+"Show answer"); a wrong answer gets a hint and no progress. `state` and `LessonRun.restore`
+keep a place in the lesson between runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .facts import GraphFacts
+from .lesson import Lesson, Step, with_numbers
+from .markup import to_html
+from .questions import Feedback, Question, build_question, check
+
+
+@dataclass(frozen=True)
+class Answered:
+    question: Question
+    revealed: bool  # shown with "Show answer" rather than answered
+
+
+class LessonRun:
+    def __init__(self, lesson: Lesson):
+        self.lesson = lesson
+        self.index = 0
+        self.questions: list[Question] = []
+        self.answered: list[Answered] = []
+        self.completed = False  # the last step was reached with its questions done
+        self._build()
+
+    # -- where we are ----------------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        return self.lesson.steps[self.index]
+
+    @property
+    def step_count(self) -> int:
+        return len(self.lesson.steps)
+
+    @property
+    def question(self) -> Question | None:
+        """The question waiting for an answer, if any."""
+        return self.questions[len(self.answered)] if len(self.answered) < len(self.questions) else None
+
+    @property
+    def questions_done(self) -> bool:
+        return self.question is None
+
+    @property
+    def can_back(self) -> bool:
+        return self.index > 0
+
+    @property
+    def can_next(self) -> bool:
+        return self.index < self.step_count - 1 and self.questions_done
+
+    @property
+    def is_last(self) -> bool:
+        return self.index == self.step_count - 1
+
+    def html(self) -> str:
+        """The step's text as rich text, with the engine's numbers in it."""
+        return to_html(with_numbers(self.step.text, self.step.facts))
+
+    # -- moving ----------------------------------------------------------------------------------
+
+    def go(self, index: int) -> None:
+        """Show step ``index`` (clamped) from the start of its questions."""
+        self.index = max(0, min(int(index), self.step_count - 1))
+        self._build()
+
+    def next(self) -> bool:
+        if not self.can_next:
+            return False
+        self.go(self.index + 1)
+        return True
+
+    def back(self) -> bool:
+        if not self.can_back:
+            return False
+        self.go(self.index - 1)
+        return True
+
+    def _build(self) -> None:
+        step = self.step
+        facts = step.facts
+        self.questions = [build_question(facts, ask.what, ask.node) for ask in step.asks] \
+            if isinstance(facts, GraphFacts) else []
+        self.answered = []
+        self._check_completed()
+
+    def _check_completed(self) -> None:
+        if self.is_last and self.questions_done:
+            self.completed = True
+
+    # -- answering -------------------------------------------------------------------------------
+
+    def answer(self, text: str) -> Feedback:
+        """Check ``text`` against the waiting question: right moves on to the next question, wrong
+        leaves it waiting. Raises `predict.AnswerError` for text that is not a number."""
+        question = self.question
+        if question is None:
+            return Feedback(True, "Every question of this step is answered: go on with Next.")
+        feedback = check(question, text)
+        if feedback.right:
+            self.answered.append(Answered(question, revealed=False))
+            self._check_completed()
+        return feedback
+
+    def reveal(self) -> Feedback:
+        """Show the waiting question's answer and move on (for a student who is stuck)."""
+        question = self.question
+        if question is None:
+            return Feedback(True, "Every question of this step is answered: go on with Next.")
+        self.answered.append(Answered(question, revealed=True))
+        self._check_completed()
+        return Feedback(False, f"The answer: {question.worked}")
+
+    # -- keeping the place -----------------------------------------------------------------------
+
+    def state(self) -> dict:
+        return {"step": self.index, "answered": len(self.answered),
+                "revealed": [a.revealed for a in self.answered], "completed": self.completed}
+
+    @classmethod
+    def restore(cls, lesson: Lesson, state: dict | None) -> LessonRun:
+        """A run at the place ``state`` kept (anything unreadable in it is ignored: start over)."""
+        run = cls(lesson)
+        if not isinstance(state, dict):
+            return run
+        step = state.get("step")
+        if isinstance(step, int) and not isinstance(step, bool):
+            run.go(step)
+        revealed = state.get("revealed")
+        if isinstance(revealed, list):
+            for flag in revealed[:len(run.questions)]:
+                run.answered.append(Answered(run.questions[len(run.answered)], bool(flag)))
+        run.completed = bool(state.get("completed")) or run.completed
+        run._check_completed()
+        return run

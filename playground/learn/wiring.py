@@ -1,0 +1,118 @@
+"""The Learn panel in the main window: a dock beside every tab, File > Open lesson…, View > Learn
+panel, View > Presentation mode and F11. Kept here so that the main window only calls
+`install_learning`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMessageBox
+
+from ..errors import guarded
+from .driver import LessonDriver
+from .lesson import Lesson
+from .panel import LearnPanel
+from .presentation import Presentation
+
+
+class Learning(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.panel = LearnPanel(window.settings)
+        self.panel.check_lesson = self._check
+        self.dock = QDockWidget("Learn", window)
+        self.dock.setObjectName("learnDock")
+        self.dock.setAccessibleName("learnDock")
+        self.dock.setWidget(self.panel)
+        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                              | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.setVisible(window.settings.value("learn/visible", False, type=bool))
+        self.driver = LessonDriver(window)
+        self.presentation = Presentation(window, window.settings)
+
+        self.panel.set_document(window.document)
+        self.panel.actions_requested.connect(self._on_panel_actions_requested)
+        self.panel.step_answered.connect(self._on_panel_step_answered)
+        self.panel.lesson_refused.connect(self._on_panel_lesson_refused)
+        self.panel.status_message.connect(self._on_status_message)
+        self.driver.status_message.connect(self._on_status_message)
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        self._build_menus()
+
+    def _build_menus(self) -> None:
+        window = self.window
+        self.open_action = QAction("Open &lesson…", window)
+        self.open_action.setObjectName("actionOpenLesson")
+        self.open_action.triggered.connect(self._on_open_lesson_triggered)
+        window.file_menu.insertAction(window.recent_menu.menuAction(), self.open_action)
+        self.learn_action = self.dock.toggleViewAction()
+        self.learn_action.setText("&Learn panel (lessons)")
+        self.learn_action.setObjectName("actionLearnPanel")
+        self.learn_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        view = window.view_menu
+        view.addSeparator()
+        view.addAction(self.learn_action)
+        view.addAction(self.presentation.action)
+        view.addMenu(self.presentation.zoom_menu)
+        view.addAction(self.presentation.full_screen_action)
+
+    def show_panel(self) -> None:
+        self.dock.setVisible(True)
+        self.dock.raise_()
+
+    def start(self, lesson: Lesson | str) -> None:
+        """Show the Learn panel on ``lesson`` (a shipped lesson's id, or a lesson)."""
+        self.show_panel()
+        self.panel.start(lesson)
+
+    def open_lesson(self, path: str | Path | Lesson) -> Lesson:
+        """Open a lesson file, or a lesson read from one (raises `LessonFormatError` with its line and
+        reason; nothing changes then)."""
+        lesson = self.panel.open_lesson(path) if isinstance(path, Lesson) else self.panel.open_file(path)
+        self.show_panel()
+        return lesson
+
+    def _check(self, lesson: Lesson) -> None:
+        self.driver.check(lesson)
+
+    @guarded
+    def _on_open_lesson_triggered(self, _checked: bool = False) -> None:
+        self.show_panel()
+        self.panel.ask_and_open()
+
+    @guarded
+    def _on_panel_actions_requested(self, actions, step) -> None:
+        self.driver.lesson_title = self.panel.lesson.title if self.panel.lesson else ""
+        self.driver.perform(actions, step)
+
+    @guarded
+    def _on_panel_step_answered(self, question) -> None:
+        self.driver.show_answer(question)
+
+    def _on_panel_lesson_refused(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "The lesson could not be opened", message,
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("errorDialog")
+        box.open()
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        try:
+            if self.window.isVisible() and not self.window.isMinimized():  # not as the window closes
+                self.window.settings.setValue("learn/visible", self.dock.isVisible())
+        except RuntimeError:  # the window is being destroyed
+            pass
+
+    def _on_status_message(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 6000)
+
+    def _recover(self, error: Exception) -> None:
+        self._on_status_message(f"Learn: something went wrong ({type(error).__name__}: {error})")
+
+
+def install_learning(window) -> Learning:
+    return Learning(window)
+

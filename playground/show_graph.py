@@ -1,0 +1,87 @@
+"""``playground.show(x)``: look at the graph behind an engine result in the app, from a script or a notebook.
+
+From a plain script it starts the app and returns when the window is closed. Where a Qt event
+loop already runs (IPython or Jupyter with ``%gui qt``, or a Qt program of your own) it opens a
+window and returns at once, leaving the window live; in IPython it turns ``%gui qt`` on itself.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from engine import Tensor
+
+from . import qt_platform
+from .animator.tensor_timeline import graph_animation
+from .editor.from_engine import document_from_values
+
+_open_windows: list = []  # windows opened without blocking: kept alive until they are closed
+
+
+def _ipython():
+    """The running IPython shell, or None (IPython is never imported here if it is not in use)."""
+    module = sys.modules.get("IPython")
+    return module.get_ipython() if module is not None else None
+
+
+def _application(shell) -> tuple[QApplication, bool]:
+    """The Qt application, and whether its event loop is left to someone else (IPython, the caller)."""
+    app = QApplication.instance()
+    if app is not None:
+        return app, True
+    if shell is not None:
+        shell.enable_gui("qt")  # the same as typing %gui qt: IPython runs Qt's loop between inputs
+        app = QApplication.instance()
+        if app is not None:
+            return app, True
+    missing = qt_platform.problem()
+    if missing:
+        raise RuntimeError(missing)
+    from .app import APP_NAME
+
+    app = QApplication([sys.argv[0] if sys.argv and sys.argv[0] else "autograd-playground"])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    return app, shell is not None
+
+
+def show(x, title: str = "Graph from Python"):
+    """Open the app on the graph behind ``x``.
+
+    An `engine.Value` (or a list of them, the first being the output) opens in the editor: every op
+    a node showing its value and gradient, leaves inputs or parameters by their labels (constants if
+    unlabelled), laid out left to right. A scalar `engine.Tensor` (a loss) opens in the backward
+    animator at tensor level, each node with its shape and norms, the engine's backward replayed.
+    Returns the window when a Qt event loop runs elsewhere (IPython, Jupyter), else runs the app and
+    returns None once the window is closed.
+    """
+    if isinstance(x, Tensor):
+        graph_animation(x)  # refuses what it cannot show, with the reason, before any window opens
+        document = None
+    else:
+        document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x])
+    app, loop_elsewhere = _application(_ipython())
+    from .app import MainWindow
+    from .errors import ExceptionReporter
+
+    window = MainWindow()
+    if document is None:
+        window.show_tensor_from_python(x)
+    else:
+        window.show_document_from_python(document, title)
+    window.show()
+    window.raise_()
+    if loop_elsewhere:
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        _open_windows.append(window)
+        window.destroyed.connect(lambda *_: _open_windows.remove(window) if window in _open_windows else None)
+        return window
+    ExceptionReporter(window).install()
+    from .cli import close_on_termination_signals
+
+    close_on_termination_signals(window)
+    app.exec()
+    return None

@@ -1,0 +1,328 @@
+"""The Learn panel in the main window, driven as a student and a teacher would: lessons step by step,
+answers typed and checked, progress kept, every shipped lesson run, a bad lesson file refused, and
+presentation mode."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPushButton,
+    QSlider,
+    QTextBrowser,
+    QToolButton,
+    QWidget,
+)
+
+from playground.app import MainWindow
+from playground.learn.highlight import Highlight
+from playground.learn.lesson import load_lesson
+
+LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def open_window(qtbot, settings) -> MainWindow:
+    window = MainWindow(settings)
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.resize(1500, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    window = open_window(qtbot, settings)
+    yield window
+    window.learning.presentation.set_on(False)  # the application's font is shared by every test
+    window.training.pause()
+
+
+def plain(label: QLabel) -> str:
+    return QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+
+
+def child(window, kind, name):
+    found = window.findChild(kind, name)
+    assert found is not None, name
+    return found
+
+
+def type_answer(qtbot, window, text: str) -> None:
+    field = child(window, QLineEdit, "answerInput")
+    field.clear()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+
+
+def click(qtbot, window, name: str) -> None:
+    qtbot.mouseClick(child(window, QPushButton, name), Qt.MouseButton.LeftButton)
+
+
+def test_the_learn_panel_and_its_controls_are_named(window):
+    for kind, name in ((QDockWidget, "learnDock"), (QWidget, "learnPanel"), (QListWidget, "lessonList"),
+                       (QTextBrowser, "lessonText"), (QPushButton, "lessonNextButton"),
+                       (QPushButton, "lessonBackButton"), (QLineEdit, "answerInput"), (QLabel, "answerFeedback"),
+                       (QToolButton, "predictToggle"), (QComboBox, "pitfallCombo"), (QAction, "presentationAction"),
+                       (QAction, "fullScreenAction"), (QAction, "actionOpenLesson")):
+        found = child(window, kind, name)
+        if isinstance(found, QWidget):
+            assert found.accessibleName()
+    assert child(window, QListWidget, "lessonList").count() == 7
+    assert not child(window, QDockWidget, "learnDock").isVisible()  # until asked for: the canvas keeps its room
+    child(window, QAction, "actionLearnPanel").trigger()
+    assert child(window, QDockWidget, "learnDock").isVisible()
+
+
+def test_lesson_2_completed_through_the_ui_ends_with_a_grad_of_31(window, qtbot):
+    window.learning.show_panel()
+    lessons = child(window, QListWidget, "lessonList")
+    qtbot.mouseClick(lessons.viewport(), Qt.MouseButton.LeftButton,
+                     pos=lessons.visualItemRect(lessons.item(1)).center())
+    panel = window.learning.panel
+    assert panel.lesson.id == "02-chain-rule" and window.document_name == "The chain rule by hand (lesson)"
+    assert sorted(window.document.names().values()) == ["L", "a", "b", "c", "d", "t1", "t2", "t3"]
+    assert "with a = 2, b = 3, c = 4 and d = 5" in child(window, QTextBrowser, "lessonText").toPlainText()
+    click(qtbot, window, "lessonNextButton")
+    assert window.tabs.currentWidget() is window.animator and window.animator.position == 0
+    next_button = child(window, QPushButton, "lessonNextButton")
+    for value in ("6", "10", "7", "70"):
+        assert not next_button.isEnabled()
+        type_answer(qtbot, window, value)
+        assert plain(child(window, QLabel, "answerFeedback")).startswith("✓ Right")
+    assert window.animator.position == 8  # the animator shows each value once it is answered
+    click(qtbot, window, "lessonNextButton")
+    click(qtbot, window, "lessonNextButton")
+    assert panel.run.step.title == "Backward: every gradient"
+    for grad in ("7", "10", "7", "7", "14"):
+        type_answer(qtbot, window, grad)
+    type_answer(qtbot, window, "31")
+    feedback = plain(child(window, QLabel, "answerFeedback"))
+    assert feedback == "✓ Right: ∂L/∂a = 3 × 7 + 1 × 10 = 31"
+    a = next(n.id for n in window.document.nodes if n.label == "a")
+    assert window.animator.timeline.display[a].grad == 31.0  # the animator is at the step where a's is complete
+    type_answer(qtbot, window, "10")
+    click(qtbot, window, "lessonNextButton")
+    assert panel.run.completed and window.animator.position == window.animator.frame_count
+    assert "∂L/∂a = 31" in child(window, QTextBrowser, "lessonText").toPlainText()
+    assert lessons.item(1).text().endswith("✓")
+
+
+def test_a_wrong_answer_gets_a_hint_and_no_progress(window, qtbot):
+    window.learning.start("02-chain-rule")
+    panel = window.learning.panel
+    panel.run.go(3)
+    panel._show(perform=True)
+    type_answer(qtbot, window, "8")
+    feedback = plain(child(window, QLabel, "answerFeedback"))
+    assert feedback.startswith("✗ Not 8. Hint: Rule: for a product, the gradient to one factor is the other factor "
+                               "times the upstream gradient")
+    assert "Question 1 of 7" in plain(child(window, QLabel, "questionPrompt"))
+    assert not child(window, QPushButton, "lessonNextButton").isEnabled()
+    type_answer(qtbot, window, "seven")
+    assert "Can't read that" in plain(child(window, QLabel, "answerFeedback"))
+    click(qtbot, window, "answerRevealButton")  # stuck: the answer, and on to the next question
+    assert "Question 2 of 7" in plain(child(window, QLabel, "questionPrompt"))
+    assert plain(child(window, QLabel, "answeredList")) == "shown: ∂L/∂t2 = 10 × 1 = 7" or \
+        "∂L/∂t2" in plain(child(window, QLabel, "answeredList"))
+
+
+def test_progress_survives_a_restart(qtbot, settings):
+    first = open_window(qtbot, settings)
+    first.learning.start("02-chain-rule")
+    panel = first.learning.panel
+    assert panel.next()
+    panel.answer("6")
+    panel.answer("10")
+    first.close()
+    second = open_window(qtbot, settings)
+    again = second.learning.panel
+    assert again.progress("02-chain-rule") == {"step": 1, "answered": 2, "revealed": [False, False],
+                                               "completed": False}
+    assert "(2/5)" in again.lesson_list.item(1).text()
+    again.resume()
+    assert again.run.index == 1 and again.run.question.prompt == "$t3 = a + d$ = ?"
+    second.close()
+
+
+def run_whole_lesson(window, lesson_id: str) -> list[str]:
+    """Every step of a lesson through the panel (each question shown), with what each step did."""
+    window.learning.start(lesson_id)
+    panel = window.learning.panel
+    seen = []
+    while True:
+        QApplication.processEvents()
+        seen.append(f"{panel.run.step.title}: {window.tabs.currentWidget().objectName()}")
+        while panel.run.question is not None:
+            panel.reveal()
+        if not panel.next():
+            break
+    return seen
+
+
+@pytest.mark.parametrize("lesson_id", [path.stem for path in sorted(LESSONS.glob("*.lesson"))])
+def test_every_shipped_lesson_runs_all_its_steps(window, lesson_id, caplog):
+    window.learning.driver.check(load_lesson(LESSONS / f"{lesson_id}.lesson"))  # every control it points at exists
+    with caplog.at_level(logging.ERROR):
+        seen = run_whole_lesson(window, lesson_id)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    panel = window.learning.panel
+    assert len(seen) == panel.run.step_count and panel.run.completed
+    animator, training = window.animator, window.training
+    if lesson_id.startswith("01"):
+        assert window.document_name.endswith("(lesson)") and panel.run.step.graph is not None
+    if lesson_id.startswith("03"):
+        assert animator.pitfalls.key == "overwrite" and animator.pitfalls.isVisible()
+    if lesson_id.startswith("05"):
+        assert animator.pitfalls.key == "order" and animator.pitfalls.parting_position is not None
+    if lesson_id.startswith("06"):
+        assert animator.source == "network" and animator.position == animator.frame_count
+    if lesson_id.startswith("07"):
+        assert training.settings.optimizer == "adam" and training.settings.learning_rate == 0.01
+        assert not training.is_playing and animator.pitfalls.key == "zero"
+
+
+def test_lesson_7_drives_the_training_panel(window, qtbot):
+    window.learning.start("07-training")
+    training = window.training
+    assert window.tabs.currentWidget() is training and training.is_playing
+    assert training.settings.optimizer == "sgd" and training.settings.learning_rate == 0.1
+    assert training.settings.hidden == (8, 8)
+    qtbot.waitUntil(lambda: training.step > 0, timeout=10000)
+    window.learning.panel.next()
+    assert training.settings.learning_rate == 0.001
+    highlight = window.learning.driver.highlight
+    assert isinstance(highlight, Highlight) and highlight.target.objectName() == "learningRateInput"
+    assert highlight.isVisible() and highlight.ring().contains(
+        highlight.target.mapTo(window, highlight.target.rect().center()))
+    training.pause()
+
+
+def test_lesson_1_shows_the_predicted_and_the_measured_change_side_by_side(window, qtbot):
+    window.learning.start("01-value-and-gradient")
+    panel = window.learning.panel
+    panel.next()
+    panel.next()
+    assert panel.run.step.title == "Nudge it yourself" and panel.nudge.isVisible()
+    a = next(n for n in window.document.nodes if n.label == "a")
+    assert window.editor.scene.selected_node_ids() == [a.id]
+    slider = child(window, QSlider, "valueSlider")  # the editor's own scrub slider, as a student drags it
+    slider.setValue(slider.value() + slider.maximum() // 20)
+    qtbot.waitUntil(lambda: panel.nudge.predicted not in (None, 0.0))
+    h = window.document.node(a.id).value - 2.0
+    assert panel.nudge.predicted == pytest.approx(-3 * h) and panel.nudge.actual == pytest.approx(-3 * h)
+    assert "measured" in plain(panel.nudge) and "Predicted by the gradient" in plain(panel.nudge)
+    panel.next()  # tanh: the prediction holds only near x
+    x = next(n for n in window.document.nodes if n.label == "x")
+    window.document.set_value(x.id, 1.5)
+    qtbot.waitUntil(lambda: panel.nudge.actual is not None and panel.nudge.actual != 0)
+    assert panel.nudge.actual < panel.nudge.predicted  # the curve falls behind its tangent
+
+
+def test_a_broken_lesson_file_is_refused_with_its_line_and_nothing_changes(window, qtbot, tmp_path, monkeypatch):
+    window.learning.start("02-chain-rule")
+    panel = window.learning.panel
+    panel.next()
+    panel.answer("6")
+    before = (panel.lesson.id, panel.run.index, len(panel.run.answered), window.document.to_dict(),
+              panel.progress("02-chain-rule"), panel.lesson_list.count())
+    broken = tmp_path / "broken.lesson"
+    broken.write_text((LESSONS / "02-chain-rule.lesson").read_text(encoding="utf-8").replace(
+        "select: L", "select: Q"), encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(broken), ""))
+    shown = []
+    monkeypatch.setattr(QMessageBox, "open", lambda box: shown.append(box.text()))
+    child(window, QAction, "actionOpenLesson").trigger()
+    assert shown == ["broken.lesson, line 8: the graph has no node named 'Q' (it has a, b, c, d, t1, t2, t3, L)"]
+    assert (panel.lesson.id, panel.run.index, len(panel.run.answered), window.document.to_dict(),
+            panel.progress("02-chain-rule"), panel.lesson_list.count()) == before
+
+    unknown_control = tmp_path / "unknown.lesson"
+    unknown_control.write_text((LESSONS / "02-chain-rule.lesson").read_text(encoding="utf-8").replace(
+        "select: L", "highlight: noSuchButton"), encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(unknown_control), ""))
+    child(window, QAction, "actionOpenLesson").trigger()
+    assert shown[-1] == "unknown.lesson, line 8: the app has no control named 'noSuchButton' to point at"
+    assert panel.lesson.id == "02-chain-rule"
+
+
+def test_a_teachers_lesson_file_opens_from_the_menu(window, tmp_path, monkeypatch):
+    mine = tmp_path / "my-lesson.lesson"
+    mine.write_text("autograd-playground-lesson 1\ntitle: Mine\n\n## Square\ngraph: x=4; y=x*x\ntab: animator\n"
+                    "animator: grad x\n\nThe gradient of $y = x^2$ at x = {x} is {x.grad}.\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(mine), ""))
+    child(window, QAction, "actionOpenLesson").trigger()
+    panel = window.learning.panel
+    assert panel.lesson.title == "Mine" and "at x = 4 is 8." in panel.text.toPlainText()
+    assert window.tabs.currentWidget() is window.animator and window.animator.position == window.animator.frame_count
+    assert panel.lesson_list.item(panel.lesson_list.count() - 1).text() == "8. Mine"
+
+
+def test_presentation_mode_zooms_the_whole_ui_and_is_remembered(qtbot, settings):
+    window = open_window(qtbot, settings)
+    app_size = QApplication.font().pointSizeF()
+    heading = window.animator.steps.heading
+    heading_size = heading.font().pointSizeF()
+    editor_zoom = window.editor.view.zoom()
+    presentation = window.learning.presentation
+    child(window, QAction, "presentationZoom150").trigger()
+    child(window, QAction, "presentationAction").trigger()
+    try:
+        assert presentation.factor == 1.5
+        assert QApplication.font().pointSizeF() == pytest.approx(app_size * 1.5)
+        assert heading.font().pointSizeF() == pytest.approx(heading_size * 1.5)  # a font of its own grows too
+        assert window.editor.view.zoom() == pytest.approx(editor_zoom * 1.5)
+        assert window.animator.fitting.readable_zoom == pytest.approx(0.85 * 1.5)
+        window.close()
+        again = open_window(qtbot, settings)  # remembered
+        assert again.learning.presentation.is_on and again.learning.presentation.factor == 1.5
+        child(again, QAction, "presentationAction").trigger()
+        assert QApplication.font().pointSizeF() == pytest.approx(app_size)
+        assert heading.font().pointSizeF() == pytest.approx(heading_size) or not heading.isVisible()
+        assert settings.value("presentation/on", type=bool) is False
+        again.close()
+    finally:
+        presentation.set_on(False)
+
+
+def test_f11_toggles_full_screen(window, qtbot):
+    action = child(window, QAction, "fullScreenAction")
+    assert action.shortcut().toString() == "F11"
+    action.trigger()
+    assert window.windowState() & Qt.WindowState.WindowFullScreen
+    action.trigger()
+    assert not window.windowState() & Qt.WindowState.WindowFullScreen
+
+
+def test_presentation_mode_survives_the_editors_refit_on_resize(qtbot, settings):
+    from playground.editor.view import READABLE_ZOOM
+
+    window = open_window(qtbot, settings)
+    child(window, QAction, "presentationZoom150").trigger()
+    child(window, QAction, "presentationAction").trigger()
+    try:
+        window.resize(1300, 800)  # the editor fits its graph again: still at presentation size
+        qtbot.waitUntil(lambda: window.editor.view.is_kept_fitted)
+        qtbot.wait(50)
+        assert window.editor.view.zoom() >= READABLE_ZOOM * 1.5 - 1e-9
+    finally:
+        child(window, QAction, "presentationAction").trigger()
+        window.close()

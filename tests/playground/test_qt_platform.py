@@ -1,0 +1,66 @@
+"""The system libraries Qt's X11 platform plugin needs: every one ldd reports is known, a missing one is named
+with the exact apt-get command, and the app stops with that line instead of Qt's misleading abort."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from playground import cli, qt_platform
+
+SAMPLE_LDD = """\
+\tlinux-vdso.so.1 (0x00007ffd)
+\tlibQt6XcbQpa.so.6 => /venv/PySide6/Qt/lib/libQt6XcbQpa.so.6 (0x00007f75)
+\tlibxcb-icccm.so.4 => not found
+\tlibxcb-cursor.so.0 => /lib/x86_64-linux-gnu/libxcb-cursor.so.0 (0x00007f75)
+\tlibxcb-keysyms.so.1 => not found
+\t/lib64/ld-linux-x86-64.so.2 (0x00007f754b2c0000)
+"""
+
+
+def test_the_package_list_covers_every_library_ldd_reports_for_the_xcb_plugin():
+    plugin = qt_platform.xcb_plugin()
+    if plugin is None or shutil.which("ldd") is None:
+        pytest.skip("no xcb plugin or no ldd on this platform")
+    output = subprocess.run(["ldd", str(plugin)], capture_output=True, text=True, check=True).stdout
+    libraries = qt_platform.linked_libraries(output)
+    assert "libxcb.so.1" in libraries  # ldd really answered
+    unknown = sorted(set(libraries) - set(qt_platform.XCB_PACKAGES))
+    assert not unknown, f"add these to XCB_PACKAGES with their Debian package: {unknown}"
+
+
+def test_ldd_output_is_read_as_found_and_missing_libraries_without_qts_own():
+    libraries = qt_platform.linked_libraries(SAMPLE_LDD)
+    assert libraries == {"libxcb-icccm.so.4": None, "libxcb-cursor.so.0": "/lib/x86_64-linux-gnu/libxcb-cursor.so.0",
+                         "libxcb-keysyms.so.1": None}
+    assert qt_platform.packages_for(["libxcb-keysyms.so.1", "libxcb-icccm.so.4"]) == ["libxcb-icccm4",
+                                                                                      "libxcb-keysyms1"]
+
+
+def test_a_missing_library_is_named_with_the_exact_apt_get_command(monkeypatch):
+    monkeypatch.setattr(qt_platform, "missing_libraries", lambda plugin=None: ["libxcb-icccm.so.4",
+                                                                               "libxcb-keysyms.so.1"])
+    monkeypatch.setattr(qt_platform.shutil, "which", lambda name: f"/usr/bin/{name}")
+    line = qt_platform.problem({"DISPLAY": ":0"})
+    assert line.endswith("apt-get install -y libxcb-icccm4 libxcb-keysyms1")
+    assert "\n" not in line
+    assert qt_platform.problem({"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"}) is None  # not needed there
+
+
+def test_the_app_stops_with_that_line_instead_of_qts_abort(monkeypatch, capsys):
+    from PySide6.QtWidgets import QApplication
+
+    monkeypatch.setattr(QApplication, "instance", staticmethod(lambda: None))
+    monkeypatch.setattr(qt_platform, "problem", lambda: "Qt's X11 (xcb) platform plugin needs x; install them with: y")
+    assert cli.main(["autograd-playground"]) == 1
+    assert capsys.readouterr().err.strip() == "Qt's X11 (xcb) platform plugin needs x; install them with: y"
+
+
+def test_the_check_runs_without_loading_qt():
+    code = ("import sys, playground.qt_platform as q; q.problem(); "
+            "print(any(m.startswith('PySide6.Qt') for m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -1,0 +1,266 @@
+"""playground.show(x): an engine graph opened in the editor from Python, from a script or a notebook,
+and the round trip from exported code back to the same graph."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import playground
+from engine import Value
+from playground.editor.document import GraphDocument
+from playground.editor.evaluate import evaluate
+from playground.editor.export_code import to_python
+from playground.editor.expression import parse_expression
+from playground.editor.from_engine import document_from_values, leaf_kind
+from playground.files import load_document
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted(p for p in (ROOT / "resources" / "examples").glob("*.json") if p.name != "index.json")
+
+
+def lecture_neuron():
+    """micrograd's lecture neuron, built as a student builds it."""
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    b = Value(6.8813735870195432, label="b")
+    x1w1 = x1 * w1
+    x1w1.label = "x1*w1"
+    x2w2 = x2 * w2
+    x2w2.label = "x2*w2"
+    n = x1w1 + x2w2 + b
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"
+    o.backward()
+    return o, {"x1": x1, "x2": x2, "w1": w1, "w2": w2, "b": b, "x1*w1": x1w1, "n": n, "o": o}
+
+
+@pytest.fixture
+def shown(qtbot):
+    windows = []
+
+    def show(x):
+        window = playground.show(x)  # a QApplication runs here already: show returns at once
+        windows.append(window)
+        window.ask_save_changes = lambda: None
+        return window
+
+    yield show
+    for window in windows:
+        if window is not None:
+            window.training.shutdown()
+            window.close()
+
+
+def test_show_opens_the_lecture_neuron_with_the_engines_values_and_gradients(shown, qtbot):
+    o, values = lecture_neuron()
+    window = shown(o)
+    assert window.isVisible() and window.tabs.currentWidget() is window.editor
+    document = window.document
+    evaluation = window.editor.evaluation
+    by_label = {node.label: node for node in document.nodes if node.label}
+    assert set(by_label) >= set(values)
+    for label, value in values.items():
+        result = evaluation.results[by_label[label].id]
+        assert result.value == value.data, label
+        assert result.grad == pytest.approx(value.grad, rel=1e-15, abs=1e-15), label
+    assert {by_label[name].kind for name in ("x1", "x2")} == {"input"}
+    assert {by_label[name].kind for name in ("w1", "w2", "b")} == {"parameter"}
+    assert document.effective_output() == by_label["o"].id
+    cards = {item.node.label: item for item in window.editor.scene.node_items()}
+    assert cards["o"].body_lines() == ["value 0.7071", "grad 1"]
+
+
+def test_constants_and_unlabelled_results_and_a_list_of_outputs():
+    a = Value(3.0, label="a")
+    y = (a * 2 + 1).exp()  # 2 and 1 are constants; a*2 and the + are t1 and t2
+    z = a.relu()
+    document = document_from_values([y, z])
+    kinds = sorted(node.kind for node in document.nodes)
+    assert kinds == ["add", "constant", "constant", "exp", "input", "mul", "relu"]
+    names = {document.name(node.id) for node in document.nodes}
+    assert {"t1", "t2", "a"} <= names
+    assert document.effective_output() == next(n.id for n in document.nodes if n.kind == "exp")  # the first given
+    with pytest.raises(TypeError, match="engine.Value"):
+        document_from_values([1.0])
+
+
+def canonical(document: GraphDocument, exact_leaves: bool) -> nx.MultiDiGraph:
+    """The graph as a person sees it: kinds, the names on the cards, the leaf values and the output.
+
+    The engine's Value has no notion of a constant or a parameter: `show` reads a leaf's kind from its
+    label (unlabelled: constant; w, b, weight...: parameter; else input). A graph whose leaves follow
+    that rule comes back with the very same kinds; in any other, a leaf stays a leaf.
+    """
+    graph = nx.MultiDiGraph()
+    output = document.effective_output()
+    for node in document.nodes:
+        kind = node.kind if exact_leaves or not node.is_leaf else "leaf"
+        graph.add_node(node.id, kind=kind, name=document.name(node.id), inputs=node.port_count,
+                       value=node.value if node.is_leaf else None, output=node.id == output)
+    for edge in document.edges:
+        graph.add_edge(edge.source, edge.target, port=edge.port)
+    return graph
+
+
+def follows_the_leaf_rule(document: GraphDocument) -> bool:
+    return all(node.kind == leaf_kind(node.label) for node in document.nodes if node.is_leaf)
+
+
+def assert_same_graph(original: GraphDocument, shown: GraphDocument) -> None:
+    exact = follows_the_leaf_rule(original)
+    same = nx.is_isomorphic(canonical(original, exact), canonical(shown, exact), node_match=lambda a, b: a == b,
+                            edge_match=lambda a, b: sorted(e["port"] for e in a.values())
+                            == sorted(e["port"] for e in b.values()))
+    assert same, (sorted(original.names().values()), sorted(shown.names().values()))
+
+
+@pytest.mark.parametrize("source", [*EXAMPLES, "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)",
+                                    "x=0.5; w=-1.5; y=sigmoid(x*w) ** 2 - abs(w) / 3"],
+                         ids=lambda s: s.name if isinstance(s, Path) else s[:12])
+def test_exporting_a_graph_and_showing_the_scripts_result_gives_the_same_graph(source):
+    original = load_document(source) if isinstance(source, Path) else parse_expression(source)
+    script = to_python(original)
+    namespace: dict = {"__name__": "exported"}
+    exec(compile(script.replace("\nshow(", "\npass  # show("), "exported.py", "exec"), namespace)  # noqa: S102
+    output = script.split(".backward()")[0].rsplit("\n", 1)[-1].strip()  # the name backward() is called on
+    shown = document_from_values([namespace[output]])
+    assert_same_graph(original, shown)
+    if isinstance(source, str) or source.name in ("neuron.json", "square.json", "softmax.json"):
+        assert follows_the_leaf_rule(original)  # so these came back with exactly their leaf kinds
+    theirs, ours = evaluate(original), evaluate(shown)
+    assert ours.results[ours.output].value == theirs.results[theirs.output].value
+
+
+SCRIPT = textwrap.dedent("""
+    import sys
+    from engine import Value
+    import playground
+    a = Value(2.0, label="a")
+    L = (a * a + a).tanh()
+    L.backward()
+    print("showing", flush=True)
+    result = playground.show(L)
+    print("returned", result, flush=True)
+""")
+
+
+def run_script(tmp_path, code, env_extra=None):
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), **(env_extra or {}))
+    return subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_from_a_plain_script_show_runs_the_app_until_the_window_closes(tmp_path):
+    process = run_script(tmp_path, SCRIPT, {"XDG_CONFIG_HOME": str(tmp_path)})
+    try:
+        assert process.stdout.readline().strip() == "showing"
+        time.sleep(2.0)  # the window is up: show() must still be waiting for it
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)  # as Ctrl+C: the window closes, show() returns
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.strip() == "returned None"
+
+
+def test_in_ipython_show_turns_on_the_qt_event_loop_and_returns_at_once(tmp_path):
+    fake_ipython = textwrap.dedent("""
+        import sys, types
+        calls = []
+        class Shell:
+            def enable_gui(self, gui):  # what %gui qt does: a QApplication whose loop IPython runs
+                from PySide6.QtWidgets import QApplication
+                calls.append(gui)
+                QApplication.instance() or QApplication([])
+        module = types.ModuleType("IPython")
+        module.get_ipython = lambda: Shell()
+        sys.modules["IPython"] = module
+    """)
+    code = fake_ipython + SCRIPT + textwrap.dedent("""
+        print("gui", calls, flush=True)
+        print("visible", result.isVisible(), result.document.names()[result.document.effective_output()])
+        result.training.shutdown()
+    """)
+    process = run_script(tmp_path, code, {"XDG_CONFIG_HOME": str(tmp_path)})
+    out, err = process.communicate(timeout=120)
+    lines = out.splitlines()
+    assert lines[0] == "showing" and lines[1].startswith("returned <playground.app.MainWindow"), (out, err)
+    assert lines[2] == "gui ['qt']" and lines[3] == "visible True t3"
+
+
+def test_show_refuses_what_it_cannot_draw_before_any_window_opens():
+    with pytest.raises(TypeError):
+        playground.show("not a value")
+
+
+
+def test_a_scalar_mlp_shows_each_neurons_dot_product_as_products_and_a_sum(shown):
+    import engine
+    from engine.nn import MLP
+
+    engine.manual_seed(0)
+    model = MLP(2, [3, 1], activation="tanh")
+    x = [Value(0.5, label="x1"), Value(-1.0, label="x2")]
+    out = model(x)
+    out.backward()
+    document = document_from_values([out])
+    kinds = [node.kind for node in document.nodes]
+    assert kinds.count("sum") == 4 and kinds.count("mul") == 2 * 3 + 3  # a Sum and a product per weight
+    window = shown(out)
+    evaluation = window.editor.evaluation
+    assert evaluation.results[evaluation.output].value == out.data  # the very same number
+    for name, leaf in (("x1", x[0]), ("x2", x[1])):
+        node = next(n for n in window.document.nodes if n.label == name)
+        assert evaluation.results[node.id].grad == pytest.approx(leaf.grad, rel=1e-12)
+
+
+def tensor_loss():
+    import numpy as np
+
+    from engine import Tensor
+
+    X = Tensor(np.array([[1.0, 2.0], [3.0, -1.0]]), label="X")
+    W = Tensor(np.array([[0.5], [-0.25]]), requires_grad=True, label="W")
+    b = Tensor(np.array([0.1]), requires_grad=True)  # unlabelled: w1
+    loss = ((X @ W + b).tanh() ** 2).mean()
+    return loss, W, b
+
+
+def test_a_scalar_tensor_opens_the_tensor_animator_and_leaves_its_grads_alone(shown):
+    loss, W, b = tensor_loss()
+    loss.backward(retain_graph=True)
+    before = W.grad.copy()
+    window = shown(loss)
+    animator = window.animator
+    assert window.tabs.currentWidget() is animator and animator.source == "python"
+    titles = {node.title for node in animator.animation.nodes.values()}
+    assert {"X", "W", "w1", "t1"} <= titles
+    animator.seek(animator.frame_count)  # the replay ends with the engine's gradients
+    w_node = next(n for n in animator.animation.nodes.values() if n.title == "W")
+    assert np.allclose(animator.timeline.display[w_node.id].grad, before)
+    assert np.array_equal(W.grad, before)  # the person's tensor kept its gradient (not doubled)
+    loss.backward()  # and its graph: it can still go backward, as before show()
+    assert np.allclose(W.grad, 2 * before)
+
+
+def test_a_tensor_that_cannot_be_shown_is_refused_with_the_way_out():
+    loss, W, _ = tensor_loss()
+    with pytest.raises(ValueError, match=r"reduce it first, e.g. with .sum\(\)"):
+        playground.show(W * 2)
+    loss.backward()  # frees the graph, as PyTorch does
+    with pytest.raises(ValueError, match=r"show the result before calling .backward\(\)"):
+        playground.show(loss)
