@@ -53,6 +53,8 @@ class ClassPicker(QWidget):
         if tuple(classes) != self.classes:
             for button in self.group.buttons():
                 self.group.removeButton(button)
+                button.setObjectName("")  # nobody finds the old one by name before it is deleted
+                button.hide()
                 button.deleteLater()
             self.classes = tuple(classes)
             for label, name in enumerate(self.classes):

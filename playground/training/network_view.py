@@ -114,7 +114,11 @@ class NetworkCanvas(QWidget):
         if self.hovered_neuron is not None:
             self.hover_neuron(None)
         for widget in (*(n for column in self.neurons for n in column), *self._headers, *self._name_labels):
-            widget.setParent(None)  # gone at once from the panel's children (findChild), deleted later
+            # Deleted later, never now: a click on one of these buttons may be what brought us here.
+            # Unnamed at once, so that nobody finds the old ones by name meanwhile.
+            for named_widget in (widget, *widget.findChildren(QWidget)):
+                named_widget.setObjectName("")
+            widget.hide()
             widget.deleteLater()
         self.picture = None  # its weights and maps are of the old shape
         self.sizes = tuple(sizes)
