@@ -11,15 +11,13 @@ the diagram is one undoable edit (`edits.ParameterEdit` on `undo_stack`).
 
 from __future__ import annotations
 
-import atexit
 import json
 import time
-import weakref
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
 
@@ -40,27 +38,18 @@ from .settings import TrainingSettings, fitting_loss
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named, scrolling_column
-from .worker import BoundaryFrame, DataFrame, Progress, TrainingWorker, start_thread, stop_thread
+from .worker import (
+    BoundaryFrame,
+    DataFrame,
+    Progress,
+    TrainingWorker,
+    shut_down_at_exit,
+    start_thread,
+    stop_thread,
+)
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
 CURVE_REDRAW_S = 1 / 20  # one curve plot at most 20 times a second, the two in turns: axes cost more than images
-
-
-def _shut_down_at_exit(panel: TrainingPanel) -> None:
-    """End the worker thread when the event loop ends or Python exits, even if the window never
-    closed: a QThread destroyed while running aborts the process."""
-    ref = weakref.ref(panel)
-
-    def shut_down() -> None:
-        alive = ref()
-        if alive is not None:
-            try:
-                alive.shutdown()
-            except RuntimeError:  # the C++ side is already gone, and its thread with it
-                pass
-
-    QCoreApplication.instance().aboutToQuit.connect(shut_down)
-    atexit.register(shut_down)
 
 
 class TrainingPanel(QWidget):
@@ -115,7 +104,7 @@ class TrainingPanel(QWidget):
         self.worker.diverged.connect(self._on_worker_diverged)
         self.worker.failed.connect(self._on_worker_failed)
         self.worker_thread = start_thread(self.worker, "trainingWorkerThread")
-        _shut_down_at_exit(self)
+        shut_down_at_exit(self)
         self.publish_requested.connect(self.worker.publish)
         self.start_requested.connect(self.worker.start)
         self.pause_requested.connect(self.worker.pause)
@@ -151,9 +140,7 @@ class TrainingPanel(QWidget):
         self.toolbar.speed_changed.connect(self._on_control_edited)
         self.toolbar.animate_clicked.connect(self.animate_backward_requested)
         self.toolbar.compare_clicked.connect(self._on_compare_button_clicked)
-        self.toolbar.export_plot_chosen.connect(self._on_export_plot_chosen)
-        self.toolbar.export_weights_chosen.connect(self._on_export_weights_chosen)
-        self.toolbar.export_dataset_chosen.connect(self._on_export_dataset_chosen)
+        self.toolbar.export_chosen.connect(self._on_toolbar_export_chosen)
         root.addWidget(self.toolbar)
 
         self.status = StatusLine()
@@ -455,20 +442,15 @@ class TrainingPanel(QWidget):
         save_csv(path, X, y)
 
     @Slot(str, str)
-    def _on_export_plot_chosen(self, which: str, path: str) -> None:
-        self._export(lambda: self.export_plot(which, path), path)
-
-    @Slot(str)
-    def _on_export_weights_chosen(self, path: str) -> None:
-        self._export(lambda: self.export_weights(path), path)
-
-    @Slot(str)
-    def _on_export_dataset_chosen(self, path: str) -> None:
-        self._export(lambda: self.export_dataset(path), path)
-
-    def _export(self, action, path: str) -> None:
+    def _on_toolbar_export_chosen(self, what: str, path: str) -> None:
+        """``what``: a plot's name, "weights" or "dataset"."""
         try:
-            action()
+            if what == "weights":
+                self.export_weights(path)
+            elif what == "dataset":
+                self.export_dataset(path)
+            else:
+                self.export_plot(what, path)
         except (OSError, ValueError, RuntimeError) as error:
             self.show_message(f"Could not export to {Path(path).name}: {error}")
 

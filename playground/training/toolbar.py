@@ -23,9 +23,7 @@ class TrainingToolbar(QWidget):
     speed_changed = Signal()
     animate_clicked = Signal()
     compare_clicked = Signal()
-    export_plot_chosen = Signal(str, str)  # which plot, the file to write (.png or .svg)
-    export_weights_chosen = Signal(str)    # the file to write
-    export_dataset_chosen = Signal(str)
+    export_chosen = Signal(str, str)  # what (a plot's name, "weights" or "dataset"), the file to write
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -119,14 +117,14 @@ class TrainingToolbar(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, f"Export the {which} plot", f"{which}.{suffix}",
                                               f"{suffix.upper()} (*.{suffix})")
         if path:
-            self.export_plot_chosen.emit(which, path)
+            self.export_chosen.emit(which, path)
 
     def _on_export_weights_triggered(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export the weights", "weights.json", "JSON (*.json)")
         if path:
-            self.export_weights_chosen.emit(path)
+            self.export_chosen.emit("weights", path)
 
     def _on_export_dataset_triggered(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export the dataset", "dataset.csv", "CSV (*.csv)")
         if path:
-            self.export_dataset_chosen.emit(path)
+            self.export_chosen.emit("dataset", path)

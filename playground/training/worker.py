@@ -10,10 +10,12 @@ make a pause take effect at the next step rather than at the end of the chunk.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import time
 import traceback
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
@@ -148,6 +150,23 @@ def single_threaded_blas() -> None:
 
 
 _blas_limited = False
+
+
+def shut_down_at_exit(panel) -> None:
+    """Call ``panel.shutdown()`` (which ends its worker thread) when the event loop ends or Python
+    exits, even if the window never closed: a QThread destroyed while running aborts the process."""
+    ref = weakref.ref(panel)
+
+    def shut_down() -> None:
+        alive = ref()
+        if alive is not None:
+            try:
+                alive.shutdown()
+            except RuntimeError:  # the C++ side is already gone, and its thread with it
+                pass
+
+    QCoreApplication.instance().aboutToQuit.connect(shut_down)
+    atexit.register(shut_down)
 
 
 def start_thread(worker: _ThreadedWorker, name: str) -> QThread:

@@ -282,3 +282,12 @@ def test_without_room_for_both_confusion_matrices_a_click_shows_the_other(qtbot)
     view.resize(900, view.heightForWidth(900))
     view.grab()
     assert view._titles == [] and {text.split(":")[0] for _rect, text in view._cells} == {"train", "test"}
+
+
+def test_the_export_menu_s_choices_write_the_files_or_say_why_not(qtbot, panel, tmp_path):
+    panel.toolbar.export_chosen.emit("weights", str(tmp_path / "w.json"))
+    panel.toolbar.export_chosen.emit("dataset", str(tmp_path / "d.csv"))
+    panel.toolbar.export_chosen.emit("loss", str(tmp_path / "loss.svg"))
+    assert all((tmp_path / name).exists() for name in ("w.json", "d.csv", "loss.svg")) and panel.message == ""
+    panel.toolbar.export_chosen.emit("boundary", str(tmp_path / "no-such-folder" / "b.png"))
+    assert panel.message.startswith("Could not export to b.png")
