@@ -124,6 +124,10 @@ class NetworkCanvas(QWidget):
         self.sizes = tuple(sizes)
         layers = len(sizes)
         self.neurons = [[NeuronMap(layer, i, self) for i in range(n)] for layer, n in enumerate(sizes)]
+        for neuron in (n for column in self.neurons for n in column):
+            neuron.entered.connect(self.hover_neuron)
+            neuron.left.connect(self._on_neuron_left)
+            neuron.clicked.connect(self.edit_bias)
         self._headers = [self._column_header(layer, layers) for layer in range(layers)]
         self._name_labels = []
         for layer in (0, layers - 1):
@@ -385,6 +389,10 @@ class NetworkCanvas(QWidget):
         name, index, old = self.editor.target
         if value != old:
             self.view.parameter_edited.emit(name, index, old, value)
+
+    def _on_neuron_left(self, neuron: NeuronMap) -> None:
+        if neuron is self.hovered_neuron:
+            self.hover_neuron(None)
 
     def hover_neuron(self, neuron: NeuronMap | None) -> None:
         if self.hovered_neuron is not None:

@@ -3,28 +3,28 @@ and the box where a person types a weight or a bias (`ParameterEditor`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDoubleValidator, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from .colours import MISCLASSIFIED
 from .widgets import named
 
-if TYPE_CHECKING:
-    from .network_view import NetworkCanvas
-
 
 class NeuronMap(QWidget):
     """One neuron: its map over the plane, its bias as a small square in the corner, a red cross when it
-    is a dead ReLU (zero over the whole plane)."""
+    is a dead ReLU (zero over the whole plane). It says when the mouse comes, goes and clicks; the
+    diagram decides what that means."""
 
-    def __init__(self, layer: int, index: int, canvas: NetworkCanvas):
-        super().__init__(canvas)
+    entered = Signal(object)          # this neuron
+    left = Signal(object)
+    clicked = Signal(object, QPoint)  # this neuron, where in its parent
+
+    def __init__(self, layer: int, index: int, parent: QWidget):
+        super().__init__(parent)
         named(self, f"neuronMap_{layer}_{index}")
-        self.layer, self.index, self.canvas = layer, index, canvas
+        self.layer, self.index = layer, index
         self._pixels: np.ndarray | None = None  # keeps the QImage's memory alive
         self._image: QImage | None = None
         self.bias_colour: QColor | None = None
@@ -66,16 +66,16 @@ class NeuronMap(QWidget):
         painter.end()
 
     def enterEvent(self, event) -> None:
-        self.canvas.hover_neuron(self)
+        self.entered.emit(self)
         super().enterEvent(event)
 
     def leaveEvent(self, event) -> None:
-        self.canvas.hover_neuron(None)
+        self.left.emit(self)
         super().leaveEvent(event)
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self.layer > 0:
-            self.canvas.edit_bias(self, self.mapTo(self.canvas, event.position().toPoint()))
+            self.clicked.emit(self, self.mapToParent(event.position().toPoint()))
         super().mousePressEvent(event)
 
 
