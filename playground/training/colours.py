@@ -51,12 +51,12 @@ def diverging_lut(dark: bool = False, size: int = 256) -> np.ndarray:
 def map_rgb(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
     """Values coloured on the diverging map from ``low`` to ``high`` (clipped): (..., 3) uint8. ``low`` and
     ``high`` may be arrays that broadcast against ``values`` (one range per map)."""
-    lut = diverging_lut(dark)
-    span = np.where(np.asarray(high) > np.asarray(low), np.asarray(high) - np.asarray(low), 1.0)
-    middle = (np.asarray(low) + np.asarray(high)) / 2
-    values = np.where(np.isnan(values), middle, values)
-    index = np.clip((values - low) / span * 255.0 + 0.5, 0, 255)
-    return lut[index.astype(np.intp)]
+    low, high = np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32)
+    scale = np.float32(255.0) / np.where(high > low, high - low, np.float32(1.0))
+    index = (np.asarray(values, dtype=np.float32) - low) * scale + np.float32(0.5)
+    np.clip(index, 0, 255, out=index)
+    np.nan_to_num(index, copy=False, nan=127.5)  # no value: the middle of the map
+    return diverging_lut(dark)[index.astype(np.uint8)]
 
 
 def tint_rgb(values: np.ndarray, colour: str, dark: bool = False) -> np.ndarray:

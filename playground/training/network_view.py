@@ -278,17 +278,19 @@ class NetworkCanvas(QWidget):
                 images = map_rgb(maps, 0.0, 1.0, self.dark)
             else:
                 images = map_rgb(maps, -1.0, 1.0, self.dark)
+            images = np.ascontiguousarray(np.asarray(images)[:, ::-1])  # row 0 of a map is the plane's bottom
             for neuron, image, is_dead in zip(column, images, dead):
-                neuron.set_pixels(image[::-1])  # row 0 of a map is the bottom of the plane
+                neuron.set_pixels(image)
                 neuron.dead = bool(is_dead)
             if layer > 0:
                 biases = map_rgb(picture.biases[layer - 1], -1.0, 1.0, self.dark)
                 for neuron, colour in zip(column, biases.tolist()):
                     neuron.bias_colour = QColor(*colour)
         if picture.wires is not None and self.wire_layout is not None and picture.wires[0] == self.wire_layout.serial:
-            self._wire_pixels = np.ascontiguousarray(picture.wires[1])
+            self._wire_pixels = np.ascontiguousarray(picture.wires[1])  # premultiplied ARGB words
             height, width = self._wire_pixels.shape[:2]
-            self._wire_image = QImage(self._wire_pixels.data, width, height, 4 * width, QImage.Format.Format_RGBA8888)
+            self._wire_image = QImage(self._wire_pixels.data, width, height, 4 * width,
+                                      QImage.Format.Format_ARGB32_Premultiplied)
             self.wire_redraws += 1
         self.update()
         self.redraws += 1

@@ -31,28 +31,34 @@ class NeuronMap(QWidget):
         self.dead = False
         self.hovered = False
         self.setCursor(Qt.CursorShape.PointingHandCursor if layer > 0 else Qt.CursorShape.ArrowCursor)
+        # It paints every pixel of itself: the diagram under it (wires) need not be painted again.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     def set_pixels(self, pixels: np.ndarray) -> None:
-        """An (r, r, 3) uint8 image, row 0 at the top."""
-        self._pixels = np.ascontiguousarray(pixels)
-        height, width = self._pixels.shape[:2]
-        self._image = QImage(self._pixels.data, width, height, 3 * width, QImage.Format.Format_RGB888)
+        """An (r, r, 3) uint8 C-contiguous image, row 0 at the top: kept, and made a QImage only when it
+        is painted (in a large network most neurons are scrolled out of sight)."""
+        self._pixels = pixels
+        self._image = None
         self.update()
 
     @property
     def has_map(self) -> bool:
-        return self._image is not None
+        return self._pixels is not None
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        if self._image is None and self._pixels is not None:
+            height, width = self._pixels.shape[:2]
+            self._image = QImage(self._pixels.data, width, height, 3 * width, QImage.Format.Format_RGB888)
         if self._image is not None:
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.drawImage(rect, self._image)
+        else:
+            painter.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Window))
         palette = self.palette()
-        border = palette.color(QPalette.ColorRole.Highlight) if self.hovered else palette.color(QPalette.ColorRole.Mid)
-        painter.setPen(QPen(border, 2.0 if self.hovered else 1.0))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+        role = QPalette.ColorRole.Highlight if self.hovered else QPalette.ColorRole.Mid
+        painter.setPen(QPen(palette.color(role), 2.0 if self.hovered else 1.0))
         painter.drawRect(rect)
         if self.bias_colour is not None:
             side = max(4.0, self.width() / 4)

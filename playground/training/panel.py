@@ -468,6 +468,9 @@ class TrainingPanel(QWidget):
     def _on_worker_boundary_updated(self, frame: BoundaryFrame) -> None:
         if frame.run < self._run:
             return
+        waiting = self._frame if self._frame_dirty else None
+        if frame.wires is None and waiting is not None and waiting.wires is not None:
+            frame = replace(frame, wires=waiting.wires)  # the wires of a frame not painted are not lost
         self._frame = frame
         self._frame_dirty = True
 

@@ -1,4 +1,4 @@
-"""The diagram's wires as one RGBA image, drawn with numpy (no Qt).
+"""The diagram's wires as one image, drawn with numpy (no Qt).
 
 Qt's raster engine draws a translucent wide line in some 20-50 microseconds: the 304 wires of the
 default network would take a good part of a frame, and the 20,000 of six layers of 64 a third of a
@@ -10,12 +10,12 @@ pixel's coverage. The two signs of weight are summed apart and mixed at the end.
 networks draw their `MAX_WIRES` largest weights: the rest are too faint to see.
 
 The view says where the wires run (`WireLayout`); the training worker draws them with each frame's
-weights, so the GUI thread only paints the finished image.
+weights, so the GUI thread only paints the finished image. The image is premultiplied ARGB in
+32-bit words (Qt's ``Format_ARGB32_Premultiplied``), the one Qt paints without converting.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,7 +25,6 @@ WIRE_FULL = 2.0      # a weight this large or larger gets the thickest, most opa
 MAX_WIRES = 2000     # at most this many wires, the largest weights, are drawn
 MIN_THICKNESS = 0.7  # pixels, the weakest wire's
 MIN_OPACITY = 0.2
-assert sys.byteorder == "little", "the wire image is built from little-endian 32-bit words"
 
 
 def wire_style(weights: np.ndarray, thickest: float) -> tuple[np.ndarray, np.ndarray]:
@@ -35,7 +34,7 @@ def wire_style(weights: np.ndarray, thickest: float) -> tuple[np.ndarray, np.nda
 
 
 def render_wires(groups, width: int, height: int, negative, positive, thickest: float = 5.0) -> np.ndarray:
-    """An (height, width, 4) uint8 RGBA image of the wires.
+    """The wires as an (height, width) uint32 image of premultiplied ARGB words (`rgba` reads them).
 
     ``groups`` holds, per pair of adjacent columns, ``(left_x, right_x, y_left, y_right, weights)``:
     every wire of the pair starts at ``left_x`` and ends at ``right_x`` (pixels), at heights
@@ -43,7 +42,7 @@ def render_wires(groups, width: int, height: int, negative, positive, thickest: 
     ``negative`` (an RGB triple), positive ones in ``positive``.
     """
     groups = [g for g in _strongest(groups) if len(g[4])]
-    image = np.zeros((height, width, 4), dtype=np.uint8)
+    image = np.zeros((height, width), dtype=np.uint32)
     if not groups:
         return image
     # Only the columns wires cross are drawn (the rest stays transparent).
@@ -115,27 +114,40 @@ def _strongest(groups):
 
 
 def _mix(coverage: np.ndarray, negative, positive) -> np.ndarray:
-    """Two coverages -> RGBA: the colours in proportion to their coverage (256 shades between them),
-    as opaque as their sum (at most 1). Built as one 32-bit word per pixel, which numpy makes in a
-    few passes."""
+    """Two coverages -> premultiplied ARGB words: the colours in proportion to their coverage (256
+    shades between them), as opaque as their sum (at most 1, in 256 steps): one look-up per pixel
+    in a table of every shade at every opacity."""
     negative_ink, positive_ink = coverage
     total = negative_ink + positive_ink
     share = np.divide(positive_ink, np.maximum(total, np.float32(1e-6)))
-    shades = _shades(tuple(int(c) for c in negative), tuple(int(c) for c in positive))
-    words = shades[(share * np.float32(255.0) + np.float32(0.5)).astype(np.uint8)]
-    alpha = (np.minimum(total, np.float32(1.0)) * np.float32(255.0) + np.float32(0.5)).astype(np.uint32)
-    words |= alpha << np.uint32(24)
-    return words.view(np.uint8).reshape(total.shape + (4,))  # little-endian words: R, G, B, A bytes
+    shade = (share * np.float32(255.0) + np.float32(0.5)).astype(np.uint16)
+    alpha = (np.minimum(total, np.float32(1.0)) * np.float32(255.0) + np.float32(0.5)).astype(np.uint16)
+    table = _premultiplied(tuple(int(c) for c in negative), tuple(int(c) for c in positive))
+    return table[(shade << np.uint16(8)) | alpha]
 
 
 @lru_cache(maxsize=16)
-def _shades(negative: tuple[int, int, int], positive: tuple[int, int, int]) -> np.ndarray:
-    """256 colours from ``negative`` to ``positive`` as little-endian 32-bit words R | G << 8 | B << 16."""
-    t = np.linspace(0.0, 1.0, 256)[:, None]
-    colours = np.round(np.array(negative) * (1 - t) + np.array(positive) * t).astype(np.uint32)
-    shades = colours[:, 0] | colours[:, 1] << np.uint32(8) | colours[:, 2] << np.uint32(16)
-    shades.setflags(write=False)
-    return shades
+def _premultiplied(negative: tuple[int, int, int], positive: tuple[int, int, int]) -> np.ndarray:
+    """65,536 words: shade s (0 = ``negative``, 255 = ``positive``) at opacity a, at index s * 256 + a,
+    as premultiplied ARGB: a << 24 | (r a / 255) << 16 | (g a / 255) << 8 | (b a / 255)."""
+    t = np.linspace(0.0, 1.0, 256)[:, None, None]
+    colours = np.array(negative, dtype=np.float64) * (1 - t) + np.array(positive, dtype=np.float64) * t  # (256, 1, 3)
+    alpha = np.arange(256, dtype=np.float64)[None, :, None]
+    channels = np.round(colours * alpha / 255.0).astype(np.uint32)  # (256 shades, 256 opacities, 3)
+    words = (alpha[..., 0].astype(np.uint32) << np.uint32(24)) | (channels[..., 0] << np.uint32(16)) \
+        | (channels[..., 1] << np.uint32(8)) | channels[..., 2]
+    words = words.reshape(-1)
+    words.setflags(write=False)
+    return words
+
+
+def rgba(image: np.ndarray) -> np.ndarray:
+    """A wire image's words as (height, width, 4) uint8 straight (not premultiplied) R, G, B, A."""
+    alpha = (image >> np.uint32(24)).astype(np.float64)
+    channels = [(image >> np.uint32(shift)) & np.uint32(255) for shift in (16, 8, 0)]
+    scale = np.divide(255.0, alpha, out=np.zeros_like(alpha), where=alpha > 0)
+    straight = [np.clip(np.round(c * scale), 0, 255) for c in channels]
+    return np.stack([*straight, alpha], axis=-1).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -154,7 +166,7 @@ class WireLayout:
     positive: tuple[int, int, int]
 
     def render(self, weights) -> np.ndarray:
-        """The wires for ``weights`` (per layer 1..n+1, shaped out x in) as an RGBA image."""
+        """The wires for ``weights`` (per layer 1..n+1, shaped out x in) as premultiplied ARGB words."""
         groups = []
         for (left_x, right_x, left_ys, right_ys), w in zip(self.pairs, weights):
             out, inp = w.shape
