@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from .catalog import KINDS, NodeKind
-from .items import LIGHT_COLORS
 from .palette import group_icon, matches
+from .style import LIGHT_COLORS
 
 logger = logging.getLogger(__name__)
 
