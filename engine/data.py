@@ -112,17 +112,29 @@ def make_xor(n_samples=200, noise=0.0, random_state=None):
     return _finish(X, y, rng, noise, shuffle=False)
 
 
-def make_spiral(n_samples=200, noise=0.0, random_state=None, turns=1.5, shuffle=True):
-    """Two interleaved spirals (labels 0 and 1) with radius growing linearly up to 1."""
-    counts = _split_counts(n_samples)
+def make_spiral(n_samples=200, noise=0.0, random_state=None, turns=1.5, shuffle=True, n_classes=2):
+    """``n_classes`` interleaved spiral arms (labels 0..k-1) with radius growing linearly up to 1.
+
+    Arm c starts at angle 2*pi*c/k; with two arms they are half a turn apart, as the classic
+    two-spiral problem. Each arm gets n // k points, the last n % k arms one more.
+    """
+    if not isinstance(n_classes, numbers.Integral) or isinstance(n_classes, bool) or n_classes < 1:
+        raise ValueError(f"n_classes must be a positive int, got {n_classes!r}")
+    k = int(n_classes)
+    if k == 2:
+        counts = _split_counts(n_samples)
+    else:
+        n = _check_count(n_samples)
+        counts = [n // k + (1 if c >= k - n % k else 0) for c in range(k)]
     parts = []
     for label, count in enumerate(counts):
-        # Radius (i + 1) / count avoids both spirals starting on the same origin point.
+        # Radius (i + 1) / count avoids every arm starting on the same origin point.
         r = np.arange(1, count + 1) / max(count, 1)
-        theta = 2 * np.pi * turns * r + np.pi * label
+        theta = 2 * np.pi * turns * r + 2 * np.pi * label / k
         parts.append(np.column_stack([r * np.cos(theta), r * np.sin(theta)]))
     X = np.concatenate(parts)
-    return _finish(X, _two_classes(*counts), as_generator(random_state), noise, shuffle)
+    y = np.repeat(np.arange(k, dtype=np.int64), counts)
+    return _finish(X, y, as_generator(random_state), noise, shuffle)
 
 
 def make_blobs(
@@ -197,8 +209,10 @@ def _label_sort_key(labels):
     return values
 
 
-def load_csv(path):
-    """Read rows ``x1,x2,label`` (optional header, ``#`` comments); labels map to 0..k-1 in sorted order."""
+def load_csv(path, return_classes=False):
+    """Read rows ``x1,x2,label`` (optional header, ``#`` comments); labels map to 0..k-1 in sorted order
+    (numerically when every label is a number, so 2 < 10). With ``return_classes`` also returns the
+    k label names in that order, each as first written in the file: ``X, y, classes``."""
     name = os.fspath(path)
     # utf-8-sig strips the byte-order mark that spreadsheet programs often write.
     try:
@@ -241,7 +255,13 @@ def load_csv(path):
     classes = sorted(set(keys.values()))
     index = {key: i for i, key in enumerate(classes)}
     y = np.array([index[keys[label]] for label in labels], dtype=np.int64)
-    return np.array(points, dtype=np.float64).reshape(-1, 2), y
+    X = np.array(points, dtype=np.float64).reshape(-1, 2)
+    if not return_classes:
+        return X, y
+    names = {}
+    for label in labels:  # "1" and "1.0" are one class: it keeps the first spelling
+        names.setdefault(keys[label], label)
+    return X, y, [names[key] for key in classes]
 
 
 def _guess_delimiter(text):

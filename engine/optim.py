@@ -1,4 +1,5 @@
-"""SGD (with momentum and Nesterov), Adam and AdamW, step for step as ``torch.optim``.
+"""SGD (with momentum and Nesterov), Adam and AdamW, step for step as ``torch.optim``, and the
+learning-rate schedules `StepLR` and `CosineAnnealingLR` of ``torch.optim.lr_scheduler``.
 
 They work on `Tensor` parameters (updated in place, with one scratch buffer per parameter
 so a step allocates nothing) and on `Value` parameters (gathered into one array, updated,
@@ -135,3 +136,68 @@ class AdamW(Adam):
     def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 1e-2):
         super().__init__(params, lr, betas, eps, weight_decay)
+
+
+# -- learning-rate schedules, as torch.optim.lr_scheduler ------------------------------------------
+
+
+class LRScheduler:
+    """Sets ``optimizer.lr`` from its starting value ``optimizer.initial_lr`` and the count of
+    `step()` calls, ``last_epoch`` (PyTorch's name: one call per epoch, or here per training step).
+
+    As in PyTorch, call ``scheduler.step()`` after ``optimizer.step()``; building a scheduler
+    takes its first step, so the optimizer starts at ``get_lr()`` of epoch 0. ``last_epoch=k``
+    resumes a schedule as if it had been stepped k + 1 times, which needs ``initial_lr``. The
+    rates are computed in closed form, so resuming lands exactly where stepping would.
+    """
+
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        if last_epoch == -1:
+            optimizer.initial_lr = optimizer.lr
+        elif not hasattr(optimizer, "initial_lr"):
+            raise KeyError("param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer")
+        self.optimizer = optimizer
+        self.base_lrs = [optimizer.initial_lr]
+        self.last_epoch = last_epoch
+        self.step()
+
+    def get_lr(self) -> list[float]:
+        raise NotImplementedError
+
+    def get_last_lr(self) -> list[float]:
+        return [self.optimizer.lr]
+
+    def step(self) -> None:
+        self.last_epoch += 1
+        self.optimizer.lr = self.get_lr()[0]
+
+
+class StepLR(LRScheduler):
+    """Multiply the learning rate by ``gamma`` every ``step_size`` epochs: lr = base * gamma^(epoch // step_size)."""
+
+    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1):
+        if not isinstance(step_size, int) or step_size < 1:
+            raise ValueError(f"step_size must be a positive int, not {step_size!r}")
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Half a cosine from the base rate down to ``eta_min`` over ``T_max`` epochs (Loshchilov & Hutter):
+    lr = eta_min + (base - eta_min) * (1 + cos(pi * epoch / T_max)) / 2; beyond T_max it rises again,
+    as PyTorch's does."""
+
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1):  # noqa: N803
+        if not isinstance(T_max, int) or T_max < 1:
+            raise ValueError(f"T_max must be a positive int, not {T_max!r}")
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        cosine = (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+        return [self.eta_min + (base - self.eta_min) * cosine for base in self.base_lrs]

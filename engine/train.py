@@ -1,7 +1,8 @@
 """A Qt-free training loop: a generator of `TrainStep`s, for the GUI's worker thread and for scripts.
 
 Each step trains on one batch and reports the loss and the train and test accuracies of
-the weights that loss was computed with (before the optimizer's update).
+the weights that loss was computed with (before the optimizer's update). Also the losses
+by name (`classification_loss`), predictions from logits and a confusion matrix.
 """
 
 from __future__ import annotations
@@ -40,22 +41,53 @@ def binary_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
     raise ValueError(f"unknown loss {name!r}; choose 'bce', 'hinge' or 'mse'")
 
 
+BINARY_LOSSES = ("bce", "hinge", "mse")
+
+
+def classification_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
+    """A binary loss by name (see `binary_loss`), or 'cross_entropy': softmax cross-entropy for one
+    logit per class and labels 0..k-1, as ``torch.nn.functional.cross_entropy``."""
+    if name == "cross_entropy":
+        return lambda logits, y: F.cross_entropy(logits, y)
+    if name in BINARY_LOSSES:
+        return binary_loss(name)
+    raise ValueError(f"unknown loss {name!r}; choose one of {', '.join(map(repr, (*BINARY_LOSSES, 'cross_entropy')))}")
+
+
+def predict(logits: np.ndarray) -> np.ndarray:
+    """Class labels from logits: logit > 0 for one output, argmax for several."""
+    logits = np.asarray(logits)
+    if logits.ndim == 2 and logits.shape[1] > 1:
+        return logits.argmax(axis=1)
+    return (logits.reshape(-1) > 0).astype(np.int64)
+
+
 def accuracy(logits: np.ndarray, labels: np.ndarray) -> float:
     """Share of points classified right: logit > 0 for one output, argmax for several."""
-    if logits.ndim == 2 and logits.shape[1] > 1:
-        predicted = logits.argmax(axis=1)
-    else:
-        predicted = (logits.reshape(-1) > 0).astype(labels.dtype)
-    return float(np.mean(predicted == labels)) if labels.size else float("nan")
+    labels = np.asarray(labels)
+    return float(np.mean(predict(logits) == labels)) if labels.size else float("nan")
+
+
+def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
+    """Counts (k, k): row i, column j is how many points of class i were predicted as class j
+    (scikit-learn's orientation: rows are the truth)."""
+    y_true, y_pred = np.asarray(y_true, dtype=np.int64).reshape(-1), np.asarray(y_pred, dtype=np.int64).reshape(-1)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true and y_pred have different lengths: {len(y_true)} and {len(y_pred)}")
+    for name, labels in (("y_true", y_true), ("y_pred", y_pred)):
+        if labels.size and (labels.min() < 0 or labels.max() >= n_classes):
+            raise ValueError(f"{name} holds labels outside 0..{n_classes - 1}")
+    return np.bincount(y_true * n_classes + y_pred, minlength=n_classes * n_classes).reshape(n_classes, n_classes)
 
 
 def train(model, optimizer, loss_fn, X_train, y_train, X_test=None, y_test=None, batch_size: int | None = None,
-          steps: int | None = None, random_state=None) -> Iterator[TrainStep]:
+          steps: int | None = None, random_state=None, scheduler=None) -> Iterator[TrainStep]:
     """Train ``model`` with ``optimizer`` on ``loss_fn(logits, labels)``; yields a `TrainStep` per step.
 
     ``batch_size=None`` trains on the whole training set each step; otherwise each epoch
-    visits the points in a new random order. Runs forever unless ``steps`` is given: the
-    caller stops pulling when it is done.
+    visits the points in a new random order. A ``scheduler`` (`engine.optim.StepLR`, ...) is
+    stepped after every optimizer step. Runs forever unless ``steps`` is given: the caller
+    stops pulling when it is done.
     """
     X_train, y_train = np.asarray(X_train, dtype=np.float64), np.asarray(y_train)
     has_test = X_test is not None and len(X_test) > 0
@@ -92,5 +124,7 @@ def train(model, optimizer, loss_fn, X_train, y_train, X_test=None, y_test=None,
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
         step += 1
         yield TrainStep(step, loss.item(), train_accuracy, test_accuracy)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
-from .._random import generator
+import numpy as np
+
 from ..tensor import Tensor
 from . import functional as F
+from . import init
 from .module import Module
 
 
@@ -14,11 +16,18 @@ class Linear(Module):
     """``y = x W^T + b``; W and b uniform in +-1/sqrt(in_features), as PyTorch's default."""
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True):
-        bound = 1.0 / math.sqrt(in_features)
-        rng = generator()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Tensor(rng.uniform(-bound, bound, (out_features, in_features)), requires_grad=True)
-        self.bias = Tensor(rng.uniform(-bound, bound, out_features), requires_grad=True) if bias else None
+        self.weight = Tensor(np.empty((out_features, in_features)), requires_grad=True)
+        self.bias = Tensor(np.empty(out_features), requires_grad=True) if bias else None
+        self.reset_parameters()
+
+    def reset_parameters(self, generator: np.random.Generator | None = None) -> None:
+        """PyTorch's default: weight and bias uniform in +-1/sqrt(in_features) (for the weight that is
+        ``init.kaiming_uniform_(w, a=sqrt(5))``), drawn from ``generator`` or the engine's."""
+        bound = 1.0 / math.sqrt(self.in_features) if self.in_features else 0.0
+        init.uniform_(self.weight, -bound, bound, generator)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound, generator)
 
     def forward(self, x):
         return F.linear(x, self.weight, self.bias)

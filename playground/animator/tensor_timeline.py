@@ -69,6 +69,9 @@ OPS: dict[str, OpInfo] = {
     "abs": _function("abs", "g ⊙ sign(x)", "|{0}|"),
     "bce_with_logits": OpInfo("BCE", "BCE with logits({0}, {1})", ("g ⊙ (σ(x) − y) / n", "−g ⊙ x / n"),
                               ("logits", "y"), FUNCTION_GROUP),
+    # cross-entropy for k classes is log_softmax, the log-probability of each point's class picked, negated, averaged
+    "log_softmax": _function("log softmax", "g − softmax(x) ⊙ (g summed over the row)", "log_softmax({0})"),
+    "getitem": OpInfo("pick", "{0}[each point's class]", ("g at the picked elements, 0 elsewhere",), ("x",)),
 }
 ELEMENTWISE = {"+", "-", "*", "/", "**"}  # their contributions are summed back where an operand was broadcast
 

@@ -21,8 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .session import SplitData, TrainingSession, TrainingSettings
-from .widgets import RACER_COLOURS, BoundaryView, LogSpinBox, SquareHolder, named, style_plot
+from ..numbers import format_number
+from .boundary_view import BoundaryView
+from .points import SplitData
+from .session import TrainingSession
+from .settings import TrainingSettings
+from .widgets import RACER_COLOURS, LogSpinBox, SquareHolder, named, style_plot
 from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
 
 RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
@@ -198,6 +202,6 @@ class CompareDialog(QDialog):
                 if name in self._progress.diverged:
                     text = f"{name}: diverged"
                 else:
-                    text = (f"{name}: step {metrics.step:,}, loss {metrics.train_loss:.3g}, "
-                            f"test {100 * metrics.test_accuracy:.1f}%")
+                    text = (f"{name}: step {format_number(metrics.step)}, loss {format_number(metrics.train_loss)}, "
+                            f"test {format_number(100 * metrics.test_accuracy)}%")
                 self.titles[name].setText(text)

@@ -1,5 +1,5 @@
-"""Pieces the training panel and the optimizer race share: colours, a log-scale number input,
-the decision-boundary view, and exporting a plot."""
+"""Pieces the training panel and the optimizer race share: names and fonts, a log-scale number
+input, plot styling, a square plot holder, and exporting a plot."""
 
 from __future__ import annotations
 
@@ -8,20 +8,15 @@ import os
 import secrets
 from pathlib import Path
 
-import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
-from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QColor, QPainter, QValidator
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont, QPainter, QValidator
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QDoubleSpinBox, QGraphicsItem, QSizePolicy, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
 
-from .session import contour_segments, grid_axes
+from ..numbers import format_number
 
-# TF Playground's two classes: orange (label 0) and blue (label 1).
-CLASS_COLOURS = ("#f59322", "#0877bd")
-# The probability map: pale versions of the class colours, near-white at p = 0.5.
-MAP_COLOURS = ((247, 176, 104), (244, 244, 242), (98, 163, 214))
 CURVE_COLOURS = {"train": "#5f6368", "test": "#d01c8b"}
 RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
 
@@ -34,6 +29,34 @@ def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
         widget.setToolTip(tip)
         widget.setAccessibleDescription(tip)
     return widget
+
+
+def fix_size(label: QLabel, widest: str) -> None:
+    """A label whose text changes many times a second gets a fixed size: otherwise every new text
+    asks the whole panel to lay itself out and repaint."""
+    metrics = label.fontMetrics()
+    label.setFixedSize(metrics.horizontalAdvance(widest) + 8, metrics.height() + 4)
+
+
+def heading_font(widget: QWidget) -> QFont:
+    """The font of a column's title (DECISION BOUNDARY, OUTPUT): bold, slightly spaced."""
+    font = QFont(widget.font())
+    font.setBold(True)
+    font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 108)
+    return font
+
+
+def scrolling_column(widget: QWidget, width: int) -> QScrollArea:
+    """A column that scrolls up and down on a short screen; never narrower than its widest control
+    plus a scroll bar, so nothing is cut off on the right."""
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+    area.setFixedWidth(max(width, widget.minimumSizeHint().width() + scroll_bar))
+    return area
 
 
 class LogSpinBox(QDoubleSpinBox):
@@ -68,7 +91,7 @@ class LogSpinBox(QDoubleSpinBox):
         return flags
 
     def textFromValue(self, value: float) -> str:
-        return f"{value:.4g}"
+        return format_number(value)
 
     def valueFromText(self, text: str) -> float:
         try:
@@ -136,65 +159,6 @@ class SquareHolder(QWidget):
         geometry = QRect((self.width() - width) // 2, (self.height() - height) // 2, width, height)
         if geometry != self.plot.geometry():
             self.plot.setGeometry(geometry)
-
-
-class BoundaryView:
-    """The plane: P(class 1) as a colour map, the 0.5 line, train and test points, mistakes ringed."""
-
-    def __init__(self, plot: pg.PlotWidget, point_size: int = 8):
-        self.plot = plot
-        plot.setBackground(plot.palette().color(plot.palette().ColorRole.Window))  # the margin blends in
-        item = plot.getPlotItem()
-        item.setMouseEnabled(False, False)
-        item.setAspectLocked(True)
-        item.showGrid(False, False)
-        item.vb.disableAutoRange()
-        self.image = pg.ImageItem(axisOrder="row-major")
-        colormap = pg.ColorMap(pos=[0.0, 0.5, 1.0], color=[QColor(*c) for c in MAP_COLOURS])
-        self.image.setLookupTable(colormap.getLookupTable(0.0, 1.0, 256))
-        self.image.setLevels((0.0, 1.0))
-        item.addItem(self.image)
-        self.contour = pg.PlotCurveItem(pen=pg.mkPen("#202124", width=2), connect="pairs", antialias=True)
-        item.addItem(self.contour)
-        white, dark = pg.mkPen("#ffffff", width=1.2), pg.mkPen("#202124", width=1.2)
-        self.train = [pg.ScatterPlotItem(symbol="o", size=point_size, pen=white, brush=pg.mkBrush(c), name="train")
-                      for c in CLASS_COLOURS]
-        self.test = [pg.ScatterPlotItem(symbol="t1", size=point_size + 3, pen=dark, brush=pg.mkBrush(c), name="test")
-                     for c in CLASS_COLOURS]
-        self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen("#d93025", width=2.2),
-                                        brush=None, name="misclassified")
-        for scatter in (*self.train, *self.test, self.wrong):
-            item.addItem(scatter)
-        self.extent: tuple[float, float, float, float] | None = None
-        self.resolution = 0
-        self.redraws = 0
-
-    def set_points(self, X_train, y_train, X_test, y_test) -> None:
-        for label in (0, 1):
-            self.train[label].setData(pos=X_train[y_train == label])
-            self.test[label].setData(pos=X_test[y_test == label])
-
-    def set_extent(self, extent) -> None:
-        if extent == self.extent:
-            return
-        self.extent = extent
-        x0, x1, y0, y1 = extent
-        self.plot.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
-
-    def set_probability(self, probability: np.ndarray, extent, contour=None,
-                        misclassified: np.ndarray | None = None) -> None:
-        """Show a probability image; ``contour`` is its 0.5 line as segments (computed here if not given)."""
-        self.set_extent(extent)
-        self.image.setImage(probability, autoLevels=False, levels=(0.0, 1.0))
-        x0, x1, y0, y1 = extent
-        self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))  # after setImage: the scale needs the image's size
-        if contour is None:
-            xs, ys = grid_axes(extent, probability.shape[0])
-            contour = contour_segments(probability, 0.5, xs, ys)
-        self.contour.setData(*contour, connect="pairs")
-        if misclassified is not None:
-            self.wrong.setData(pos=misclassified)
-        self.redraws += 1
 
 
 def export_plot(plot: pg.PlotWidget, path: str | os.PathLike) -> None:

@@ -10,30 +10,32 @@ make a pause take effect at the next step rather than at the end of the chunk.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import time
 import traceback
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
+from threadpoolctl import threadpool_limits
 
-from .session import (
-    Change,
-    Metrics,
-    SplitData,
-    TrainingSession,
-    TrainingSettings,
-    contour_segments,
-    grid_axes,
-)
+from .grid import FocusMap, PlaneDrawing
+from .network import parameter_name
+from .points import SplitData
+from .session import Metrics, TrainingSession
+from .settings import Change, TrainingSettings
+from .wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 
 TICK_MS = 20          # one chunk of `steps_per_frame` steps per tick: 50 frames a second
 FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
+WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
+GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
 RACE_FRAME_RATE = 20.0
 
 
@@ -49,19 +51,33 @@ class Progress:
 
 @dataclass(frozen=True)
 class BoundaryFrame:
+    """One picture of the network: the plane through its weights (boundary and every neuron's map, from
+    one pass over the grid), the weights themselves and their gradients, all copies."""
+
     run: int
     step: int
-    probability: np.ndarray          # (resolution, resolution) float32, P(class 1), row i at the i-th y
+    drawing: PlaneDrawing
     extent: tuple[float, float, float, float]
-    contour: tuple[np.ndarray, np.ndarray]  # the p = 0.5 line as segments (x, y pairs)
     misclassified: np.ndarray        # (k, 2) points the network gets wrong
-    state: dict[str, np.ndarray]     # the weights this image was drawn with (for the JSON export)
+    state: dict[str, np.ndarray]     # the weights this image was drawn with (diagram, JSON export)
+    gradients: dict[str, np.ndarray]  # d(loss)/d(weight) over the training set at those weights
     settings: TrainingSettings
+    classes: tuple[str, ...]         # the name of each label
+    wires: tuple[int, np.ndarray] | None = None  # the diagram's wires, drawn for layout serial: (serial, RGBA)
 
+    @property
+    def probability(self) -> np.ndarray:
+        """(R, R) P(class 1), row i at the i-th y; for k classes (k, R, R)."""
+        return self.drawing.probability
 
-def _contour(probability: np.ndarray, extent) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = grid_axes(extent, probability.shape[0])
-    return contour_segments(probability, 0.5, xs, ys)
+    @property
+    def contour(self) -> tuple[np.ndarray, np.ndarray]:
+        """The p = 0.5 line, or the lines between classes, as segments (x, y pairs)."""
+        return self.drawing.contour
+
+    @property
+    def focus(self) -> FocusMap | None:
+        return self.drawing.focus
 
 
 @dataclass(frozen=True)
@@ -119,7 +135,42 @@ class _ThreadedWorker(QObject):
         raise NotImplementedError
 
 
+def single_threaded_blas() -> None:
+    """BLAS multiplies on the thread that calls it, process-wide, from the first training thread on.
+
+    OpenBLAS hands a product above 262,144 multiply-adds to helper threads; a playground network's
+    products (a batch of 140 points through 64 x 64 weights: 573,000) are just above that, and
+    waking the helpers costs far more than they save, while they take the core the GUI needs on
+    a small machine: a training step of six layers of 64 went from 35 ms to 1.5 ms on one thread.
+    """
+    global _blas_limited
+    if not _blas_limited:
+        threadpool_limits(limits=1, user_api="blas")  # stays in force: nothing restores it
+        _blas_limited = True
+
+
+_blas_limited = False
+
+
+def shut_down_at_exit(panel) -> None:
+    """Call ``panel.shutdown()`` (which ends its worker thread) when the event loop ends or Python
+    exits, even if the window never closed: a QThread destroyed while running aborts the process."""
+    ref = weakref.ref(panel)
+
+    def shut_down() -> None:
+        alive = ref()
+        if alive is not None:
+            try:
+                alive.shutdown()
+            except RuntimeError:  # the C++ side is already gone, and its thread with it
+                pass
+
+    QCoreApplication.instance().aboutToQuit.connect(shut_down)
+    atexit.register(shut_down)
+
+
 def start_thread(worker: _ThreadedWorker, name: str) -> QThread:
+    single_threaded_blas()
     _hook_quit()
     thread = QThread()
     thread.setObjectName(name)
@@ -177,6 +228,10 @@ class TrainingWorker(_ThreadedWorker):
         self._run = 0
         self._last_frame = 0.0
         self._rate_window: deque[tuple[float, int]] = deque()
+        self._focus: tuple[int, int] | None = None  # the neuron drawn at full resolution
+        self._wire_layout: WireLayout | None = None
+        self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
+        self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
 
     # -- requests (queued slots: they run in the worker's thread) --
 
@@ -231,10 +286,10 @@ class TrainingWorker(_ThreadedWorker):
             self._emit_progress()
         self.settings_applied.emit(self.session.settings, change)
 
-    @Slot(object, object, str)
+    @Slot(object, object, str, object)
     @_guarded
-    def set_points(self, X: np.ndarray, y: np.ndarray, name: str) -> None:
-        change = self.session.set_points(X, y, name)
+    def set_points(self, X: np.ndarray, y: np.ndarray, name: str, classes=None) -> None:
+        change = self.session.set_points(X, y, name, classes)
         self._after_rebuild("data")
         self.settings_applied.emit(self.session.settings, change)
 
@@ -243,6 +298,32 @@ class TrainingWorker(_ThreadedWorker):
     def add_point(self, x1: float, x2: float, label: int) -> None:
         self.session.add_point(x1, x2, label)
         self._emit_data()
+        self._emit_progress()
+        self._emit_frame()
+
+    @Slot(int, int)
+    @_guarded
+    def set_focus(self, layer: int, index: int) -> None:
+        """Draw neuron ``index`` of ``layer`` at full resolution in every frame (layer < 0: none)."""
+        self._focus = (layer, index) if layer >= 0 else None
+        if not self._timer.isActive():
+            self._emit_frame()
+
+    @Slot(object)
+    @_guarded
+    def set_wire_layout(self, layout: WireLayout) -> None:
+        """Where the diagram's wires run now; the next frame brings them drawn."""
+        self._wire_layout = layout
+        if not self._timer.isActive():
+            self._emit_frame()
+
+    @Slot(int, str, object, float)
+    @_guarded
+    def set_parameter(self, run: int, name: str, index: tuple, value: float) -> None:
+        """One weight typed by a person, for the network of run ``run`` (a later network ignores it)."""
+        if run != self._run:
+            return
+        self.session.set_parameter(name, index, value)
         self._emit_progress()
         self._emit_frame()
 
@@ -283,6 +364,7 @@ class TrainingWorker(_ThreadedWorker):
 
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
+        self._gradients = (0.0, {})  # of the network that is gone
         self._rate_window.clear()
         self.model_reset.emit(self._run, why)
         self._emit_data()
@@ -300,10 +382,34 @@ class TrainingWorker(_ThreadedWorker):
     def _emit_frame(self) -> None:
         session = self.session
         self._last_frame = time.perf_counter()
-        probability = session.boundary()
+        state = session.state_dict()
         self.boundary_updated.emit(BoundaryFrame(
-            self._run, session.step, probability, session.data.extent, _contour(probability, session.data.extent),
-            session.misclassified(), session.state_dict(), session.settings))
+            self._run, session.step, session.draw(self._focus), session.data.extent, session.misclassified(),
+            state, self._current_gradients(), session.settings, session.data.classes, self._wires(state)))
+
+    def _current_gradients(self) -> dict[str, np.ndarray]:
+        """The gradients at the current weights: fresh when paused, at most `GRADIENT_RATE` a second while
+        running (a readout a person hovers changes faster than anyone reads it)."""
+        computed_at, gradients = self._gradients
+        now = time.perf_counter()
+        if not self._timer.isActive() or now - computed_at >= 1.0 / GRADIENT_RATE or not gradients:
+            gradients = self.session.gradients()
+            self._gradients = (now, gradients)
+        return gradients
+
+    def _wires(self, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray] | None:
+        """The diagram's wires for these weights: for a new layout at once, else at most `WIRE_RATE` a second."""
+        layout = self._wire_layout
+        sizes = self.session.settings.layer_sizes
+        if layout is None or layout.sizes != sizes:
+            return None
+        serial, drawn_at = self._wires_drawn
+        now = time.perf_counter()
+        if serial == layout.serial and now - drawn_at < 1.0 / WIRE_RATE and self._timer.isActive():
+            return None
+        self._wires_drawn = (layout.serial, now)
+        weights = [state[parameter_name(layer, "weight")] for layer in range(1, len(sizes))]
+        return layout.serial, layout.render(weights)
 
 
 # -- the optimizer race ------------------------------------------------------------------------------
@@ -384,6 +490,7 @@ class RaceWorker(_ThreadedWorker):
 
     def _emit_frame(self) -> None:
         self._last_frame = time.perf_counter()
-        probability = {name: session.boundary() for name, session in self.sessions.items()}
-        contour = {name: _contour(p, self.extent) for name, p in probability.items()}
+        drawings = {name: session.draw() for name, session in self.sessions.items()}
+        probability = {name: drawing.probability for name, drawing in drawings.items()}
+        contour = {name: drawing.contour for name, drawing in drawings.items()}
         self.boundary_updated.emit(RaceFrame(self._step(), probability, contour, self.extent))

@@ -353,3 +353,36 @@ def test_no_data_rows(tmp_path, text):
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         load_csv(tmp_path / "absent.csv")
+
+
+# --- more than two classes ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_spiral_has_k_arms_as_balanced_as_the_count_allows(k):
+    X, y = make_spiral(202, noise=0.0, random_state=0, n_classes=k)
+    counts = np.bincount(y, minlength=k)
+    assert X.shape == (202, 2) and len(counts) == k and counts.max() - counts.min() <= 1 and counts.sum() == 202
+    radius = np.hypot(X[:, 0], X[:, 1])
+    for label in range(k):  # each arm is one spiral: its angle minus 3 pi r is the arm's constant offset
+        arm = y == label
+        offset = np.exp(1j * (np.arctan2(X[arm, 1], X[arm, 0]) - 3 * np.pi * radius[arm]))
+        assert np.allclose(offset, np.exp(2j * np.pi * label / k), atol=1e-9)
+
+
+def test_spiral_with_two_arms_is_the_classic_two_spiral_problem():
+    X2, y2 = make_spiral(101, noise=0.2, random_state=4)
+    X, y = make_spiral(101, noise=0.2, random_state=4, n_classes=2)
+    assert np.array_equal(X, X2) and np.array_equal(y, y2)
+    with pytest.raises(ValueError, match="n_classes"):
+        make_spiral(10, n_classes=0)
+
+
+def test_csv_class_names_come_back_in_label_order(tmp_path):
+    path = tmp_path / "three.csv"
+    path.write_text("x1,x2,label\n0,0,dog\n1,1,cat\n2,2,emu\n3,3,cat\n")
+    X, y, classes = load_csv(path, return_classes=True)
+    assert classes == ["cat", "dog", "emu"] and y.tolist() == [1, 0, 2, 0] and X.shape == (4, 2)
+    path.write_text("0,0,10\n1,1,2\n2,2,2.0\n3,3,1\n")
+    _, y, classes = load_csv(path, return_classes=True)
+    assert classes == ["1", "2", "10"] and y.tolist() == [2, 1, 1, 0]  # numbers in numeric order, first spelling

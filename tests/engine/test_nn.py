@@ -455,3 +455,93 @@ def test_value_sum_of_one_term_and_of_a_generator():
 def test_module_without_forward_says_so():
     with pytest.raises(NotImplementedError, match="Module defines no forward"):
         Module()(1)
+
+
+# --- engine.nn.init against torch.nn.init ------------------------------------------------------------------
+
+from engine.nn import init  # noqa: E402
+
+
+@pytest.mark.parametrize("nonlinearity, param", [
+    ("linear", None), ("conv2d", None), ("sigmoid", None), ("tanh", None), ("relu", None),
+    ("leaky_relu", None), ("leaky_relu", 0.2), ("leaky_relu", 0), ("selu", None)])
+def test_calculate_gain_matches_torch(nonlinearity, param):
+    assert init.calculate_gain(nonlinearity, param) == pytest.approx(torch.nn.init.calculate_gain(nonlinearity, param),
+                                                                      rel=1e-15)
+
+
+def test_calculate_gain_refuses_what_torch_refuses():
+    for args in (("softplus",), ("leaky_relu", "0.1"), ("leaky_relu", True)):
+        with pytest.raises(ValueError):
+            torch.nn.init.calculate_gain(*args)
+        with pytest.raises(ValueError):
+            init.calculate_gain(*args)
+
+
+@pytest.mark.parametrize("shape", [(30, 20), (8, 4, 3, 3)], ids=["linear", "conv"])
+def test_fans_match_torch(shape):
+    ours = init._calculate_fan_in_and_fan_out(Tensor(np.zeros(shape)))
+    assert ours == torch.nn.init._calculate_fan_in_and_fan_out(torch.zeros(shape))
+    with pytest.raises(ValueError, match="fewer than 2 dimensions"):
+        init._calculate_fan_in_and_fan_out(Tensor(np.zeros(5)))
+
+
+INITIALISERS = [
+    pytest.param("xavier_uniform_", {}, "uniform", id="xavier_uniform"),
+    pytest.param("xavier_uniform_", {"gain": 5 / 3}, "uniform", id="xavier_uniform-tanh-gain"),
+    pytest.param("xavier_normal_", {}, "normal", id="xavier_normal"),
+    pytest.param("kaiming_uniform_", {}, "uniform", id="kaiming_uniform"),
+    pytest.param("kaiming_uniform_", {"a": math.sqrt(5)}, "uniform", id="kaiming_uniform-linear-default"),
+    pytest.param("kaiming_uniform_", {"nonlinearity": "relu", "mode": "fan_out"}, "uniform",
+                 id="kaiming_uniform-fan_out"),
+    pytest.param("kaiming_normal_", {"nonlinearity": "relu"}, "normal", id="kaiming_normal"),
+]
+
+
+@pytest.mark.parametrize("name, kwargs, kind", INITIALISERS)
+def test_initialisers_draw_from_torch_s_distribution(name, kwargs, kind):
+    """Same shape, same formula: the bounds of a uniform (its extremes over 120,000 draws) and the
+    standard deviation of both kinds agree with PyTorch's to sampling accuracy."""
+    shape = (300, 400)
+    ours = getattr(init, name)(Tensor(np.zeros(shape)), **kwargs, generator=np.random.default_rng(0))
+    theirs = getattr(torch.nn.init, name)(torch.zeros(shape, dtype=torch.float64), **kwargs,
+                                          generator=torch.Generator().manual_seed(0))
+    assert isinstance(ours, Tensor)
+    ours, theirs = ours.data, theirs.numpy()
+    assert ours.std() == pytest.approx(theirs.std(), rel=0.01)
+    assert abs(ours.mean()) < 0.01 * theirs.std() * 3
+    if kind == "uniform":
+        assert np.abs(ours).max() == pytest.approx(np.abs(theirs).max(), rel=1e-3)
+
+
+def test_the_linear_default_is_kaiming_uniform_with_a_sqrt_5():
+    """PyTorch's Linear draws its weight with kaiming_uniform_(a=sqrt(5)): U(+-1/sqrt(fan_in))."""
+    bound = 1 / math.sqrt(50)
+    weight = Tensor(np.zeros((20, 50)))
+    init.kaiming_uniform_(weight, a=math.sqrt(5), generator=np.random.default_rng(1))
+    assert np.abs(weight.data).max() <= bound and np.abs(weight.data).max() > 0.99 * bound
+    layer = torch.nn.Linear(50, 20)
+    assert np.abs(layer.weight.detach().numpy()).max() <= bound
+
+
+def test_initialisers_fill_in_place_and_keep_the_dtype():
+    weight = Tensor(np.zeros((3, 4)), dtype=np.float32)
+    data = weight.data
+    assert init.xavier_uniform_(weight) is weight and weight.data is data and data.dtype == np.float32
+    assert np.any(data != 0)
+    assert np.all(init.zeros_(weight).data == 0) and np.all(init.ones_(weight).data == 1)
+    assert np.all(init.constant_(weight, 0.25).data == 0.25)
+    array = np.zeros((2, 2))
+    assert init.normal_(array, 3.0, 0.0) is array and np.all(array == 3.0)
+
+
+def test_initialisers_use_the_engine_s_seeded_generator_by_default():
+    engine.manual_seed(5)
+    first = init.kaiming_uniform_(Tensor(np.zeros((4, 4)))).data.copy()
+    engine.manual_seed(5)
+    assert np.array_equal(init.kaiming_uniform_(Tensor(np.zeros((4, 4)))).data, first)
+
+
+def test_kaiming_refuses_an_unknown_mode():
+    with pytest.raises(ValueError, match="Mode fan_both not supported"):
+        init.kaiming_uniform_(Tensor(np.zeros((2, 2))), mode="fan_both")

@@ -302,3 +302,58 @@ def test_report_max_parameter_difference_against_torch_optim(record_property, ca
             record_property(f"max_parameter_difference_{bucket}", diff)
             print(f"\n[optim/{bucket}] max |engine - torch.optim| after {STEPS} steps: {diff:.3g} ({config})")
     assert all(diff <= ATOL for diff, _ in WORST.values())
+
+
+# --- learning-rate schedules against torch.optim.lr_scheduler ----------------------------------------------
+
+from engine.optim import CosineAnnealingLR, StepLR  # noqa: E402
+
+SCHEDULES = [
+    pytest.param(StepLR, torch.optim.lr_scheduler.StepLR, {"step_size": 3, "gamma": 0.5}, id="step"),
+    pytest.param(StepLR, torch.optim.lr_scheduler.StepLR, {"step_size": 1}, id="step-every-epoch"),
+    pytest.param(CosineAnnealingLR, torch.optim.lr_scheduler.CosineAnnealingLR, {"T_max": 10}, id="cosine"),
+    pytest.param(CosineAnnealingLR, torch.optim.lr_scheduler.CosineAnnealingLR, {"T_max": 7, "eta_min": 0.001},
+                 id="cosine-eta-min"),
+]
+
+
+@pytest.mark.parametrize("ours, theirs, kwargs", SCHEDULES)
+def test_schedules_match_torch_step_for_step(ours, theirs, kwargs):
+    """45 epochs (past the cosine's half period, where it rises again), and the weights they train."""
+    rng = np.random.default_rng(3)
+    start = rng.normal(size=4)
+    p_torch = torch.nn.Parameter(torch.tensor(start))
+    p_ours = Tensor(start.copy(), requires_grad=True)
+    torch_opt, our_opt = torch.optim.SGD([p_torch], lr=0.1, momentum=0.9), SGD([p_ours], lr=0.1, momentum=0.9)
+    torch_sched, our_sched = theirs(torch_opt, **kwargs), ours(our_opt, **kwargs)
+    for _ in range(45):
+        assert our_sched.get_last_lr()[0] == pytest.approx(torch_sched.get_last_lr()[0], rel=1e-12, abs=1e-15)
+        assert our_sched.last_epoch == torch_sched.last_epoch
+        (p_torch**2).sum().backward()
+        our_opt.zero_grad()
+        (p_ours * p_ours).sum().backward()
+        torch_opt.step()
+        our_opt.step()
+        torch_opt.zero_grad()
+        torch_sched.step()
+        our_sched.step()
+    assert np.allclose(p_ours.data, p_torch.detach().numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_a_resumed_schedule_lands_where_stepping_would():
+    stepped = SGD([Tensor(np.zeros(2), requires_grad=True)], lr=0.2)
+    schedule = CosineAnnealingLR(stepped, T_max=20)
+    for _ in range(13):
+        schedule.step()
+    resumed = SGD([Tensor(np.zeros(2), requires_grad=True)], lr=0.05)
+    resumed.initial_lr = 0.2
+    assert CosineAnnealingLR(resumed, T_max=20, last_epoch=12).get_last_lr() == schedule.get_last_lr()
+    with pytest.raises(KeyError, match="initial_lr"):
+        StepLR(SGD([Tensor(np.zeros(2), requires_grad=True)], lr=0.1), step_size=2, last_epoch=3)
+
+
+def test_schedules_refuse_bad_periods():
+    optimizer = SGD([Tensor(np.zeros(2), requires_grad=True)], lr=0.1)
+    for make in (lambda: StepLR(optimizer, step_size=0), lambda: CosineAnnealingLR(optimizer, T_max=0)):
+        with pytest.raises(ValueError):
+            make()

@@ -266,3 +266,51 @@ def test_a_scalar_training_step_leaves_no_garbage():
         del loss
 
     assert _garbage_after(step) == 0
+
+
+# --- more than two classes, schedules ------------------------------------------------------------------------
+
+from engine.data import make_blobs, make_spiral  # noqa: E402
+from engine.optim import StepLR  # noqa: E402
+from engine.train import classification_loss, confusion_matrix, predict  # noqa: E402
+
+
+def test_cross_entropy_by_name_matches_torch():
+    rng = np.random.default_rng(0)
+    logits, labels = rng.normal(size=(7, 3)), rng.integers(0, 3, 7)
+    ours = classification_loss("cross_entropy")(Tensor(logits), labels).item()
+    theirs = torch.nn.functional.cross_entropy(torch.tensor(logits), torch.tensor(labels)).item()
+    assert ours == pytest.approx(theirs, rel=1e-12)
+    assert classification_loss("bce")(Tensor(np.array([[0.3]])), np.array([1])).item() > 0
+    with pytest.raises(ValueError, match="unknown loss"):
+        classification_loss("focal")
+
+
+def test_predict_and_confusion_matrix():
+    assert predict(np.array([[0.2], [-1.0]])).tolist() == [1, 0]
+    assert predict(np.array([[0.1, 0.5, -2], [3, 0, 0]])).tolist() == [1, 0]
+    matrix = confusion_matrix([0, 0, 1, 2, 2, 2], [0, 1, 1, 2, 0, 2], 3)
+    assert matrix.tolist() == [[1, 1, 0], [0, 1, 0], [1, 0, 2]]  # rows: the truth, columns: the prediction
+    assert confusion_matrix([], [], 2).tolist() == [[0, 0], [0, 0]]
+    with pytest.raises(ValueError, match="outside 0..1"):
+        confusion_matrix([0, 2], [0, 1], 2)
+
+
+def test_blobs_with_four_centres_learn_with_softmax_cross_entropy():
+    X, y = make_blobs(240, centers=[[-2, -2], [2, 2], [-2, 2], [2, -2]], cluster_std=0.5, random_state=1)
+    engine.manual_seed(0)
+    model = Sequential(Linear(2, 8), Tanh(), Linear(8, 4))
+    steps = list(train(model, Adam(model.parameters(), lr=0.05), classification_loss("cross_entropy"), X, y,
+                       steps=200))
+    assert steps[-1].loss < 0.1 * steps[0].loss and steps[-1].train_accuracy >= 0.98
+
+
+def test_a_scheduler_is_stepped_after_every_optimizer_step():
+    X, y = make_spiral(60, n_classes=3, random_state=0)
+    engine.manual_seed(0)
+    model = Sequential(Linear(2, 4), Tanh(), Linear(4, 3))
+    optimizer = SGD(model.parameters(), lr=0.4)
+    schedule = StepLR(optimizer, step_size=5, gamma=0.5)
+    for _ in train(model, optimizer, classification_loss("cross_entropy"), X, y, steps=12, scheduler=schedule):
+        pass
+    assert schedule.last_epoch == 12 and optimizer.lr == pytest.approx(0.4 * 0.5**2)

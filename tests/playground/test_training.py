@@ -12,12 +12,14 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QScrollArea, QStyle
 
 from engine.data import load_csv
+from playground.numbers import format_number
 from playground.training.compare import CompareDialog
 from playground.training.panel import TrainingPanel
-from playground.training.session import Change, TrainingSession
+from playground.training.session import TrainingSession
+from playground.training.settings import Change
 
 WAIT = 20_000  # generous: a loaded 2-core machine
 
@@ -75,18 +77,18 @@ def test_play_trains_the_default_setup_and_updates_the_plots(qtbot, panel):
     qtbot.waitUntil(lambda: panel.findChild(object, "accuracyLabel").text().endswith("%")
                     and float(panel.findChild(object, "accuracyLabel").text().split()[-1][:-1]) >= 95, timeout=WAIT)
     # The curves redraw in turns, so each is waited for on its own.
-    qtbot.waitUntil(lambda: panel.boundary_redraws >= redraws + 5 and panel.train_loss_curve.xData is not None
-                    and len(panel.train_loss_curve.xData) >= 5 and panel.test_accuracy_curve.yData is not None
-                    and len(panel.test_accuracy_curve.yData) >= 5, timeout=WAIT)
+    curves = panel.curves
+    qtbot.waitUntil(lambda: panel.boundary_redraws >= redraws + 5 and curves.train_loss_curve.xData is not None
+                    and len(curves.train_loss_curve.xData) >= 5 and curves.test_accuracy_curve.yData is not None
+                    and len(curves.test_accuracy_curve.yData) >= 5, timeout=WAIT)
     assert step_count(panel) > 0
     image = panel.boundary.image.image
     assert image.shape[0] >= 150 and image.shape[1] >= 150
     assert not np.array_equal(image, first_image)  # the boundary moved
-    losses = panel.train_loss_curve.yData
+    losses = panel.curves.train_loss_curve.yData
     assert losses[-1] < losses[0]  # and the loss came down
     contour_x, _ = panel.boundary.contour.getData()
     assert contour_x is not None and len(contour_x) > 10  # the 0.5 line is drawn
-    assert len(panel.test_accuracy_curve.yData) >= 5
 
 
 def test_pause_stops_the_step_count(qtbot, panel):
@@ -108,7 +110,7 @@ def test_pause_stops_the_step_count(qtbot, panel):
     qtbot.waitUntil(lambda: step_count(panel) == 0 and panel.weights_step == 0, timeout=WAIT)
     wait_paused(qtbot, panel)
     assert same_weights(panel.weights(), TrainingSession().state_dict())
-    qtbot.waitUntil(lambda: len(panel.train_loss_curve.xData) == 1, timeout=WAIT)  # the curves start over
+    qtbot.waitUntil(lambda: len(panel.curves.train_loss_curve.xData) == 1, timeout=WAIT)  # the curves start over
 
 
 def test_changing_the_learning_rate_keeps_the_weights(qtbot, panel):
@@ -167,10 +169,10 @@ def test_a_bad_csv_is_refused_and_the_data_stays(qtbot, panel, tmp_path):
     assert panel.load_csv(bad) is False
     message = panel.findChild(object, "messageLabel")
     assert message.isVisible() and "line 3" in message.text() and "unchanged" in message.text()
-    three = tmp_path / "three.csv"
-    three.write_text("0,0,a\n1,1,b\n2,2,c\n3,3,a\n")
-    assert panel.load_csv(three) is False and "Could not use three.csv: " in panel.message
-    assert "3 classes" in panel.message
+    nine = tmp_path / "nine.csv"
+    nine.write_text("".join(f"{i},{i},{i}\n" for i in range(9)))
+    assert panel.load_csv(nine) is False and "Could not use nine.csv: " in panel.message
+    assert "9 classes" in panel.message
     assert panel.load_csv(tmp_path / "missing.csv") is False
     qtbot.wait(200)
     assert panel.data is before and panel.findChild(object, "datasetCombo").currentData() == "moons"
@@ -262,16 +264,17 @@ def test_architecture_and_feature_controls_rebuild_the_network(qtbot, panel):
 
 def test_hovering_the_loss_plot_shows_the_values(qtbot, panel):
     panel.play()
-    qtbot.waitUntil(lambda: panel.train_loss_curve.xData is not None and len(panel.train_loss_curve.xData) > 10,
-                    timeout=WAIT)
+    curve = panel.curves.train_loss_curve
+    qtbot.waitUntil(lambda: curve.xData is not None and len(curve.xData) > 10, timeout=WAIT)
     panel.pause()
     wait_paused(qtbot, panel)
     panel._redraw(force=True)
     plot = panel.findChild(object, "lossPlot")
-    step = panel.train_loss_curve.xData[3]
+    step = panel.curves.train_loss_curve.xData[3]
     y = (plot.getPlotItem().vb.viewRange()[1][0] + plot.getPlotItem().vb.viewRange()[1][1]) / 2
-    panel.loss_readout.show_at(plot.getPlotItem().vb.mapViewToScene(QPointF(step, y)))
-    assert panel.loss_readout.text.startswith(f"step {step:,.0f}") and "train loss" in panel.loss_readout.text
+    panel.curves.loss_readout.show_at(plot.getPlotItem().vb.mapViewToScene(QPointF(step, y)))
+    readout = panel.curves.loss_readout.text
+    assert readout.startswith(f"step {format_number(step)}") and "train loss" in readout
     panel.findChild(object, "lossLogCheck").setChecked(False)
     assert not plot.getPlotItem().ctrl.logYCheck.isChecked()
 
@@ -282,10 +285,10 @@ def test_a_warning_takes_the_hint_s_place_and_moves_no_control(qtbot, panel):
     before = (play.mapTo(panel, play.rect().topLeft()), plot.mapTo(panel, plot.rect().topLeft()))
     panel.show_message("Training paused: the loss exploded")
     qtbot.wait(20)
-    assert panel.message_label.isVisible() and not panel.hint_label.isVisible()
+    assert panel.status.message_label.isVisible() and not panel.status.hint_label.isVisible()
     assert (play.mapTo(panel, play.rect().topLeft()), plot.mapTo(panel, plot.rect().topLeft())) == before
     qtbot.mouseClick(panel.findChild(object, "dismissMessageButton"), Qt.MouseButton.LeftButton)
-    assert panel.message == "" and panel.hint_label.isVisible()
+    assert panel.message == "" and panel.status.hint_label.isVisible()
 
 
 def test_a_new_loss_starts_new_curves_and_keeps_the_weights(qtbot, panel):
@@ -295,24 +298,24 @@ def test_a_new_loss_starts_new_curves_and_keeps_the_weights(qtbot, panel):
     wait_paused(qtbot, panel)
     step = panel.step
     panel._redraw(force=True)
-    panel.loss_readout.show_at(panel.loss_plot.getPlotItem().vb.mapViewToScene(QPointF(50, -1)))
-    assert panel.loss_readout.text
+    panel.curves.loss_readout.show_at(panel.curves.loss_plot.getPlotItem().vb.mapViewToScene(QPointF(50, -1)))
+    assert panel.curves.loss_readout.text
     panel.findChild(object, "lossCombo").setCurrentIndex(panel.findChild(object, "lossCombo").findData("mse"))
-    qtbot.waitUntil(lambda: panel.last_change is not None and panel._curves_loss == "mse", timeout=WAIT)
-    assert panel._history.size == 0 and panel.loss_readout.text == ""  # no BCE values on an MSE plot
+    qtbot.waitUntil(lambda: panel.last_change is not None and panel.curves.loss == "mse", timeout=WAIT)
+    assert panel.curves.history.size == 0 and panel.curves.loss_readout.text == ""  # no BCE values on an MSE plot
     panel.step_requested.emit()
     qtbot.waitUntil(lambda: panel.step == step + 1, timeout=WAIT)  # the weights and the count go on
-    qtbot.waitUntil(lambda: panel._history.size >= 1, timeout=WAIT)
-    assert panel._history.steps[0] > step - 1
+    qtbot.waitUntil(lambda: panel.curves.history.size >= 1, timeout=WAIT)
+    assert panel.curves.history.steps[0] > step - 1
 
 
 def test_network_controls_fit_six_layers_and_no_layer_has_no_activation(panel):
     for _ in range(6):
         panel.findChild(object, "addLayerButton").click()
-    column = panel.findChild(object, "architectureLabel").parentWidget().parentWidget()
-    area = column.parentWidget().parentWidget()
+    area = panel.network_controls.parentWidget().parentWidget().parentWidget()
+    assert isinstance(area, QScrollArea)
     room = area.width() - area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-    assert column.minimumSizeHint().width() <= room  # nothing cut off on the right, even with a scroll bar
+    assert area.widget().minimumSizeHint().width() <= room  # nothing cut off on the right, even with a scroll bar
     for _ in range(8):
         panel.findChild(object, "removeLayerButton").click()
     assert panel.findChild(object, "architectureLabel").text() == "2 → 1"
@@ -330,7 +333,7 @@ def test_compare_optimizers_races_from_the_same_weights(qtbot, panel):
     finals = {name: history[-1][1] for name, history in dialog._history.items()}
     assert finals["Adam"] < finals["SGD"]
     qtbot.waitUntil(lambda: all(view.redraws > 0 for view in dialog.views.values()), timeout=WAIT)
-    qtbot.waitUntil(lambda: "Adam: step 1,000" in dialog.titles["Adam"].text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Adam: step 1000," in dialog.titles["Adam"].text(), timeout=WAIT)
     dialog.close()
     assert dialog.worker is None
 

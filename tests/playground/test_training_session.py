@@ -13,19 +13,11 @@ import pytest
 
 from engine import Tensor, no_grad
 from engine.optim import SGD, Adam
-from playground.training.session import (
-    DATASETS,
-    Change,
-    TrainingSession,
-    TrainingSettings,
-    build_model,
-    classify_change,
-    contour_segments,
-    expand_features,
-    grid_axes,
-    load_points,
-    weights_document,
-)
+from playground.training.contour import contour_segments
+from playground.training.network import build_model, weights_document
+from playground.training.points import expand_features, grid_axes, load_points
+from playground.training.session import TrainingSession
+from playground.training.settings import DATASETS, Change, TrainingSettings, classify_change
 
 
 def same_weights(a: dict, b: dict) -> bool:
@@ -229,19 +221,27 @@ def test_contour_of_a_cone_is_a_circle():
     assert len(x) == 4
 
 
-def test_a_csv_is_read_with_two_classes_or_refused(tmp_path):
+def test_a_csv_is_read_with_its_classes_or_refused(tmp_path):
     good = tmp_path / "points.csv"
     good.write_text("x1,x2,label\n0,0,a\n1,1,b\n0,1,a\n1,0,b\n2,2,b\n")
-    X, y = load_points(good)
-    assert X.shape == (5, 2) and list(y) == [0, 1, 0, 1, 1]
+    X, y, classes = load_points(good)
+    assert X.shape == (5, 2) and list(y) == [0, 1, 0, 1, 1] and classes == ("a", "b")
     bad = tmp_path / "bad.csv"
     bad.write_text("x1,x2,label\n0,0,0\n1,oops,1\n")
     with pytest.raises(ValueError, match="line 3"):
         load_points(bad)
     three = tmp_path / "three.csv"
-    three.write_text("0,0,0\n1,1,1\n2,2,2\n3,3,0\n")
-    with pytest.raises(ValueError, match="3 classes"):
-        load_points(three)
+    three.write_text("0,0,cat\n1,1,dog\n2,2,emu\n3,3,cat\n")
+    X, y, classes = load_points(three)
+    assert classes == ("cat", "dog", "emu") and list(y) == [0, 1, 2, 0]
+    nine = tmp_path / "nine.csv"
+    nine.write_text("".join(f"{i},{i},{i}\n" for i in range(9)))
+    with pytest.raises(ValueError, match="9 classes; the training panel separates 2 to 8"):
+        load_points(nine)
+    one = tmp_path / "one.csv"
+    one.write_text("0,0,a\n1,1,a\n2,2,a\n3,3,a\n")
+    with pytest.raises(ValueError, match="1 class;"):
+        load_points(one)
 
 
 def test_a_persons_points_become_the_csv_dataset(tmp_path):
@@ -259,7 +259,7 @@ def test_a_persons_points_become_the_csv_dataset(tmp_path):
 
 def test_the_weights_document_rebuilds_the_same_network(trained):
     document = json.loads(json.dumps(weights_document(trained.settings, trained.state_dict(), trained.step)))
-    assert document["format"] == "autograd-playground-weights" and document["version"] == 1
+    assert document["format"] == "autograd-playground-weights" and document["version"] == 2
     assert document["architecture"]["hidden"] == [16, 16] and document["step"] == 60
     model = build_model(len(document["architecture"]["inputs"]), tuple(document["architecture"]["hidden"]),
                         document["architecture"]["activation"], seed=99)

@@ -1,0 +1,136 @@
+"""The plane on a pyqtgraph plot: what the network predicts as a colour image, its boundary lines,
+the training and test points of every class, the mistakes ringed, and in place of the output, when
+asked, one neuron's map (`show_focus`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+
+from .colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut
+from .contour import contour_segments
+from .grid import FocusMap
+from .points import grid_axes
+from .settings import MAX_CLASSES
+
+LINE_COLOURS = {False: "#202124", True: "#E8EAED"}
+
+
+class BoundaryView:
+    """Two classes: P(class 1) on the diverging map and its 0.5 line. k classes: each pixel in its most
+    likely class's colour, shaded by how sure the network is, and the lines between the classes."""
+
+    def __init__(self, plot: pg.PlotWidget, point_size: int = 8):
+        self.plot = plot
+        plot.setBackground(plot.palette().color(plot.palette().ColorRole.Window))  # the margin blends in
+        item = plot.getPlotItem()
+        item.setMouseEnabled(False, False)
+        item.setAspectLocked(True)
+        item.showGrid(False, False)
+        item.vb.disableAutoRange()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        item.addItem(self.image)
+        self.contour = pg.PlotCurveItem(connect="pairs", antialias=True)
+        item.addItem(self.contour)
+        self.train = [pg.ScatterPlotItem(symbol="o", size=point_size, name="train") for _ in range(MAX_CLASSES)]
+        self.test = [pg.ScatterPlotItem(symbol="t1", size=point_size + 3, name="test") for _ in range(MAX_CLASSES)]
+        self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen(MISCLASSIFIED, width=2.2),
+                                        brush=None, name="misclassified")
+        for scatter in (*self.train, *self.test, self.wrong):
+            item.addItem(scatter)
+        self.extent: tuple[float, float, float, float] | None = None
+        self.redraws = 0
+        self.dark = False
+        self.discrete = False  # the predicted class only, no shades of probability
+        self.shows_test = True
+        self.focus: FocusMap | None = None  # a neuron shown in place of the output
+        self.focus_levels = (-1.0, 1.0)
+        self._output = None  # (probability, extent, contour): the last output, to show again
+        self.set_theme(False)
+
+    # -- what it shows --
+
+    def set_theme(self, dark: bool) -> None:
+        self.dark = dark
+        colours = class_colours(dark)
+        white, line = pg.mkPen("#FFFFFF", width=1.2), pg.mkPen(LINE_COLOURS[dark], width=1.2)
+        for label, (train, test) in enumerate(zip(self.train, self.test)):
+            train.setPen(white)
+            train.setBrush(pg.mkBrush(colours[label]))
+            test.setPen(line)
+            test.setBrush(pg.mkBrush(colours[label]))
+        self.contour.setPen(pg.mkPen(LINE_COLOURS[dark], width=2))
+        self._repaint()
+
+    def set_points(self, X_train, y_train, X_test, y_test) -> None:
+        for label in range(MAX_CLASSES):
+            self.train[label].setData(pos=X_train[y_train == label])
+            self.test[label].setData(pos=X_test[y_test == label])
+
+    def set_extent(self, extent) -> None:
+        if extent == self.extent:
+            return
+        self.extent = extent
+        x0, x1, y0, y1 = extent
+        self.plot.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+
+    def set_probability(self, probability: np.ndarray, extent, contour=None,
+                        misclassified: np.ndarray | None = None) -> None:
+        """Show what the network predicts: P(class 1) as (R, R), or k classes' probabilities as (k, R, R);
+        ``contour`` is its boundary as segment pairs (for two classes computed here if not given)."""
+        if contour is None:
+            xs, ys = grid_axes(extent, probability.shape[-1])
+            contour = (contour_segments(probability, 0.5, xs, ys) if probability.ndim == 2
+                       else (np.empty(0), np.empty(0)))
+        self._output = (probability, extent, contour)
+        if misclassified is not None:
+            self.wrong.setData(pos=misclassified)
+        if self.focus is None:
+            self._paint(probability, extent, contour)
+
+    def show_focus(self, focus: FocusMap | None, levels: tuple[float, float] = (-1.0, 1.0)) -> None:
+        """Show one neuron's map (values from ``levels[0]`` to ``levels[1]`` on the diverging map, and its
+        level line) in place of the output; None shows the output again."""
+        self.focus, self.focus_levels = focus, levels
+        self._repaint()
+
+    def set_discrete(self, discrete: bool) -> None:
+        self.discrete = discrete
+        self._repaint()
+
+    def set_test_visible(self, visible: bool) -> None:
+        self.shows_test = visible
+        for scatter in self.test:
+            scatter.setVisible(visible)
+
+    # -- painting --
+
+    def _repaint(self) -> None:
+        if self.focus is not None and self.extent is not None:
+            self._paint_focus()
+        elif self._output is not None:
+            self._paint(*self._output)
+
+    def _paint(self, probability: np.ndarray, extent, contour) -> None:
+        self.set_extent(extent)
+        if probability.ndim == 3:
+            self.image.setImage(class_regions_rgb(probability, self.dark, self.discrete), autoLevels=False,
+                                levels=(0, 255), lut=None)
+        else:
+            shown = (probability > 0.5).astype(np.float32) if self.discrete else probability
+            self.image.setImage(shown, autoLevels=False, levels=(0.0, 1.0), lut=diverging_lut(self.dark))
+        self._place_image(extent)
+        self.contour.setData(*contour, connect="pairs")
+        self.redraws += 1
+
+    def _paint_focus(self) -> None:
+        focus = self.focus
+        self.image.setImage(focus.image, autoLevels=False, levels=self.focus_levels, lut=diverging_lut(self.dark))
+        self._place_image(self.extent)
+        self.contour.setData(*focus.contour, connect="pairs")
+        self.redraws += 1
+
+    def _place_image(self, extent) -> None:
+        x0, x1, y0, y1 = extent
+        self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))  # after setImage: the scale needs the image's size

@@ -1,0 +1,84 @@
+"""The training panel's colours, as numbers (no Qt): the classes, the diverging map of a neuron or a
+probability, and the shaded class regions, each for the light and the dark theme.
+
+Classes take the Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), chosen to stay
+distinct for the common colour-vision deficiencies; its first two, orange and blue, are also the
+TF Playground's two classes. A map runs from a pale class-0 orange (negative, or p = 0) through
+the theme's neutral (zero, or p = 0.5) to a pale class-1 blue (positive, or p = 1).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+OKABE_ITO = ("#E69F00", "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000")
+DARK_BLACK = "#E0E0E0"  # Okabe-Ito's black would vanish on a dark background: light grey stands in
+NEUTRAL = {False: (246, 246, 244), True: (44, 46, 50)}  # a map's middle: near the theme's background
+PALE = 0.62  # how much of a class colour a pale shade keeps (the rest is the neutral)
+MISCLASSIFIED = "#D93025"
+
+
+def class_colours(dark: bool = False) -> tuple[str, ...]:
+    """One colour per class label, in order (up to 8)."""
+    return OKABE_ITO[:-1] + (DARK_BLACK if dark else OKABE_ITO[-1],)
+
+
+def rgb(colour: str) -> np.ndarray:
+    colour = colour.lstrip("#")
+    return np.array([int(colour[i:i + 2], 16) for i in (0, 2, 4)], dtype=np.float64)
+
+
+def pale(colour: str, dark: bool = False) -> np.ndarray:
+    """A class colour mixed with the theme's neutral, for areas (points keep the full colour)."""
+    return PALE * rgb(colour) + (1 - PALE) * np.array(NEUTRAL[dark], dtype=np.float64)
+
+
+@lru_cache(maxsize=8)
+def diverging_lut(dark: bool = False, size: int = 256) -> np.ndarray:
+    """(size, 3) uint8: pale orange -> neutral -> pale blue (shared: do not write to it)."""
+    colours = class_colours(dark)
+    ends = np.stack([pale(colours[0], dark), np.array(NEUTRAL[dark], dtype=np.float64), pale(colours[1], dark)])
+    t = np.linspace(0.0, 2.0, size)
+    low = np.minimum(t.astype(int), 1)
+    fraction = (t - low)[:, None]
+    lut = np.round(ends[low] * (1 - fraction) + ends[low + 1] * fraction).astype(np.uint8)
+    lut.setflags(write=False)
+    return lut
+
+
+def map_rgb(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
+    """Values coloured on the diverging map from ``low`` to ``high`` (clipped): (..., 3) uint8. ``low`` and
+    ``high`` may be arrays that broadcast against ``values`` (one range per map)."""
+    low, high = np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32)
+    scale = np.float32(255.0) / np.where(high > low, high - low, np.float32(1.0))
+    index = (np.asarray(values, dtype=np.float32) - low) * scale + np.float32(0.5)
+    np.clip(index, 0, 255, out=index)
+    np.nan_to_num(index, copy=False, nan=127.5)  # no value: the middle of the map
+    return diverging_lut(dark)[index.astype(np.uint8)]
+
+
+def tint_rgb(values: np.ndarray, colour: str, dark: bool = False) -> np.ndarray:
+    """Values from 0 to 1 as the theme's neutral (0) to a pale ``colour`` (1): (..., 3) uint8."""
+    neutral = np.array(NEUTRAL[dark], dtype=np.float64)
+    share = np.clip(np.nan_to_num(values), 0.0, 1.0)[..., None]
+    return np.round(neutral + (pale(colour, dark) - neutral) * share).astype(np.uint8)
+
+
+def class_regions_rgb(probability: np.ndarray, dark: bool = False, discrete: bool = False) -> np.ndarray:
+    """k-class probabilities (k, R, R) as an (R, R, 3) uint8 image: each pixel in the pale colour of its
+    most likely class, fading to the neutral as that class's lead shrinks to nothing (where all k are
+    equally likely); ``discrete`` paints every pixel at full shade."""
+    k = probability.shape[0]
+    winner = np.argmax(probability, axis=0)
+    neutral = np.array(NEUTRAL[dark], dtype=np.float64)
+    tints = np.stack([pale(c, dark) for c in class_colours(dark)[:k]])
+    if discrete:
+        shade = np.ones(winner.shape)
+    else:
+        confidence = np.max(probability, axis=0)
+        shade = np.clip((confidence - 1.0 / k) / (1.0 - 1.0 / k), 0.0, 1.0)
+        shade = 0.15 + 0.85 * shade  # even a narrow lead shows whose region it is
+    image = neutral + (tints[winner] - neutral) * shade[..., None]
+    return np.round(image).astype(np.uint8)

@@ -1,0 +1,318 @@
+"""The output column: the figures of the latest report, the loss and accuracy curves of the run
+with hover readouts, and the per-class accuracy and confusion matrices.
+
+The curves keep the whole history (`History`); a plot is redrawn only when the panel's paint
+timer says so (`draw`), and its axes move in nice jumps, since new tick labels are the costliest
+part of painting a plot.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Slot
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from ..numbers import format_number
+from .confusion import ConfusionView
+from .session import Metrics
+from .widgets import CURVE_COLOURS, fix_size, heading_font, named, style_plot
+from .worker import Progress
+
+CURVE_PLOTS = ("loss", "accuracy")
+AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
+
+
+def nice_ceiling(value: float) -> float:
+    """The smallest of 1, 2, 5 x 10^k at or above ``value``."""
+    exponent = math.floor(math.log10(value))
+    for mantissa in (1, 2, 5, 10):
+        if mantissa * 10.0**exponent >= value:
+            return mantissa * 10.0**exponent
+    return 10.0 ** (exponent + 1)
+
+
+def percent(share: float) -> str:
+    """0.9733 -> "97.33%" (through the app's one number formatter)."""
+    return f"{format_number(100 * share)}%"
+
+
+class History:
+    """Step, train loss, test loss, train accuracy, test accuracy: grown by doubling, one row per report."""
+
+    def __init__(self):
+        self.clear()
+
+    def clear(self) -> None:
+        self._rows = np.empty((5, 256))
+        self.size = 0
+
+    def add(self, m: Metrics) -> None:
+        if self.size and m.step <= self._rows[0, self.size - 1]:
+            self.size = int(np.searchsorted(self._rows[0, :self.size], m.step))  # same step again, or rewound
+        if self.size == self._rows.shape[1]:
+            self._rows = np.concatenate([self._rows, np.empty_like(self._rows)], axis=1)
+        self._rows[:, self.size] = (m.step, m.train_loss, m.test_loss, m.train_accuracy, m.test_accuracy)
+        self.size += 1
+
+    def column(self, index: int) -> np.ndarray:
+        return self._rows[index, :self.size]
+
+    @property
+    def steps(self) -> np.ndarray:
+        return self.column(0)
+
+
+class Readout:
+    """Hover values on a curve plot: a vertical line at the nearest report and its figures beside it."""
+
+    def __init__(self, plot: pg.PlotWidget, text_for_index):
+        self.plot = plot
+        self.text_for_index = text_for_index
+        self.steps = np.empty(0)
+        self.line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#9aa0a6", style=Qt.PenStyle.DashLine))
+        self.label = pg.TextItem(anchor=(0, 0), color="#202124", fill=pg.mkBrush(255, 255, 255, 225),
+                                 border=pg.mkPen("#9aa0a6"))
+        for item in (self.line, self.label):
+            item.setVisible(False)
+            item.setZValue(100)
+            plot.addItem(item, ignoreBounds=True)
+        plot.scene().sigMouseMoved.connect(self.show_at)
+
+    @property
+    def text(self) -> str:
+        return self.label.toPlainText() if self.label.isVisible() else ""
+
+    def show_at(self, scene_pos: QPointF) -> None:
+        vb = self.plot.getPlotItem().vb
+        if not len(self.steps) or not vb.sceneBoundingRect().contains(scene_pos):
+            self.hide()
+            return
+        point = vb.mapSceneToView(scene_pos)
+        index = int(np.clip(np.searchsorted(self.steps, point.x()), 0, len(self.steps) - 1))
+        if index > 0 and abs(self.steps[index - 1] - point.x()) < abs(self.steps[index] - point.x()):
+            index -= 1
+        x = self.steps[index]
+        self.line.setPos(x)
+        self.label.setText(self.text_for_index(index))
+        (x0, x1), (y0, y1) = vb.viewRange()
+        right = point.x() > (x0 + x1) / 2
+        top = point.y() > (y0 + y1) / 2
+        self.label.setAnchor((1.0 if right else 0.0, 0.0 if top else 1.0))
+        self.label.setPos(x, point.y())
+        self.line.setVisible(True)
+        self.label.setVisible(True)
+
+    def hide(self) -> None:
+        self.line.setVisible(False)
+        self.label.setVisible(False)
+
+
+def _curve_plot(name: str, tip: str, axis_label: str, palette) -> pg.PlotWidget:
+    plot = named(pg.PlotWidget(), name, tip)
+    style_plot(plot, palette)
+    item = plot.getPlotItem()
+    item.setMouseEnabled(False, False)
+    item.setLabel("left", axis_label)
+    item.getAxis("left").setWidth(AXIS_WIDTH)
+    item.setLabel("bottom", "step")
+    item.showGrid(True, True, alpha=0.25)
+    return plot
+
+
+class CurvesColumn(QWidget):
+    """OUTPUT: test accuracy in big, the other figures, and the loss and accuracy curves."""
+
+    def __init__(self, loss: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.history = History()
+        self.loss = loss  # the loss the curves show: another one starts them afresh
+        self.behind: list[str] = []  # curve plots not yet showing the latest history
+        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self._loss_axis_range = None
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        title = QLabel("OUTPUT")
+        title.setFont(heading_font(self))
+        layout.addWidget(title)
+        self.accuracy_label = named(QLabel("Test accuracy –"), "accuracyLabel", "Accuracy on the test points")
+        big = QFont(self.accuracy_label.font())
+        big.setPointSizeF(big.pointSizeF() * 1.6)
+        big.setBold(True)
+        self.accuracy_label.setFont(big)
+        fix_size(self.accuracy_label, "Test accuracy 100.0%")
+        layout.addWidget(self.accuracy_label)
+        figures = QGridLayout()
+        figures.setHorizontalSpacing(10)
+        self.figure_labels: dict[str, QLabel] = {}
+        for row, (key, title) in enumerate((("train_accuracy", "train accuracy"), ("train_loss", "train loss"),
+                                            ("test_loss", "test loss"), ("learning_rate", "learning rate"))):
+            figures.addWidget(QLabel(title), row, 0)
+            first, *rest = key.split("_")
+            value = named(QLabel("–"), first + "".join(word.capitalize() for word in rest) + "Label", title)
+            fix_size(value, "0.000000000")
+            self.figure_labels[key] = value
+            figures.addWidget(value, row, 1)
+        figures.setColumnStretch(2, 1)
+        layout.addLayout(figures)
+
+        palette = self.palette()
+        text = palette.color(palette.ColorRole.Text)
+        self.loss_plot = _curve_plot("lossPlot", "Loss per step; hover for the values", "loss", palette)
+        item = self.loss_plot.getPlotItem()
+        item.enableAutoRange(axis="xy", enable=False)  # ranges move in nice jumps: see draw
+        item.addLegend(offset=(-8, 8), labelTextColor=text)
+        self.train_loss_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["train"], width=2), name="train")
+        self.test_loss_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["test"], width=2), name="test")
+        for curve in (self.train_loss_curve, self.test_loss_curve):
+            curve.setClipToView(True)
+            curve.setDownsampling(auto=True, method="peak")
+        self.loss_readout = Readout(self.loss_plot, self._loss_text)
+        layout.addWidget(self.loss_plot, 3)
+        self.log_scale_check = named(QCheckBox("Log scale"), "lossLogCheck", "Show the loss on a log scale")
+        self.log_scale_check.toggled.connect(self._on_log_scale_check_toggled)
+        self.log_scale_check.setChecked(True)  # a loss falling from 0.7 to 0.0001 reads best in decades
+        layout.addWidget(self.log_scale_check)
+
+        self.accuracy_plot = _curve_plot("accuracyPlot", "Accuracy per step; hover for the values", "accuracy %",
+                                         palette)
+        item = self.accuracy_plot.getPlotItem()
+        item.setYRange(0, 100, padding=0.02)
+        item.enableAutoRange(axis="xy", enable=False)
+        item.addLegend(offset=(-8, -8), labelTextColor=text)
+        self.train_accuracy_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["train"], width=2), name="train")
+        self.test_accuracy_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["test"], width=2), name="test")
+        self.accuracy_readout = Readout(self.accuracy_plot, self._accuracy_text)
+        layout.addWidget(self.accuracy_plot, 2)
+        self.confusion = ConfusionView()
+        layout.addWidget(self.confusion)
+
+    @property
+    def plots(self) -> tuple[pg.PlotWidget, ...]:
+        return (self.loss_plot, self.accuracy_plot)
+
+    # -- the history --
+
+    def add(self, metrics: Metrics) -> None:
+        self.history.add(metrics)
+        self.mark_behind()
+
+    def mark_behind(self) -> None:
+        self.behind += [p for p in CURVE_PLOTS if p not in self.behind]
+
+    def clear(self) -> None:
+        self._loss_axis_range = None
+        self.history.clear()
+        for readout in (self.loss_readout, self.accuracy_readout):
+            readout.hide()
+        self.mark_behind()
+
+    def start_over(self) -> None:
+        """A new network: new curves, and the step axes back to their first range."""
+        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self.clear()
+
+    def set_loss(self, loss: str) -> None:
+        """Another loss is another unit: its curves start afresh."""
+        if loss != self.loss:
+            self.loss = loss
+            self.clear()
+
+    # -- painting --
+
+    def show_figures(self, progress: Progress | None) -> None:
+        if progress is None:
+            self.accuracy_label.setText("Test accuracy –")
+            for label in self.figure_labels.values():
+                label.setText("–")
+            self.confusion.set_matrices(None, None)
+            return
+        m = progress.metrics
+        self.accuracy_label.setText(f"Test accuracy {percent(m.test_accuracy)}")
+        self.figure_labels["train_accuracy"].setText(percent(m.train_accuracy))
+        self.figure_labels["train_loss"].setText(format_number(m.train_loss))
+        self.figure_labels["test_loss"].setText(format_number(m.test_loss))
+        self.figure_labels["learning_rate"].setText(format_number(m.learning_rate))
+        self.confusion.set_matrices(m.train_confusion, m.test_confusion)
+
+    def draw_behind(self, every: bool = False) -> None:
+        """Draw the first plot that is behind (all of them with ``every``)."""
+        for plot in self.behind if every else self.behind[:1]:
+            self.draw(plot)
+        self.behind = [] if every else self.behind[1:]
+
+    def draw(self, which: str) -> None:
+        """Put the whole history on the loss or the accuracy plot."""
+        h = self.history
+        steps = h.steps
+        plot = self.loss_plot if which == "loss" else self.accuracy_plot
+        # The step axis grows in nice jumps (100, 200, 500, 1000, ...), not on every redraw: a new
+        # range means new tick labels to lay out, the costliest part of painting a plot.
+        right = nice_ceiling(max(float(steps[-1]) if len(steps) else 0.0, 100.0))
+        if right != self._step_axis_end[which]:
+            self._step_axis_end[which] = right
+            plot.getPlotItem().setXRange(0, right, padding=0.02)
+        if which == "loss":
+            self._draw_loss_axis()
+            self.loss_readout.steps = steps.copy()
+            floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
+            curves = ((self.train_loss_curve, np.maximum(h.column(1), floor)),
+                      (self.test_loss_curve, np.maximum(h.column(2), floor)))
+        else:
+            self.accuracy_readout.steps = steps.copy()
+            curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
+        symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
+        for (curve, values), colour in zip(curves, (CURVE_COLOURS["train"], CURVE_COLOURS["test"])):
+            curve.setData(steps, values)
+            if curve.opts["symbol"] != symbol:
+                curve.setSymbol(symbol)
+                curve.setSymbolBrush(colour)
+                curve.setSymbolPen(colour)
+                curve.setSymbolSize(6)
+
+    def _draw_loss_axis(self) -> None:
+        """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must."""
+        h = self.history
+        losses = np.concatenate([h.column(1), h.column(2)])
+        losses = losses[np.isfinite(losses)]
+        if self.log_scale_check.isChecked():
+            positive = losses[losses > 0]
+            low, high = ((math.floor(math.log10(max(positive.min(), 1e-12))), math.ceil(math.log10(positive.max())))
+                         if len(positive) else (-3, 0))
+            y_range = (low, max(high, low + 1))
+        else:
+            y_range = (0.0, nice_ceiling(max(float(losses.max()) if len(losses) else 1.0, 1e-6)))
+        if y_range != self._loss_axis_range:
+            self._loss_axis_range = y_range
+            self.loss_plot.getPlotItem().setYRange(*y_range, padding=0.03)
+
+    def _loss_text(self, index: int) -> str:
+        h = self.history
+        return (f"step {format_number(h.steps[index])}\ntrain loss {format_number(h.column(1)[index])}\n"
+                f"test loss  {format_number(h.column(2)[index])}")
+
+    def _accuracy_text(self, index: int) -> str:
+        h = self.history
+        return (f"step {format_number(h.steps[index])}\ntrain {percent(h.column(3)[index])}\n"
+                f"test  {percent(h.column(4)[index])}")
+
+    @Slot(bool)
+    def _on_log_scale_check_toggled(self, checked: bool) -> None:
+        self.loss_plot.getPlotItem().setLogMode(y=checked)
+        self._loss_axis_range = None
+        self.mark_behind()
+
+    def restyle(self, palette) -> None:
+        self.confusion.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
+        text = palette.color(palette.ColorRole.Text)
+        for plot in self.plots:
+            style_plot(plot, palette)
+            legend = plot.getPlotItem().legend
+            if legend is not None:
+                legend.setLabelTextColor(text)
+                for _sample, label in legend.items:  # setLabelTextColor alone leaves drawn labels as they were
+                    label.setText(label.text, color=text)

@@ -1,0 +1,216 @@
+"""The data column: which points to learn (dataset, classes, size, noise, split, seed, a person's CSV)
+and the input features the network sees."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..numbers import format_number
+from .settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
+from .widgets import named
+
+FEATURE_OBJECT_NAMES = {
+    "x1": "featureX1Check", "x2": "featureX2Check", "x1^2": "featureX1SquaredCheck",
+    "x2^2": "featureX2SquaredCheck", "x1*x2": "featureX1X2Check", "sin x1": "featureSinX1Check",
+    "sin x2": "featureSinX2Check",
+}
+
+
+def slider_with_value(name: str, tip: str, low: int, high: int) -> tuple[QSlider, QLabel, QWidget]:
+    """A horizontal slider with the value it stands for written on its right."""
+    slider = named(QSlider(Qt.Orientation.Horizontal), name, tip)
+    slider.setRange(low, high)
+    value = QLabel()
+    value.setMinimumWidth(34)
+    value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    holder = QWidget()
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(slider, 1)
+    row.addWidget(value)
+    return slider, value, holder
+
+
+class DataControls(QWidget):
+    """Edits the data and feature fields of `TrainingSettings`; `edited` says one changed."""
+
+    edited = Signal()
+    csv_chosen = Signal(str)      # a path the person picked
+    edit_refused = Signal(str)    # why an edit was undone
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._csv_name = ""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 4, 0)
+        layout.addWidget(self._build_data_group())
+        layout.addWidget(self._build_features_group())
+        layout.addStretch(1)
+
+    def _build_data_group(self) -> QGroupBox:
+        data = QGroupBox("DATA")
+        form = QFormLayout(data)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.dataset_combo = named(QComboBox(), "datasetCombo", "Which dataset to learn")
+        for key, title in DATASETS.items():
+            if key != "csv":
+                self.dataset_combo.addItem(title, key)
+        self.dataset_combo.currentIndexChanged.connect(self.edited)
+        form.addRow(self.dataset_combo)
+        self.class_count_spin = named(QSpinBox(), "classCountSpin",
+                                      "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)")
+        self.class_count_spin.setRange(2, 8)
+        self.class_count_spin.setKeyboardTracking(False)
+        self.class_count_spin.valueChanged.connect(self.edited)
+        form.addRow("Classes", self.class_count_spin)
+        self.load_csv_button = named(QPushButton("Load CSV…"), "loadCsvButton",
+                                     "Train on your own points: rows of x1,x2,label with 2 to 8 labels "
+                                     "(numbers or names)")
+        self.load_csv_button.clicked.connect(self._on_load_csv_button_clicked)
+        form.addRow(self.load_csv_button)
+        self.points_spin = named(QSpinBox(), "pointsSpin", "Number of points (train and test)")
+        self.points_spin.setRange(10, 2000)
+        self.points_spin.setSingleStep(10)
+        self.points_spin.setKeyboardTracking(False)
+        self.points_spin.valueChanged.connect(self.edited)
+        form.addRow("Points", self.points_spin)
+        self.noise_slider, self.noise_value, holder = slider_with_value("noiseSlider", "Noise added to the points",
+                                                                        0, 50)
+        self.noise_slider.valueChanged.connect(self.edited)
+        form.addRow("Noise", holder)
+        self.test_slider, self.test_value, holder = slider_with_value("testFractionSlider",
+                                                                      "Share of the points kept for testing", 10, 90)
+        self.test_slider.valueChanged.connect(self.edited)
+        form.addRow("Test", holder)
+        self.seed_spin = named(QSpinBox(), "seedSpin", "Seed for the data, the split and the initial weights")
+        self.seed_spin.setRange(0, 999_999)
+        self.seed_spin.setKeyboardTracking(False)
+        self.seed_spin.valueChanged.connect(self.edited)
+        form.addRow("Seed", self.seed_spin)
+        self.regenerate_button = named(QPushButton("Regenerate"), "regenerateButton",
+                                       "New random data (the next seed) and new initial weights")
+        self.regenerate_button.clicked.connect(self._on_regenerate_button_clicked)
+        form.addRow(self.regenerate_button)
+        return data
+
+    def _build_features_group(self) -> QGroupBox:
+        features = QGroupBox("FEATURES")
+        grid = QGridLayout(features)
+        self.feature_checks: dict[str, QCheckBox] = {}
+        for index, (key, title) in enumerate(FEATURES.items()):
+            check = named(QCheckBox(title), FEATURE_OBJECT_NAMES[key], f"Feed {title} to the network")
+            check.toggled.connect(self._on_feature_check_toggled)
+            self.feature_checks[key] = check
+            grid.addWidget(check, index // 2, index % 2)
+        return features
+
+    # -- settings <-> controls --
+
+    def _controls(self) -> tuple[QWidget, ...]:
+        return (self.dataset_combo, self.class_count_spin, self.points_spin, self.noise_slider, self.test_slider,
+                self.seed_spin, *self.feature_checks.values())
+
+    def show_settings(self, s: TrainingSettings) -> None:
+        """Put ``s`` into the controls without signalling."""
+        controls = self._controls()
+        for control in controls:
+            control.blockSignals(True)
+        try:
+            if s.dataset == "csv" and self.dataset_combo.findData("csv") < 0:
+                self.dataset_combo.addItem(f"Your CSV: {self._csv_name}", "csv")
+            self.dataset_combo.setCurrentIndex(self.dataset_combo.findData(s.dataset))
+            self._show_class_range(s.dataset)
+            self.class_count_spin.setValue(s.classes)
+            self.points_spin.setValue(s.points)
+            self.noise_slider.setValue(round(s.noise * 100))
+            self.test_slider.setValue(round(s.test_fraction * 100))
+            self.seed_spin.setValue(s.seed)
+            for key, check in self.feature_checks.items():
+                check.setChecked(key in s.features)
+        finally:
+            for control in controls:
+                control.blockSignals(False)
+
+    def show_dependent(self, s: TrainingSettings) -> None:
+        """What follows from the settings: which controls apply, and the values beside the sliders."""
+        csv = s.dataset == "csv"
+        self.class_count_spin.setEnabled(s.dataset in CLASS_COUNTS and not csv)  # a CSV's classes are its own
+        self.points_spin.setEnabled(not csv)
+        self.noise_slider.setEnabled(not csv)
+        self.noise_value.setText(format_number(s.noise))
+        self.test_value.setText(f"{format_number(round(s.test_fraction * 100))}%")
+
+    def _show_class_range(self, dataset: str) -> None:
+        low, high = CLASS_COUNTS.get(dataset, (2, 2))
+        self.class_count_spin.blockSignals(True)
+        self.class_count_spin.setRange(low, high)
+        self.class_count_spin.blockSignals(False)
+
+    def values(self) -> dict:
+        """The fields of `TrainingSettings` this column edits, as the controls show them: a dataset with
+        a fixed number of classes takes its own, whatever the box said for the previous one."""
+        dataset = self.dataset_combo.currentData()
+        self._show_class_range(dataset)
+        return dict(
+            dataset=dataset,
+            classes=self.class_count_spin.value(),
+            points=self.points_spin.value(),
+            noise=self.noise_slider.value() / 100,
+            test_fraction=self.test_slider.value() / 100,
+            seed=self.seed_spin.value(),
+            features=tuple(key for key, check in self.feature_checks.items() if check.isChecked()),
+        )
+
+    @property
+    def has_csv(self) -> bool:
+        return self.dataset_combo.findData("csv") >= 0
+
+    def show_csv_name(self, name: str) -> None:
+        self._csv_name = name
+        index = self.dataset_combo.findData("csv")
+        if index >= 0:
+            self.dataset_combo.setItemText(index, f"Your CSV: {name}")
+
+    def show_point_count(self, count: int) -> None:
+        """A CSV's size in the points box (which a CSV does not let a person set)."""
+        self.points_spin.blockSignals(True)
+        self.points_spin.setValue(count)
+        self.points_spin.blockSignals(False)
+
+    # -- slots --
+
+    @Slot(bool)
+    def _on_feature_check_toggled(self, checked: bool) -> None:
+        if not any(check.isChecked() for check in self.feature_checks.values()):
+            sender = self.sender()
+            sender.blockSignals(True)
+            sender.setChecked(True)
+            sender.blockSignals(False)
+            self.edit_refused.emit("The network needs at least one input feature.")
+            return
+        self.edited.emit()
+
+    @Slot()
+    def _on_regenerate_button_clicked(self) -> None:
+        self.seed_spin.setValue((self.seed_spin.value() + 1) % (self.seed_spin.maximum() + 1))
+
+    @Slot()
+    def _on_load_csv_button_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load points", "", "CSV files (*.csv *.txt);;All files (*)")
+        if path:
+            self.csv_chosen.emit(path)

@@ -1,0 +1,197 @@
+"""The plane as the network sees it, free of Qt: one batched forward pass over a grid of points gives
+the decision boundary and every neuron's map at once.
+
+`PlaneGrid` holds the grid's input features (in chunks), a float32 twin of the network (a picture
+needs no float64, and float32 is four times faster), and the pixels sampled for the small neuron
+maps. `draw(model)` copies the model's weights into the twin, runs the grid through it once, layer
+by layer, and keeps from each layer's output what the pictures need: the output probabilities at
+full resolution, every neuron's values at the sampled pixels (about `MAP_SIZE` a side), which ReLU
+neurons are zero everywhere, and, when asked, one neuron at full resolution (`focus`).
+
+The grid is as fine as the pictures want (`DISPLAY`, 150 x 150) when the network is small; a large
+one is run on a coarser grid (`grid_resolution`, down to 76 x 76 for six layers of 64) so that one
+pass costs about the same, and its images are interpolated up to the display's size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import Tensor, no_grad
+
+from .contour import contour_segments
+from .network import layer_outputs, model_for
+from .points import expand_features, grid_axes
+from .settings import TrainingSettings
+
+DISPLAY = 150                    # the boundary image's side
+MAP_SIZE = 30                    # a neuron map's side, about (at least 24)
+GRID_BUDGET = 120e6              # multiply-adds one pass over the grid may take (150 x 150 of 2-16-16-1: 7e6)
+CHUNK_ROWS = 4096                # grid points per batched product
+# The level line drawn over one neuron's map: where it changes sign (a sigmoid: where it is one half).
+ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5}
+PROBABILITY_MIDPOINT = 0.5
+
+
+@dataclass(frozen=True)
+class FocusMap:
+    """One neuron's values over the plane at the boundary's resolution, and its level line."""
+
+    layer: int
+    index: int
+    image: np.ndarray                         # (resolution, resolution) float32, row i at the i-th y
+    level: float
+    contour: tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class PlaneDrawing:
+    """What one pass over the grid gives."""
+
+    probability: np.ndarray                   # two classes: (R, R) P(class 1); k classes: (k, R, R) softmax
+    contour: tuple[np.ndarray, np.ndarray]    # the p = 0.5 line, or the lines between classes, as segment pairs
+    maps: tuple[np.ndarray, ...]              # per layer 0..n+1: (neurons, r, r) float32
+    dead: tuple[np.ndarray, ...]              # per layer: (neurons,) bool, a ReLU neuron zero over the whole plane
+    focus: FocusMap | None = None
+
+
+def grid_resolution(settings: TrainingSettings, largest: int = DISPLAY, smallest: int = 60) -> int:
+    """The grid's side for the network of ``settings``: the finest within `GRID_BUDGET`."""
+    sizes = settings.layer_sizes
+    per_point = sum(a * b for a, b in zip(sizes, sizes[1:]))
+    return int(np.clip(np.sqrt(GRID_BUDGET / per_point), smallest, largest))
+
+
+def upsample(image: np.ndarray, size: int) -> np.ndarray:
+    """Bilinear interpolation of the last two axes of ``image`` (pixel centres on pixel centres) to
+    ``size`` x ``size``; the image itself when it already has that size."""
+    side = image.shape[-1]
+    if side == size:
+        return image
+    where = np.clip((np.arange(size) + 0.5) * side / size - 0.5, 0, side - 1)
+    low = np.minimum(where.astype(int), side - 2)
+    t = (where - low).astype(np.float32)
+    rows = image[..., low, :] * (1 - t)[:, None] + image[..., low + 1, :] * t[:, None]
+    return np.ascontiguousarray(rows[..., low] * (1 - t) + rows[..., low + 1] * t, dtype=np.float32)
+
+
+def softmax_rows(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def class_boundaries(probability: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lines between the regions where each class is the most likely, as segment pairs.
+
+    Class c's region ends where its probability meets the largest of the others'; the level line
+    of that difference at 0, for every class but the last (each of whose borders it shares with
+    another class), draws every border.
+    """
+    k = probability.shape[0]
+    ordered = np.sort(probability, axis=0)
+    top, runner_up = ordered[-1], ordered[-2]
+    xs_parts, ys_parts = [], []
+    for c in range(k - 1):
+        others = np.where(probability[c] >= top, runner_up, top)
+        x, y = contour_segments(probability[c] - others, 0.0, xs, ys)
+        xs_parts.append(x)
+        ys_parts.append(y)
+    return np.concatenate(xs_parts), np.concatenate(ys_parts)
+
+
+class PlaneGrid:
+    """The grid over ``extent`` for the network of ``settings``; `draw` runs it."""
+
+    def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY):
+        self.settings = settings
+        self.extent = extent
+        self.display = display
+        self.resolution = resolution = min(display, grid_resolution(settings, display))
+        self.xs, self.ys = grid_axes(extent, resolution)
+        self.display_xs, self.display_ys = grid_axes(extent, display)
+        gx, gy = np.meshgrid(self.xs, self.ys)  # row i is y = ys[i]: row-major image, y up
+        features = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), settings.features)
+        self._features = features.astype(np.float32)
+        # In chunks, so that a layer's outputs stay small; the training worker keeps BLAS on its own
+        # thread (`worker.single_threaded_blas`), so a chunk's size is no matter of threads.
+        rows = CHUNK_ROWS
+        self._chunks = [(start, Tensor(self._features[start:start + rows], dtype=np.float32))
+                        for start in range(0, len(features), rows)]
+        # The small maps' pixels: every MAP_STRIDE-th row and column, from the middle of each block,
+        # so a small pixel's centre is the centre of the block of big pixels it stands for.
+        stride = max(1, round(resolution / MAP_SIZE))
+        picked = np.arange(stride // 2, resolution, stride)
+        self.map_size = len(picked)
+        self._sampled = (picked[:, None] * resolution + picked[None, :]).ravel()
+        self._input_maps = self._as_maps(self._features[self._sampled])
+        self._twin = model_for(settings)
+        for parameter in self._twin.parameters():
+            parameter.data = parameter.data.astype(np.float32)
+
+    def _as_maps(self, values: np.ndarray) -> np.ndarray:
+        """(r * r, neurons) sampled values -> (neurons, r, r) maps."""
+        r = self.map_size
+        return np.ascontiguousarray(values.T.reshape(-1, r, r), dtype=np.float32)
+
+    def draw(self, model, focus: tuple[int, int] | None = None) -> PlaneDrawing:
+        """One pass over the grid with ``model``'s weights; ``focus`` = (layer, neuron) also gives that
+        neuron at full resolution (layer 0: an input feature)."""
+        for twin, parameter in zip(self._twin.parameters(), model.parameters()):
+            twin.data[...] = parameter.data
+        hidden = len(self.settings.hidden)
+        relu = self.settings.activation == "relu"
+        sampled = [[] for _ in range(hidden)]
+        alive = [np.zeros(n, dtype=bool) for n in self.settings.hidden]
+        focus_parts, logits = [], []
+        focus_layer = focus[0] if focus is not None else -1
+        with no_grad(), np.errstate(all="ignore"):
+            for start, chunk in self._chunks:
+                outputs = layer_outputs(self._twin, chunk)
+                here = self._sampled[(self._sampled >= start) & (self._sampled < start + len(chunk.data))] - start
+                for layer, values in enumerate(outputs[:-1]):
+                    sampled[layer].append(values[here])
+                    if relu:
+                        alive[layer] |= (values > 0).any(axis=0)
+                if 1 <= focus_layer <= hidden:
+                    focus_parts.append(outputs[focus_layer - 1][:, focus[1]])
+                logits.append(outputs[-1])
+        probability, output_values = self._probabilities(np.concatenate(logits))
+        maps = (self._input_maps, *(self._as_maps(np.concatenate(parts)) for parts in sampled),
+                self._as_maps(output_values[self._sampled]))
+        dead = (np.zeros(len(self.settings.features), dtype=bool),
+                *(~a if relu else np.zeros(len(a), dtype=bool) for a in alive),
+                np.zeros(self.settings.outputs, dtype=bool))
+        if probability.ndim == 2:
+            contour = contour_segments(probability, PROBABILITY_MIDPOINT, self.xs, self.ys)
+        else:
+            contour = class_boundaries(probability, self.xs, self.ys)
+        return PlaneDrawing(upsample(probability, self.display), contour, maps, dead,
+                            self._focus(focus, focus_parts, output_values) if focus is not None else None)
+
+    def _probabilities(self, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boundary image(s), and the output neurons' values per grid point (R * R, outputs)."""
+        R = self.resolution
+        if logits.shape[1] == 1:
+            values = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
+            values = np.nan_to_num(values, nan=0.5).astype(np.float32, copy=False)
+            return values.reshape(R, R), values
+        values = np.nan_to_num(softmax_rows(logits), nan=1.0 / logits.shape[1]).astype(np.float32, copy=False)
+        return np.ascontiguousarray(values.T.reshape(-1, R, R)), values
+
+    def _focus(self, focus: tuple[int, int], parts: list[np.ndarray], output_values: np.ndarray) -> FocusMap | None:
+        layer, index = focus
+        sizes = self.settings.layer_sizes
+        if not (0 <= layer < len(sizes) and 0 <= index < sizes[layer]):
+            return None
+        if layer == 0:
+            values, level = self._features[:, index], 0.0
+        elif layer == len(sizes) - 1:
+            values, level = output_values[:, index], PROBABILITY_MIDPOINT
+        else:
+            values, level = np.concatenate(parts), ACTIVATION_MIDPOINT[self.settings.activation]
+        image = np.ascontiguousarray(values.reshape(self.resolution, self.resolution), dtype=np.float32)
+        contour = contour_segments(image, level, self.xs, self.ys)
+        return FocusMap(layer, index, upsample(image, self.display), level, contour)

@@ -1,0 +1,275 @@
+"""The network column: the hidden layers, their activation and initialisation, and how the network
+trains (loss, optimizer, learning rate and its schedule, momentum, weight decay, batch size)."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .settings import (
+    ACTIVATIONS,
+    BINARY_LOSSES,
+    INITS,
+    LOSSES,
+    MAX_LAYERS,
+    MAX_NEURONS,
+    OPTIMIZERS,
+    SCHEDULES,
+    TrainingSettings,
+)
+from .widgets import LogSpinBox, named
+
+SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
+
+
+class NetworkControls(QWidget):
+    """Edits the architecture and training fields of `TrainingSettings`; `edited` says one changed."""
+
+    edited = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 4, 0)
+        layout.addWidget(self._build_network_group())
+        layout.addWidget(self._build_training_group())
+        layout.addStretch(1)
+
+    def _build_network_group(self) -> QGroupBox:
+        network = QGroupBox("NETWORK")
+        box = QVBoxLayout(network)
+        self.architecture_label = named(QLabel(), "architectureLabel", "Inputs → hidden neurons → output")
+        font = QFont(self.architecture_label.font())
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setBold(True)
+        self.architecture_label.setFont(font)
+        self.architecture_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.architecture_label.setWordWrap(True)  # six hidden layers do not fit on one line
+        box.addWidget(self.architecture_label)
+        buttons = QHBoxLayout()
+        self.add_layer_button = named(QPushButton("+ layer"), "addLayerButton", "Add a hidden layer")
+        self.add_layer_button.clicked.connect(self._on_add_layer_button_clicked)
+        self.remove_layer_button = named(QPushButton("− layer"), "removeLayerButton", "Remove the last hidden layer")
+        self.remove_layer_button.clicked.connect(self._on_remove_layer_button_clicked)
+        buttons.addWidget(self.add_layer_button)
+        buttons.addWidget(self.remove_layer_button)
+        box.addLayout(buttons)
+        self.layers_form = QFormLayout()
+        box.addLayout(self.layers_form)
+        self.layer_spins: list[QSpinBox] = []
+        form = QFormLayout()
+        self.activation_combo = named(QComboBox(), "activationCombo", "The hidden layers' activation")
+        for key, title in ACTIVATIONS.items():
+            self.activation_combo.addItem(title, key)
+        self.activation_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Activation", self.activation_combo)
+        self.init_combo = named(QComboBox(), "initCombo", "How the weights start (Zeros: see why that fails)")
+        tips = {
+            "default": "PyTorch's Linear default: weights and biases uniform in ±1/√fan_in",
+            "xavier": "Xavier/Glorot uniform, scaled for the activation (gain); biases zero",
+            "kaiming": "He/Kaiming uniform for ReLU: variance 2/fan_in; biases zero",
+            "zeros": "Every weight and bias zero: all neurons of a layer stay the same, so nothing learns",
+        }
+        for index, (key, title) in enumerate(INITS.items()):
+            self.init_combo.addItem(title, key)
+            self.init_combo.setItemData(index, tips[key], Qt.ItemDataRole.ToolTipRole)
+        self.init_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Initial weights", self.init_combo)
+        box.addLayout(form)
+        return network
+
+    def _build_training_group(self) -> QGroupBox:
+        training = QGroupBox("TRAINING")
+        form = QFormLayout(training)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.loss_combo = named(QComboBox(), "lossCombo", "What the training minimises")
+        for key, title in LOSSES.items():
+            self.loss_combo.addItem(title, key)
+        self.loss_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Loss", self.loss_combo)
+        self.optimizer_combo = named(QComboBox(), "optimizerCombo", "How the weights follow the gradient")
+        for key, title in OPTIMIZERS.items():
+            self.optimizer_combo.addItem(title, key)
+        self.optimizer_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Optimizer", self.optimizer_combo)
+        self.learning_rate_input = named(LogSpinBox(), "learningRateInput",
+                                         "Learning rate; the arrows step on a log scale (0.001, 0.003, 0.01, …)")
+        self.learning_rate_input.valueChanged.connect(self._on_learning_rate_input_changed)
+        form.addRow("Learning rate", self.learning_rate_input)
+        self.learning_rate_slider = named(QSlider(Qt.Orientation.Horizontal), "learningRateSlider",
+                                          "Learning rate on a log scale, 0.00001 to 10")
+        self.learning_rate_slider.setRange(-5 * SLIDER_STEPS_PER_DECADE, SLIDER_STEPS_PER_DECADE)
+        self.learning_rate_slider.valueChanged.connect(self._on_learning_rate_slider_changed)
+        form.addRow("", self.learning_rate_slider)
+        self.schedule_combo = named(QComboBox(), "scheduleCombo",
+                                    "The learning rate over the steps: constant, halved every N steps (step decay), "
+                                    "or down a half cosine to 0 over N steps (cosine)")
+        for key, title in SCHEDULES.items():
+            self.schedule_combo.addItem(title, key)
+        self.schedule_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("LR schedule", self.schedule_combo)
+        self.schedule_steps_spin = named(QSpinBox(), "scheduleStepsSpin",
+                                         "Step decay: steps between two decays; cosine: steps from the top to 0")
+        self.schedule_steps_spin.setRange(1, 1_000_000)
+        self.schedule_steps_spin.setSingleStep(100)
+        self.schedule_steps_spin.setSuffix(" steps")
+        self.schedule_steps_spin.setKeyboardTracking(False)
+        self.schedule_steps_spin.valueChanged.connect(self.edited)
+        form.addRow("  every", self.schedule_steps_spin)
+        self.schedule_gamma_input = named(QDoubleSpinBox(), "scheduleGammaInput",
+                                          "Step decay: the learning rate is multiplied by this at each decay")
+        self.schedule_gamma_input.setRange(0.01, 1.0)
+        self.schedule_gamma_input.setSingleStep(0.05)
+        self.schedule_gamma_input.setKeyboardTracking(False)
+        self.schedule_gamma_input.valueChanged.connect(self.edited)
+        form.addRow("  times", self.schedule_gamma_input)
+        self.momentum_input = named(QDoubleSpinBox(), "momentumInput", "Momentum of SGD + momentum")
+        self.momentum_input.setRange(0.0, 0.99)
+        self.momentum_input.setSingleStep(0.05)
+        self.momentum_input.setKeyboardTracking(False)
+        self.momentum_input.valueChanged.connect(self.edited)
+        form.addRow("Momentum", self.momentum_input)
+        self.weight_decay_input = named(QDoubleSpinBox(), "weightDecayInput", "L2 weight decay (0: none)")
+        self.weight_decay_input.setRange(0.0, 1.0)
+        self.weight_decay_input.setDecimals(4)
+        self.weight_decay_input.setSingleStep(0.001)
+        self.weight_decay_input.setKeyboardTracking(False)
+        self.weight_decay_input.valueChanged.connect(self.edited)
+        form.addRow("L2 decay", self.weight_decay_input)
+        self.batch_size_spin = named(QSpinBox(), "batchSizeSpin", "Points per step (Full batch: all of them)")
+        self.batch_size_spin.setRange(0, 2000)
+        self.batch_size_spin.setSpecialValueText("Full batch")
+        self.batch_size_spin.setKeyboardTracking(False)
+        self.batch_size_spin.valueChanged.connect(self.edited)
+        form.addRow("Batch size", self.batch_size_spin)
+        return training
+
+    # -- settings <-> controls --
+
+    def _controls(self) -> tuple[QWidget, ...]:
+        return (self.activation_combo, self.init_combo, self.loss_combo, self.optimizer_combo,
+                self.learning_rate_input, self.learning_rate_slider, self.schedule_combo, self.schedule_steps_spin,
+                self.schedule_gamma_input, self.momentum_input, self.weight_decay_input, self.batch_size_spin)
+
+    def show_settings(self, s: TrainingSettings) -> None:
+        """Put ``s`` into the controls without signalling."""
+        controls = self._controls()
+        for control in controls:
+            control.blockSignals(True)
+        try:
+            self.activation_combo.setCurrentIndex(self.activation_combo.findData(s.activation))
+            self.init_combo.setCurrentIndex(self.init_combo.findData(s.init))
+            self.loss_combo.setCurrentIndex(self.loss_combo.findData(s.loss))
+            self.optimizer_combo.setCurrentIndex(self.optimizer_combo.findData(s.optimizer))
+            self.learning_rate_input.setValue(s.learning_rate)
+            self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(s.learning_rate)))
+            self.schedule_combo.setCurrentIndex(self.schedule_combo.findData(s.schedule))
+            self.schedule_steps_spin.setValue(s.schedule_steps)
+            self.schedule_gamma_input.setValue(s.schedule_gamma)
+            self.momentum_input.setValue(s.momentum)
+            self.weight_decay_input.setValue(s.weight_decay)
+            self.batch_size_spin.setValue(s.batch_size or 0)
+            self.show_layers(s.hidden)
+        finally:
+            for control in controls:
+                control.blockSignals(False)
+
+    def show_layers(self, hidden: tuple[int, ...]) -> None:
+        """One spin box per hidden layer, showing ``hidden`` (without signalling)."""
+        while len(self.layer_spins) > len(hidden):
+            self.layers_form.removeRow(self.layers_form.rowCount() - 1)
+            self.layer_spins.pop()
+        while len(self.layer_spins) < len(hidden):
+            index = len(self.layer_spins)
+            spin = named(QSpinBox(), f"layer{index + 1}Spin", f"Neurons in hidden layer {index + 1}")
+            spin.setRange(1, MAX_NEURONS)
+            spin.setKeyboardTracking(False)
+            spin.setSuffix(" neurons")
+            spin.setMinimumWidth(110)
+            spin.valueChanged.connect(self.edited)
+            self.layer_spins.append(spin)
+            self.layers_form.addRow(f"Layer {index + 1}", spin)
+        for spin, size in zip(self.layer_spins, hidden):
+            spin.blockSignals(True)
+            spin.setValue(size)
+            spin.blockSignals(False)
+
+    def show_dependent(self, s: TrainingSettings) -> None:
+        """What follows from the settings: which controls apply, and the architecture in words."""
+        self.momentum_input.setEnabled(s.optimizer == "momentum")
+        self.schedule_steps_spin.setEnabled(s.schedule != "constant")
+        self.schedule_gamma_input.setEnabled(s.schedule == "step")
+        model = self.loss_combo.model()  # more than two classes: only cross-entropy has an output per class
+        for index in range(self.loss_combo.count()):
+            binary = self.loss_combo.itemData(index) in BINARY_LOSSES
+            model.item(index).setEnabled(not (binary and s.classes > 2))
+        self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
+        self.remove_layer_button.setEnabled(len(s.hidden) > 0)
+        self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
+        self.architecture_label.setText(s.architecture())
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return tuple(spin.value() for spin in self.layer_spins)
+
+    def values(self) -> dict:
+        """The fields of `TrainingSettings` this column edits, as the controls show them."""
+        return dict(
+            hidden=self.hidden,
+            activation=self.activation_combo.currentData(),
+            init=self.init_combo.currentData(),
+            loss=self.loss_combo.currentData(),
+            optimizer=self.optimizer_combo.currentData(),
+            learning_rate=self.learning_rate_input.value(),
+            schedule=self.schedule_combo.currentData(),
+            schedule_steps=self.schedule_steps_spin.value(),
+            schedule_gamma=round(self.schedule_gamma_input.value(), 4),
+            momentum=self.momentum_input.value(),
+            weight_decay=self.weight_decay_input.value(),
+            batch_size=self.batch_size_spin.value() or None,
+        )
+
+    # -- slots --
+
+    @Slot(float)
+    def _on_learning_rate_input_changed(self, value: float) -> None:
+        self.learning_rate_slider.blockSignals(True)
+        self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(value)))
+        self.learning_rate_slider.blockSignals(False)
+        self.edited.emit()
+
+    @Slot(int)
+    def _on_learning_rate_slider_changed(self, value: int) -> None:
+        rate = float(f"{10 ** (value / SLIDER_STEPS_PER_DECADE):.3g}")
+        self.learning_rate_input.blockSignals(True)
+        self.learning_rate_input.setValue(rate)
+        self.learning_rate_input.blockSignals(False)
+        self.edited.emit()
+
+    @Slot()
+    def _on_add_layer_button_clicked(self) -> None:
+        hidden = self.hidden
+        if len(hidden) < MAX_LAYERS:
+            self.show_layers((*hidden, hidden[-1] if hidden else 4))
+            self.edited.emit()
+
+    @Slot()
+    def _on_remove_layer_button_clicked(self) -> None:
+        if self.layer_spins:
+            self.show_layers(self.hidden[:-1])
+            self.edited.emit()

@@ -1,0 +1,520 @@
+"""The network drawn as the TF Playground draws it: a column per layer, every neuron a small map of
+what it computes over the plane, every weight a wire coloured by its sign and as thick as it is
+large.
+
+`NetworkView` shows what the panel hands it from the worker's frames (`show_picture`): the neuron
+maps of one batched pass over the grid, the weights, biases and gradients, and the wires drawn by
+the worker where the view said they run (`wire_layout_changed`). It never runs the model.
+A person hovers a neuron (`neuron_hovered`: the panel shows its map on the big plot), hovers a
+wire (its weight and gradient in full), clicks a wire or a neuron to type a new weight or bias
+(`parameter_edited`, which the panel makes one undoable edit), and adds or removes layers and
+neurons with the buttons over the columns (`architecture_edited`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..numbers import format_number, full_number
+from .colours import class_colours, map_rgb, rgb, tint_rgb
+from .network import parameter_name
+from .neuron_map import NeuronMap, ParameterEditor
+from .settings import MAX_LAYERS, MAX_NEURONS
+from .widgets import heading_font, named
+from .wires import WireLayout
+
+SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
+SPACING = 1.3                    # a neuron's slot is this many sides tall
+HEADER = 70                      # room above the columns for their buttons and titles
+HEADER_ROWS = (2, 24, 44)        # the tops of its rows: layer buttons, title, neuron buttons
+LEFT, RIGHT = 52, 66             # room for the inputs' names and the outputs'
+MIN_STEP = 66                    # columns never closer than this: the view scrolls sideways instead
+PICK_DISTANCE = 5.0              # how near (pixels) the mouse must be to a wire to pick it
+
+
+@dataclass(frozen=True)
+class NetworkPicture:
+    """What the diagram draws, all copies: from one frame of the worker."""
+
+    sizes: tuple[int, ...]                # neurons per layer: inputs, hidden..., outputs
+    input_names: tuple[str, ...]
+    output_names: tuple[str, ...]         # "P(blue)" for one output, the class names for several
+    activation: str
+    maps: tuple[np.ndarray, ...]          # per layer: (neurons, r, r)
+    dead: tuple[np.ndarray, ...]          # per layer: (neurons,) bool
+    weights: tuple[np.ndarray, ...]       # per layer 1..n+1: (out, in)
+    biases: tuple[np.ndarray, ...]        # per layer 1..n+1: (out,)
+    weight_grads: tuple[np.ndarray, ...]
+    bias_grads: tuple[np.ndarray, ...]
+    wires: tuple[int, np.ndarray] | None = None  # (layout serial, RGBA image) when the worker drew new ones
+
+
+def layer_title(layer: int, layers: int) -> str:
+    return "Inputs" if layer == 0 else ("Output" if layer == layers - 1 else f"Layer {layer}")
+
+
+class NetworkCanvas(QWidget):
+    """The columns of neurons, the wires between them (painted here), and the buttons over the columns."""
+
+    def __init__(self, view: NetworkView):
+        super().__init__()
+        self.view = view
+        self.setMouseTracking(True)
+        self.picture: NetworkPicture | None = None
+        self.sizes: tuple[int, ...] = ()
+        self.neurons: list[list[NeuronMap]] = []
+        self._headers: list[QWidget] = []
+        self._name_labels: list[QLabel] = []
+        self._row_captions = [self._caption("layers", "Insert (+) or remove (−) a hidden layer"),
+                              self._caption("neurons", "One neuron more (+) or fewer (−) in a hidden layer")]
+        self.square = SQUARE_MAX
+        self._centres: list[np.ndarray] = []  # per layer: (neurons, 2) centres
+        self._wires: list[np.ndarray] = []  # per layer 1..: each wire's ends (x0, y0, x1, y1), weight order
+        self._wire_image: QImage | None = None
+        self._wire_pixels: np.ndarray | None = None  # the image's memory
+        self.wire_layout: WireLayout | None = None
+        self.wire_redraws = 0
+        self.redraws = 0  # pictures shown (neuron maps and biases; the wires follow in their turn)
+        self.hovered_wire: tuple[int, int, int] | None = None  # layer, out, in
+        self.hovered_neuron: NeuronMap | None = None
+        self.dark = False
+        self.editor = ParameterEditor(self)
+        self.editor.committed.connect(self._on_editor_committed)
+
+    # -- the architecture --
+
+    def set_sizes(self, sizes: tuple[int, ...], input_names: tuple[str, ...], output_names: tuple[str, ...]) -> None:
+        """Columns of ``sizes`` neurons, the inputs and outputs named; laid out again only when they change."""
+        changed = sizes != self.sizes
+        if changed:
+            self._rebuild(sizes)
+        for label, name in zip(self._name_labels, (*input_names, *output_names)):
+            if label.text() != name:
+                label.setText(name)
+        if changed:
+            self.relayout()
+
+    def _rebuild(self, sizes: tuple[int, ...]) -> None:
+        self.hovered_wire = None
+        if self.hovered_neuron is not None:
+            self.hover_neuron(None)
+        for widget in (*(n for column in self.neurons for n in column), *self._headers, *self._name_labels):
+            # Deleted later, never now: a click on one of these buttons may be what brought us here.
+            # Unnamed at once, so that nobody finds the old ones by name meanwhile.
+            for named_widget in (widget, *widget.findChildren(QWidget)):
+                named_widget.setObjectName("")
+            widget.hide()
+            widget.deleteLater()
+        self.picture = None  # its weights and maps are of the old shape
+        self.sizes = tuple(sizes)
+        layers = len(sizes)
+        self.neurons = [[NeuronMap(layer, i, self) for i in range(n)] for layer, n in enumerate(sizes)]
+        for neuron in (n for column in self.neurons for n in column):
+            neuron.entered.connect(self.hover_neuron)
+            neuron.left.connect(self._on_neuron_left)
+            neuron.clicked.connect(self.edit_bias)
+        self._headers = [self._column_header(layer, layers) for layer in range(layers)]
+        self._name_labels = []
+        for layer in (0, layers - 1):
+            for _ in range(sizes[layer]):
+                label = QLabel(self)
+                label.setAlignment(Qt.AlignmentFlag.AlignVCenter
+                                   | (Qt.AlignmentFlag.AlignRight if layer == 0 else Qt.AlignmentFlag.AlignLeft))
+                self._name_labels.append(label)
+        for widget in (*(n for column in self.neurons for n in column), *self._headers, *self._name_labels):
+            widget.show()
+        self.editor.raise_()
+
+    def _column_header(self, layer: int, layers: int) -> QWidget:
+        """Over a column: insert a layer after it / remove it, its title, and − n + for its neurons."""
+        header = QWidget(self)
+        box = QVBoxLayout(header)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        hidden = len(self.sizes) - 2
+        row = QHBoxLayout()
+        row.setSpacing(1)
+        row.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        if layer < layers - 1:
+            add = self._tool("+", f"networkAddLayer{layer}Button",
+                             f"Insert a hidden layer after {layer_title(layer, layers).lower()}")
+            add.setEnabled(hidden < MAX_LAYERS)
+            add.clicked.connect(lambda _=False, at=layer: self.view.insert_layer(at))
+            row.addWidget(add)
+        if 0 < layer < layers - 1:
+            remove = self._tool("−", f"networkRemoveLayer{layer}Button", f"Remove hidden layer {layer}")
+            remove.clicked.connect(lambda _=False, at=layer: self.view.remove_layer(at))
+            row.addWidget(remove)
+        box.addLayout(row)
+        box.addStretch(1)
+        title = QLabel(layer_title(layer, layers))
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(title)
+        row = QHBoxLayout()
+        row.setSpacing(1)
+        row.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        if 0 < layer < layers - 1:
+            fewer = self._tool("−", f"networkRemoveNeuron{layer}Button", f"One neuron fewer in layer {layer}")
+            fewer.setEnabled(self.sizes[layer] > 1)
+            fewer.clicked.connect(lambda _=False, at=layer: self.view.resize_layer(at, -1))
+            more = self._tool("+", f"networkAddNeuron{layer}Button", f"One neuron more in layer {layer}")
+            more.setEnabled(self.sizes[layer] < MAX_NEURONS)
+            more.clicked.connect(lambda _=False, at=layer: self.view.resize_layer(at, +1))
+            count = QLabel(str(self.sizes[layer]))
+            count.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            count.setToolTip(f"{self.sizes[layer]} neurons")
+            row.addWidget(fewer)
+            row.addWidget(count)
+            row.addWidget(more)
+        else:
+            count = QLabel(str(self.sizes[layer]))
+            count.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            row.addWidget(count)
+        box.addLayout(row)
+        return header
+
+    def _caption(self, text: str, tip: str) -> QLabel:
+        label = QLabel(text, self)
+        label.setToolTip(tip)
+        label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        font = label.font()
+        font.setPointSizeF(font.pointSizeF() * 0.85)
+        label.setFont(font)
+        return label
+
+    def _tool(self, text: str, name: str, tip: str) -> QToolButton:
+        button = named(QToolButton(), name, tip)
+        button.setText(text)
+        button.setAutoRaise(True)
+        button.setFixedSize(19, 19)
+        return button
+
+    # -- geometry --
+
+    def relayout(self) -> None:
+        """Place the columns in the width the view gives and the height it has, shrinking the squares to
+        fit; below `SQUARE_MIN` the canvas grows taller and the view scrolls."""
+        if not self.sizes:
+            return
+        viewport = self.view.scroll.viewport()
+        layers = len(self.sizes)
+        tallest = max(self.sizes)
+        scroll_bar = self.view.scroll.verticalScrollBar().sizeHint().width()
+        width = max(viewport.width(), LEFT + RIGHT + SQUARE_MAX + (layers - 1) * MIN_STEP)
+        height = max(self.view.scroll.height() - (scroll_bar if width > viewport.width() else 0), 200)
+        span = width - LEFT - RIGHT
+        step = span / max(layers - 1, 1)
+        side = min(SQUARE_MAX, (height - HEADER - 8) / (tallest * SPACING), step * 0.45)
+        self.square = side = int(max(SQUARE_MIN, side))
+        needed = HEADER + 8 + int(tallest * side * SPACING)
+        self.setFixedSize(width, max(height, needed))
+        for caption, top in zip(self._row_captions, (HEADER_ROWS[0], HEADER_ROWS[2])):
+            caption.setGeometry(0, top, LEFT - 4, 19)
+        body_top, body_height = HEADER, self.height() - HEADER - 4
+        self._centres = []
+        labels = iter(self._name_labels)
+        for layer, column in enumerate(self.neurons):
+            x = LEFT + side / 2 + (span - side) * (layer / max(layers - 1, 1))
+            n = len(column)
+            slot = side * SPACING
+            top = body_top + (body_height - n * slot) / 2 + slot / 2
+            centres = np.array([[x, top + i * slot] for i in range(n)])
+            self._centres.append(centres)
+            for neuron, (cx, cy) in zip(column, centres):
+                neuron.setGeometry(int(round(cx - side / 2)), int(round(cy - side / 2)), side, side)
+            header = self._headers[layer]
+            header_width = max(int(step) - 4, header.sizeHint().width()) if layers > 1 else 80
+            header.setGeometry(int(x - header_width / 2), HEADER_ROWS[0], header_width, HEADER - 6)
+            if layer in (0, layers - 1):
+                for cx, cy in centres:
+                    label = next(labels)
+                    if layer == 0:
+                        label.setGeometry(0, int(cy - 10), int(cx - side / 2 - 3), 20)
+                    else:
+                        label.setGeometry(int(cx + side / 2 + 3), int(cy - 10), RIGHT - 4, 20)
+        self._build_wires()
+        self._announce_wires()
+        self.update()
+
+    def _build_wires(self) -> None:
+        """Every weight's wire, from the right edge of its input neuron to the left edge of its output,
+        in the order of the weight matrix (out, in) flattened."""
+        half = self.square / 2
+        self._wires = []
+        for left, right in zip(self._centres, self._centres[1:]):
+            start = np.repeat(left[None, :, :], len(right), axis=0).reshape(-1, 2) + [half, 0]
+            end = np.repeat(right[:, None, :], len(left), axis=1).reshape(-1, 2) - [half, 0]
+            self._wires.append(np.concatenate([start, end], axis=1))
+
+    # -- what it shows --
+
+    def show_picture(self, picture: NetworkPicture) -> None:
+        self.picture = picture
+        self.set_sizes(picture.sizes, picture.input_names, picture.output_names)  # lays out again only when they change
+        colours = class_colours(self.dark)
+        layers = len(picture.sizes)
+        for layer, (column, maps, dead) in enumerate(zip(self.neurons, picture.maps, picture.dead)):
+            if layer == 0:  # an input over its own range, symmetric about 0
+                reach = np.maximum(np.abs(maps).reshape(len(maps), -1).max(axis=1), 1e-9)[:, None, None]
+                images = map_rgb(maps, -reach, reach, self.dark)
+            elif layer == layers - 1 and len(column) > 1:  # P(class c): from nothing to its colour
+                images = [tint_rgb(m, colours[c], self.dark) for c, m in enumerate(maps)]
+            elif layer == layers - 1:
+                images = map_rgb(maps, 0.0, 1.0, self.dark)
+            else:
+                images = map_rgb(maps, -1.0, 1.0, self.dark)
+            images = np.ascontiguousarray(np.asarray(images)[:, ::-1])  # row 0 of a map is the plane's bottom
+            for neuron, image, is_dead in zip(column, images, dead):
+                neuron.set_pixels(image)
+                neuron.dead = bool(is_dead)
+            if layer > 0:
+                biases = map_rgb(picture.biases[layer - 1], -1.0, 1.0, self.dark)
+                for neuron, colour in zip(column, biases.tolist()):
+                    neuron.bias_colour = QColor(*colour)
+        if picture.wires is not None and self.wire_layout is not None and picture.wires[0] == self.wire_layout.serial:
+            self._wire_pixels = np.ascontiguousarray(picture.wires[1])  # premultiplied ARGB words
+            height, width = self._wire_pixels.shape[:2]
+            self._wire_image = QImage(self._wire_pixels.data, width, height, 4 * width,
+                                      QImage.Format.Format_ARGB32_Premultiplied)
+            self.wire_redraws += 1
+        self.update()
+        self.redraws += 1
+
+    def _announce_wires(self) -> None:
+        """A new layout (or theme): the old wire image no longer fits; the worker draws the new one."""
+        self._wire_image = None
+        colours = class_colours(self.dark)
+        pairs = tuple((float(left[0, 0] + self.square / 2), float(right[0, 0] - self.square / 2),
+                       left[:, 1].copy(), right[:, 1].copy())
+                      for left, right in zip(self._centres, self._centres[1:]))
+        serial = self.wire_layout.serial + 1 if self.wire_layout is not None else 1
+        self.wire_layout = WireLayout(serial, self.sizes, self.width(), self.height(), pairs,
+                                      max(1.5, min(6.0, self.square / 6)),
+                                      tuple(int(c) for c in rgb(colours[0])), tuple(int(c) for c in rgb(colours[1])))
+        self.view.wire_layout_changed.emit(self.wire_layout)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        if self._wire_image is not None:
+            painter.drawImage(0, 0, self._wire_image)
+        if self.hovered_wire is not None and self.hovered_wire[0] - 1 < len(self._wires):
+            layer, out, inp = self.hovered_wire
+            ends = self._wires[layer - 1]
+            x0, y0, x1, y1 = ends[out * self.sizes[layer - 1] + inp]
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 3.0))
+            painter.drawLine(QPointF(x0, y0), QPointF(x1, y1))
+        painter.end()
+
+    # -- the mouse --
+
+    def wire_at(self, point: QPointF) -> tuple[int, int, int] | None:
+        """The wire nearest ``point`` within `PICK_DISTANCE` pixels: (layer it feeds, out, in)."""
+        best, found = PICK_DISTANCE, None
+        px, py = point.x(), point.y()
+        for layer, ends in enumerate(self._wires, start=1):
+            if not len(ends) or not ends[0, 0] - 2 <= px <= ends[0, 2] + 2:
+                continue
+            x0, y0, x1, y1 = ends.T
+            dx, dy = x1 - x0, y1 - y0
+            t = np.clip(((px - x0) * dx + (py - y0) * dy) / np.maximum(dx * dx + dy * dy, 1e-9), 0.0, 1.0)
+            distance = np.hypot(x0 + t * dx - px, y0 + t * dy - py)
+            nearest = int(np.argmin(distance))
+            if distance[nearest] <= best:
+                best, found = distance[nearest], (layer, *divmod(nearest, self.sizes[layer - 1]))
+        return found
+
+    def wire_text(self, wire: tuple[int, int, int]) -> str:
+        layer, out, inp = wire
+        picture = self.picture
+        layers = len(self.sizes)
+        source = (f"input {picture.input_names[inp]}" if layer == 1 else f"layer {layer - 1} neuron {inp + 1}")
+        target = (f"output {picture.output_names[out]}" if layer == layers - 1 else f"layer {layer} neuron {out + 1}")
+        weight = picture.weights[layer - 1][out, inp]
+        gradient = picture.weight_grads[layer - 1][out, inp]
+        return (f"weight {full_number(weight)}\ngradient ∂loss/∂w {full_number(gradient)}\n"
+                f"from {source} to {target}\nClick to type a new weight")
+
+    def mouseMoveEvent(self, event) -> None:
+        wire = self.wire_at(event.position()) if self.picture is not None else None
+        if wire != self.hovered_wire:
+            self.hovered_wire = wire
+            self.update()
+        if wire is not None:
+            QToolTip.showText(event.globalPosition().toPoint(), self.wire_text(wire), self)
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+        else:
+            QToolTip.hideText()
+            self.unsetCursor()
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        if self.hovered_wire is not None:
+            self.hovered_wire = None
+            self.update()
+        super().leaveEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        wire = self.wire_at(event.position()) if self.picture is not None else None
+        if event.button() == Qt.MouseButton.LeftButton and wire is not None:
+            self.edit_weight(wire, event.position().toPoint())
+            return
+        super().mousePressEvent(event)
+
+    def edit_weight(self, wire: tuple[int, int, int], point) -> None:
+        layer, out, inp = wire
+        value = float(self.picture.weights[layer - 1][out, inp])
+        self.editor.open_at(point, full_number(value), (parameter_name(layer, "weight"), (out, inp), value))
+
+    def edit_bias(self, neuron: NeuronMap, point) -> None:
+        if self.picture is None or neuron.layer - 1 >= len(self.picture.biases):
+            return
+        value = float(self.picture.biases[neuron.layer - 1][neuron.index])
+        self.editor.open_at(point, full_number(value), (parameter_name(neuron.layer, "bias"), (neuron.index,), value))
+
+    def _on_editor_committed(self, value: float) -> None:
+        name, index, old = self.editor.target
+        if value != old:
+            self.view.parameter_edited.emit(name, index, old, value)
+
+    def _on_neuron_left(self, neuron: NeuronMap) -> None:
+        if neuron is self.hovered_neuron:
+            self.hover_neuron(None)
+
+    def hover_neuron(self, neuron: NeuronMap | None) -> None:
+        if self.hovered_neuron is not None:
+            self.hovered_neuron.hovered = False
+            self.hovered_neuron.update()
+        self.hovered_neuron = neuron
+        if neuron is None:
+            self.view.neuron_hovered.emit(-1, -1)
+            return
+        neuron.hovered = True
+        neuron.update()
+        neuron.setToolTip(self.neuron_text(neuron))
+        self.view.neuron_hovered.emit(neuron.layer, neuron.index)
+
+    def neuron_text(self, neuron: NeuronMap) -> str:
+        picture = self.picture
+        if picture is None:
+            return ""
+        layers = len(self.sizes)
+        layer, index = neuron.layer, neuron.index
+        if layer == 0:
+            return f"input {picture.input_names[index]}\nits map is on the plot"
+        values = picture.maps[layer][index]
+        lines = [f"output {picture.output_names[index]}" if layer == layers - 1
+                 else f"layer {layer} neuron {index + 1} ({picture.activation})",
+                 f"bias {full_number(picture.biases[layer - 1][index])}",
+                 f"bias gradient {full_number(picture.bias_grads[layer - 1][index])}",
+                 f"over the plane from {format_number(values.min())} to {format_number(values.max())}"]
+        if picture.dead[layer][index]:
+            lines.append("dead: zero over the whole plane, so no gradient reaches its weights")
+        lines.append("its map is on the plot; click to type a new bias")
+        return "\n".join(lines)
+
+
+class NetworkView(QWidget):
+    """The diagram and the bar above it (undo and redo of typed weights)."""
+
+    neuron_hovered = Signal(int, int)                   # layer, neuron; -1, -1 when the mouse leaves
+    parameter_edited = Signal(str, object, float, float)  # parameter name, index, old value, new value
+    architecture_edited = Signal(object)                # the new hidden layer sizes
+    wire_layout_changed = Signal(object)                # a `WireLayout`: where the worker should draw wires
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        named(self, "networkView", "The network: hover a neuron for its map, a wire for its weight; "
+                                   "click a wire or a neuron to type a new weight or bias")
+        self.hidden: tuple[int, ...] = ()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        title = QLabel("NETWORK")
+        title.setFont(heading_font(self))
+        bar.addWidget(title)
+        bar.addStretch(1)
+        self.undo_button = named(QToolButton(), "undoWeightButton", "Undo the last typed weight")
+        self.redo_button = named(QToolButton(), "redoWeightButton", "Redo the typed weight")
+        for button in (self.undo_button, self.redo_button):
+            button.setAutoRaise(True)
+            bar.addWidget(button)
+        layout.addLayout(bar)
+        self.scroll = QScrollArea()
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll.setWidgetResizable(False)
+        self.canvas = NetworkCanvas(self)
+        self.scroll.setWidget(self.canvas)
+        self.scroll.viewport().setAutoFillBackground(False)  # one surface with the panel around it
+        self.scroll.viewport().installEventFilter(self)
+        layout.addWidget(self.scroll, 1)
+        hint = QLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
+        hint.setWordWrap(True)
+        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        layout.addWidget(hint)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumWidth(260)
+
+    def set_undo_actions(self, undo, redo) -> None:
+        self.undo_button.setDefaultAction(undo)
+        self.redo_button.setDefaultAction(redo)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.scroll.viewport() and event.type() == event.Type.Resize:
+            self.canvas.relayout()
+        return super().eventFilter(watched, event)
+
+    # -- what it shows --
+
+    def show_architecture(self, sizes: tuple[int, ...], input_names, output_names) -> None:
+        """The columns for ``sizes`` (maps follow with the next `show_picture`)."""
+        self.hidden = tuple(sizes[1:-1])
+        self.canvas.set_sizes(tuple(sizes), tuple(input_names), tuple(output_names))
+
+    def show_picture(self, picture: NetworkPicture) -> None:
+        self.hidden = tuple(picture.sizes[1:-1])
+        self.canvas.show_picture(picture)
+
+    def set_theme(self, dark: bool) -> None:
+        self.canvas.dark = dark
+        if self.canvas.sizes:
+            self.canvas._announce_wires()
+        if self.canvas.picture is not None:
+            self.canvas.show_picture(self.canvas.picture)
+
+    def neuron(self, layer: int, index: int) -> NeuronMap:
+        return self.canvas.neurons[layer][index]
+
+    # -- edits of the architecture --
+
+    def insert_layer(self, after: int) -> None:
+        if len(self.hidden) < MAX_LAYERS:
+            size = self.hidden[after - 1] if after > 0 else (self.hidden[0] if self.hidden else 4)
+            self.architecture_edited.emit((*self.hidden[:after], size, *self.hidden[after:]))
+
+    def remove_layer(self, layer: int) -> None:
+        if 1 <= layer <= len(self.hidden):
+            self.architecture_edited.emit(self.hidden[:layer - 1] + self.hidden[layer:])
+
+    def resize_layer(self, layer: int, change: int) -> None:
+        sizes = list(self.hidden)
+        size = sizes[layer - 1] + change
+        if 1 <= size <= MAX_NEURONS:
+            sizes[layer - 1] = size
+            self.architecture_edited.emit(tuple(sizes))

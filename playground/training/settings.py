@@ -1,0 +1,181 @@
+"""What a person sets on the training panel, free of Qt: the vocabularies, `TrainingSettings`, and
+`Change`, how much of a run a change of settings resets."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+
+# -- vocabularies: internal name -> what a person reads -----------------------------------------
+
+DATASETS = {
+    "moons": "Two moons",
+    "circles": "Circles",
+    "xor": "XOR",
+    "spiral": "Spiral",
+    "blobs": "Gaussian blobs",
+    "csv": "Your CSV",
+}
+FEATURES = {
+    "x1": "x₁",
+    "x2": "x₂",
+    "x1^2": "x₁²",
+    "x2^2": "x₂²",
+    "x1*x2": "x₁·x₂",
+    "sin x1": "sin(x₁)",
+    "sin x2": "sin(x₂)",
+}
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU"}
+LOSSES = {"bce": "Binary cross-entropy", "hinge": "Hinge", "mse": "Mean squared error",
+          "cross_entropy": "Cross-entropy (softmax)"}
+BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entropy has one output per class
+OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
+INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
+SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
+
+MAX_LAYERS = 6
+MAX_NEURONS = 64
+MIN_LR, MAX_LR = 1e-5, 10.0
+MAX_CLASSES = 8  # a CSV's; the palette has as many colours
+CLASS_COUNTS = {"spiral": (2, 5), "blobs": (2, 6), "csv": (2, MAX_CLASSES)}  # the others have two classes
+
+
+@dataclass(frozen=True)
+class TrainingSettings:
+    """Everything a person can set on the training panel; defaults are the TF Playground's classic."""
+
+    dataset: str = "moons"
+    points: int = 200
+    noise: float = 0.1
+    test_fraction: float = 0.3
+    seed: int = 0
+    features: tuple[str, ...] = ("x1", "x2")
+    hidden: tuple[int, ...] = (16, 16)
+    activation: str = "tanh"
+    loss: str = "bce"
+    optimizer: str = "adam"
+    learning_rate: float = 0.01
+    momentum: float = 0.9
+    weight_decay: float = 0.0
+    batch_size: int | None = None  # None: the whole training set every step
+    steps_per_frame: int = 10
+    classes: int = 2                # spiral arms, blob centres, a CSV's labels; the other datasets have two
+    init: str = "default"           # how the weights start: INITS
+    schedule: str = "constant"      # the learning rate over the steps: SCHEDULES
+    schedule_steps: int = 500       # step decay: steps between two decays; cosine: steps from top to bottom
+    schedule_gamma: float = 0.5     # step decay: the factor at each decay
+
+    def __post_init__(self):
+        _check_choice("dataset", self.dataset, DATASETS)
+        _check_choice("activation", self.activation, ACTIVATIONS)
+        _check_choice("loss", self.loss, LOSSES)
+        _check_choice("optimizer", self.optimizer, OPTIMIZERS)
+        _check_choice("init", self.init, INITS)
+        _check_choice("schedule", self.schedule, SCHEDULES)
+        if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
+            object.__setattr__(self, "classes", 2)
+        low, high = CLASS_COUNTS[self.dataset] if self.dataset in CLASS_COUNTS else (2, 2)
+        if not isinstance(self.classes, int) or isinstance(self.classes, bool) or not low <= self.classes <= high:
+            counts = "two classes" if low == high else f"{low} to {high} classes"
+            raise ValueError(f"the {DATASETS[self.dataset]} dataset has {counts}, not {self.classes!r}")
+        if self.classes > 2 and self.loss in BINARY_LOSSES:
+            raise ValueError(f"{self.classes} classes need the cross-entropy loss (one output per class), "
+                             f"not {LOSSES[self.loss]}")
+        if not isinstance(self.schedule_steps, int) or not 1 <= self.schedule_steps <= 1_000_000:
+            raise ValueError(f"schedule_steps must be an int from 1 to 1000000, not {self.schedule_steps!r}")
+        if not 0.0 < self.schedule_gamma <= 1.0:
+            raise ValueError(f"schedule_gamma must be in (0, 1], not {self.schedule_gamma!r}")
+        if not isinstance(self.points, int) or not 4 <= self.points <= 100_000:
+            raise ValueError(f"points must be an int from 4 to 100000, not {self.points!r}")
+        if not 0.0 <= self.noise <= 10.0:
+            raise ValueError(f"noise must be between 0 and 10, not {self.noise!r}")
+        if not 0.0 < self.test_fraction < 1.0:
+            raise ValueError(f"test_fraction must be strictly between 0 and 1, not {self.test_fraction!r}")
+        features = tuple(self.features)
+        if not features or len(set(features)) != len(features):
+            raise ValueError(f"features must be one or more distinct names, not {features!r}")
+        for name in features:
+            _check_choice("feature", name, FEATURES)
+        object.__setattr__(self, "features", tuple(f for f in FEATURES if f in features))  # canonical order
+        hidden = tuple(self.hidden)
+        if len(hidden) > MAX_LAYERS or any(not isinstance(n, int) or not 1 <= n <= MAX_NEURONS for n in hidden):
+            raise ValueError(f"hidden must be up to {MAX_LAYERS} layers of 1 to {MAX_NEURONS} neurons, not {hidden!r}")
+        object.__setattr__(self, "hidden", hidden)
+        if not MIN_LR <= self.learning_rate <= MAX_LR:
+            raise ValueError(f"learning_rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.learning_rate!r}")
+        if not 0.0 <= self.momentum < 1.0:
+            raise ValueError(f"momentum must be in [0, 1), not {self.momentum!r}")
+        if not 0.0 <= self.weight_decay <= 10.0:
+            raise ValueError(f"weight_decay must be between 0 and 10, not {self.weight_decay!r}")
+        if self.batch_size is not None and (not isinstance(self.batch_size, int) or self.batch_size < 1):
+            raise ValueError(f"batch_size must be a positive int or None (full batch), not {self.batch_size!r}")
+        if not isinstance(self.steps_per_frame, int) or not 1 <= self.steps_per_frame <= 10_000:
+            raise ValueError(f"steps_per_frame must be an int from 1 to 10000, not {self.steps_per_frame!r}")
+
+    @property
+    def outputs(self) -> int:
+        """One logit for a binary loss, one per class for cross-entropy."""
+        return 1 if self.loss in BINARY_LOSSES else self.classes
+
+    @property
+    def layer_sizes(self) -> tuple[int, ...]:
+        """Neurons per layer: inputs, hidden layers, outputs."""
+        return (len(self.features), *self.hidden, self.outputs)
+
+    def architecture(self) -> str:
+        """``2 → 16 → 16 → 1``: inputs, hidden neurons, outputs."""
+        return " → ".join(str(n) for n in self.layer_sizes)
+
+
+def fitting_loss(classes: int, loss: str, replaced: str | None) -> tuple[str, str | None]:
+    """The loss for ``classes`` classes when a person's choice was ``loss``, and the binary loss to
+    bring back later: more than two classes take cross-entropy (one output per class), remembering
+    the binary loss it ``replaced``; back to two classes, that loss returns."""
+    if classes > 2 and loss in BINARY_LOSSES:
+        return "cross_entropy", loss
+    if classes == 2 and loss == "cross_entropy" and replaced is not None:
+        return replaced, None
+    return loss, replaced
+
+
+def _check_choice(what: str, value, choices) -> None:
+    if value not in choices:
+        raise ValueError(f"unknown {what} {value!r}; choose one of {', '.join(map(repr, choices))}")
+
+
+class Change(enum.IntEnum):
+    """What a settings change resets, least to most; `apply` returns the largest one needed."""
+
+    NONE = 0
+    PACE = 1            # steps per frame: nothing in the model
+    OPTIMIZER = 2       # learning rate, momentum, weight decay: set on the running optimizer
+    TRAINING = 3        # loss or batch size: same weights, same optimizer state
+    OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
+    MODEL = 5           # features, layers, activation, initialisation, outputs: a new network from the seed
+    DATA = 6            # dataset, points, noise, split, seed: new data and a new network
+
+    @property
+    def resets_weights(self) -> bool:
+        return self >= Change.MODEL
+
+
+_FIELD_CHANGE = {
+    "dataset": Change.DATA, "points": Change.DATA, "noise": Change.DATA, "test_fraction": Change.DATA,
+    "seed": Change.DATA,
+    "classes": Change.DATA,
+    "features": Change.MODEL, "hidden": Change.MODEL, "activation": Change.MODEL, "init": Change.MODEL,
+    "optimizer": Change.OPTIMIZER_KIND,
+    "loss": Change.TRAINING, "batch_size": Change.TRAINING,
+    "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER, "weight_decay": Change.OPTIMIZER,
+    "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
+    "steps_per_frame": Change.PACE,
+}
+assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
+
+
+def classify_change(old: TrainingSettings, new: TrainingSettings) -> Change:
+    changed = [name for name in _FIELD_CHANGE if getattr(old, name) != getattr(new, name)]
+    change = max((_FIELD_CHANGE[name] for name in changed), default=Change.NONE)
+    if old.outputs != new.outputs:  # a binary loss and cross-entropy: another output layer
+        change = max(change, Change.MODEL)
+    return change

@@ -1,0 +1,62 @@
+"""The training panel's status line: a hint, or in its place a warning to act on, with a button to
+dismiss it. It is always there and always as tall, so a warning coming or going never moves the
+controls under the mouse."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+
+from .widgets import named
+
+HINT = ("Press Play to train. Hover a neuron to see its map on the plot, a wire for its weight (click: type one); "
+        "click the plot to add a point (Shift-click: the next class).")
+
+
+class StatusLine(QWidget):
+    message_shown = Signal(str)
+
+    def __init__(self, hint: str = HINT, parent: QWidget | None = None):
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        self.hint_label = named(QLabel(hint), "hintLabel")
+        self.hint_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.message_label = named(QLabel(), "messageLabel")
+        self.message_label.setWordWrap(True)
+        self.message_label.setStyleSheet(
+            "QLabel { background: #fef7e0; color: #3c2f00; border: 1px solid #f9ab00; border-radius: 4px; "
+            "padding: 3px 8px; }")
+        self.message_label.setVisible(False)
+        self.dismiss_button = named(QToolButton(), "dismissMessageButton", "Dismiss this message")
+        self.dismiss_button.setText("✕")
+        self.dismiss_button.setAutoRaise(True)
+        self.dismiss_button.clicked.connect(self.clear_message)
+        self.dismiss_button.setVisible(False)
+        row.addWidget(self.hint_label, 1)
+        row.addWidget(self.message_label, 1)
+        row.addWidget(self.dismiss_button)
+        self.setMinimumHeight(self.message_label.fontMetrics().height() + 12)
+
+    def show_message(self, text: str) -> None:
+        self.message_label.setText(text)
+        self._show_warning_row(True)
+        self.message_shown.emit(text)
+
+    def clear_message(self) -> None:
+        self.message_label.clear()
+        self._show_warning_row(False)
+
+    def set_hint(self, text: str) -> None:
+        self.hint_label.setText(text)
+
+    @property
+    def message(self) -> str:
+        return self.message_label.text() if self.message_label.isVisible() else ""
+
+    def _show_warning_row(self, warning: bool) -> None:
+        self.hint_label.setVisible(not warning)
+        self.message_label.setVisible(warning)
+        self.dismiss_button.setVisible(warning)
