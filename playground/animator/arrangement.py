@@ -1,8 +1,8 @@
 """How the animator's rooms sit in its tab: the graph (and a pitfall's replay below it) with the source
 row above and the legend below on the left, the step panel on the right, the transport bar under both.
 
-Nothing here is wider than it must be: the combos shrink to a dozen characters (their lists stay
-whole), the legend wraps between its entries, and the step panel may get narrow (its rows wrap),
+Nothing here is wider than it must be: the combos may shrink to a dozen characters (their lists
+stay whole), the legend wraps between its entries, and the step panel may get narrow (its rows wrap),
 so that the tab and the Learn dock beside it fit a 1366-pixel laptop screen.
 """
 
@@ -19,9 +19,9 @@ MESSAGE_STYLE = ("QLabel#animatorMessage { background: #fdecea; color: #8a1c1c; 
 
 
 def shrinkable(combo: QComboBox) -> QComboBox:
-    """A combo whose width does not grow with its longest entry."""
-    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(COMBO_CHARACTERS)
+    """A combo as wide as its longest entry where there is room, and narrower where there is not (an explicit
+    minimum takes the place of Qt's, which is the longest entry's width)."""
+    combo.setMinimumWidth(round(combo.fontMetrics().averageCharWidth() * COMBO_CHARACTERS) + 32)
     return combo
 
 
@@ -66,9 +66,9 @@ def arrange(panel) -> QSplitter:
     left_layout.setSpacing(4)
     source_row = QHBoxLayout()
     source_row.addWidget(QLabel("Animate"))
-    source_row.addWidget(panel.source_combo, 1)
+    source_row.addWidget(panel.source_combo)
     source_row.addSpacing(8)
-    source_row.addWidget(panel.pitfalls.combo, 1)
+    source_row.addWidget(panel.pitfalls.combo)
     source_row.addWidget(panel.predict.toggle)
     source_row.addStretch(1)
     left_layout.addLayout(source_row)

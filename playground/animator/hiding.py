@@ -9,6 +9,8 @@ scene; the panel asks it for each step box's text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..editor.document import GraphDocument
 from .predict_view import PredictBox
 from .reveal import Reveal, after, unpredicted
@@ -17,19 +19,21 @@ from .step_panel import StepPanel
 from .timeline import DocumentAnimation
 
 PREDICT_NOTE = "Not predicted yet: step back (←), then forward (→) to predict it, or switch Predict off."
-EXERCISE_NOTE = "The lesson asks for this: answer it in the Learn panel, and the animator shows it."
+EXERCISE_NOTE = "Hidden while the lesson's exercise asks: answer in the Learn panel, and each step shows once answered."
 
 
 class QuizHiding:
     def __init__(self, steps: StepPanel, sync: SceneSync, predict: PredictBox):
         self.steps, self.sync, self.predict = steps, sync, predict
         self.reveal: Reveal | None = None
-        self._exercise: tuple[int, tuple] | None = None  # (revealed up to this position, on the graph with these maths)
+        # (revealed up to this position, the nodes whose gradients are asked, on the graph with these maths)
+        self._exercise: tuple[int, frozenset[str], tuple] | None = None
 
-    def hide_after(self, position: int | None, maths: tuple | None) -> None:
-        """A lesson's exercise: the steps after ``position`` of the graph whose maths are ``maths`` stay hidden
-        (None: nothing is hidden for a lesson). Call `apply` next."""
-        self._exercise = (int(position), maths) if position is not None else None
+    def hide_after(self, position: int | None, maths: tuple | None, asked: Iterable[str] = ()) -> None:
+        """A lesson's exercise: the steps after ``position`` of the graph whose maths are ``maths`` stay hidden,
+        and the shares of the gradients of the ``asked`` nodes (None: nothing is hidden for a lesson).
+        Call `apply` next."""
+        self._exercise = (int(position), frozenset(asked), maths) if position is not None else None
 
     @property
     def exercise_position(self) -> int | None:
@@ -47,8 +51,9 @@ class QuizHiding:
             predicted = self.predict.predicted()
             if predicted is not None:
                 notes.update(dict.fromkeys(unpredicted(timeline, predicted), PREDICT_NOTE))
-            if self._exercise is not None and self._exercise[1] == maths:
-                notes.update(dict.fromkeys(after(timeline, document, self._exercise[0]), EXERCISE_NOTE))
+            if self._exercise is not None and self._exercise[2] == maths:
+                position, asked, _maths = self._exercise
+                notes.update(dict.fromkeys(after(timeline, document, position, asked), EXERCISE_NOTE))
         hidden = frozenset(notes)
         old = self.reveal.hidden if self.reveal is not None else frozenset()
         self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None

@@ -33,7 +33,7 @@ from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
 from .tensor_timeline import TensorAnimation, graph_animation, tensor_animation
-from .timeline import DocumentAnimation, Timeline, terms
+from .timeline import DocumentAnimation, Timeline, maths_of, terms
 from .view_fit import READABLE_ZOOM, ViewFit
 
 __all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
@@ -50,12 +50,6 @@ PYTHON_SOURCE = ("python", "A tensor result from Python")  # offered once playgr
 
 def _note(text: str) -> str:
     return f"\n\n{text}" if text else ""
-
-
-def _maths_of(document: GraphDocument) -> tuple:
-    """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
-    nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
-    return nodes, tuple(document.edges), document.effective_output()
 
 
 class AnimatorPanel(QWidget):
@@ -190,7 +184,7 @@ class AnimatorPanel(QWidget):
             self.status_message.emit(f"Backward animator: {error}")
             return False
         self._document = copy
-        self._maths = _maths_of(copy)
+        self._maths = maths_of(copy)
         self._set_source("graph")
         self.scene.show_document(copy)
         return self._start(lambda: DocumentAnimation(copy, self.pitfalls.prepare(copy)), len(copy.nodes),
@@ -226,7 +220,7 @@ class AnimatorPanel(QWidget):
         self.pitfalls.choose(None)  # the replays work on the editor's graphs: the combo says so
         self.pitfalls.clear()
         if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
-            self._maths, self._stale = _maths_of(self._followed), False
+            self._maths, self._stale = maths_of(self._followed), False
         self.scene.show_tensor_graph(animation)
         loaded = self._start(lambda: animation, len(animation.nodes), description)
         if loaded:
@@ -322,7 +316,7 @@ class AnimatorPanel(QWidget):
         if not self._stale or self._followed is None:
             return
         self._stale = False
-        same_maths = self._maths == _maths_of(self._followed)
+        same_maths = self._maths == maths_of(self._followed)
         if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
             return
         position = self.position
@@ -463,11 +457,12 @@ class AnimatorPanel(QWidget):
         """Predict mode on or off (it works on scalar graphs: the editor's)."""
         self.predict.set_on(on)
 
-    def hide_after(self, position: int | None) -> None:
-        """A lesson's exercise on the graph shown now: the steps after ``position`` show "?" for their
-        numbers (in the step list, the step box and on the cards; the inputs' values stay) until a later
-        call reveals them; None: nothing is hidden for a lesson. Loading other maths lifts it."""
-        self.hiding.hide_after(position, self._maths)
+    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=()) -> None:
+        """A lesson's exercise on ``document`` (default: the graph shown now): while the animator shows that
+        graph, the steps after ``position``, and those that hand a share of its gradient to a node in
+        ``asked``, show "?" for their numbers (in the step list, the step box and on the cards; the
+        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson."""
+        self.hiding.hide_after(position, maths_of(document) if document is not None else self._maths, asked)
         self._apply_hiding()
         self._refresh_text()
 

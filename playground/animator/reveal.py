@@ -10,7 +10,8 @@ Two kinds of hiding, which the panel combines:
 
 - `unpredicted`: Predict mode hides every backward step not predicted yet;
 - `after`: a lesson's exercise hides every step after the last one it has revealed (the
-  inputs' values stay: they are given, and so does the seed, which is always 1).
+  inputs' values stay: they are given, and so does the seed, which is always 1), and every share
+  of a gradient it asks for.
 """
 
 from __future__ import annotations
@@ -32,11 +33,14 @@ def unpredicted(timeline: Timeline, predicted: Collection[int]) -> set[int]:
             if frame.step is not None and position not in predicted}
 
 
-def after(timeline: Timeline, document: GraphDocument, position: int) -> set[int]:
-    """A lesson's exercise: every step after ``position``, but the inputs' values and the seed."""
+def after(timeline: Timeline, document: GraphDocument, position: int, asked: Collection[str] = ()) -> set[int]:
+    """A lesson's exercise: every step after ``position``, but the inputs' values and the seed; and every
+    step that hands a share of its gradient to a node in ``asked`` (the gradients asked for: a share
+    is part of the answer, even before the last one arrives)."""
     return {p for p, frame in enumerate(timeline.frames, start=1)
-            if p > position and frame.phase != "seed"
-            and not (frame.phase == "forward" and document.node(frame.node_id).is_leaf)}
+            if (p > position and frame.phase != "seed"
+                and not (frame.phase == "forward" and document.node(frame.node_id).is_leaf))
+            or (frame.step is not None and frame.step.parent in asked)}
 
 
 class Reveal:

@@ -96,6 +96,12 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
+def maths_of(document: GraphDocument) -> tuple:
+    """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
+    nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
+    return nodes, tuple(document.edges), document.effective_output()
+
+
 def terms(document: GraphDocument) -> dict[str, str]:
     """How a formula writes each node: its name (`GraphDocument.names`), but an unlabelled constant as
     its number, the way a textbook writes ``3 * x`` rather than ``c1 * x``."""

@@ -111,7 +111,7 @@ def test_a_lessons_exercise_hides_every_step_after_the_last_one_revealed(panel):
     t1 = node_id(panel.document, "t1")
     assert panel.scene.node_item(t1).body_lines() == ["value ?", "grad ?"]
     assert all(not wire.label_visible for wire in panel.scene.wire_items())
-    assert "answer it in the Learn panel" in panel.steps.explanation.text()
+    assert "answer in the Learn panel" in panel.steps.explanation.text()
 
     panel.hide_after(5)  # t1 answered: its step is shown
     assert rows(panel)[4] == "5.  t1 = a * b = 6" and rows(panel)[5] == "6.  t2 = t1 + c = ?"
