@@ -5,12 +5,13 @@ from __future__ import annotations
 from .autograd import topological_order
 
 
-def reading_order(roots) -> list:
+def reading_order(roots, parents=lambda node: node._prev) -> list:
     """Every node ``roots`` were computed from, once, operands before results and the first operand's
     side first: the order in which a person reads ``x1*w1 + x2*w2`` (x1, w1, x1*w1, x2, ...).
 
     A topological order, like `autograd.topological_order`, whose ties follow the operands'
     order; pictures (the editor, `draw`) name and place nodes by it. Iterative, no recursion.
+    ``parents(node)`` gives a node's operands in order (by default its ``_prev``).
     """
     order, seen = [], set()
     for root in roots:
@@ -24,7 +25,7 @@ def reading_order(roots) -> list:
                 continue
             seen.add(id(node))
             stack.append((node, True))
-            stack.extend((parent, False) for parent in reversed(node._prev) if id(parent) not in seen)
+            stack.extend((parent, False) for parent in reversed(tuple(parents(node))) if id(parent) not in seen)
     return order
 
 

@@ -28,6 +28,9 @@ class Value:
     __slots__ = ("data", "grad", "label", "_prev", "_op", "_backward")
 
     def __init__(self, data, label: str = "", _prev: tuple = (), _op: str = "", _backward=None):
+        if not isinstance(label, str):  # micrograd's second argument is _children: say so, do not store it
+            raise TypeError(f"Value's label must be a string, not {type(label).__name__}: engine.Value(data, label) "
+                            "takes the label second (micrograd's Value(data, _children, _op) does not)")
         self.data = float(data)
         self.grad = 0.0
         self.label = label

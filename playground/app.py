@@ -172,7 +172,7 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         self.view_menu = view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", lambda: self.editor.view.fit(), "F")
+        self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F")
         self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
         self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
         self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")

@@ -10,13 +10,19 @@ ACTIVATIONS = ("tanh", "relu", "sigmoid", "linear")
 
 
 class Neuron(Module):
-    """``activation(w . x + b)`` with weights uniform in [-1, 1] and b = 0, as micrograd."""
+    """``activation(w . x + b)`` with weights uniform in [-1, 1] and b = 0, as micrograd.
 
-    def __init__(self, nin: int, activation: str = "tanh"):
+    Its parameters are labelled as in micrograd's lecture, w1, w2, ..., b; inside a layer or a
+    network they carry the neuron's place too (``w1.2.3``: layer 1, neuron 2, input 3; ``b1.2``),
+    so that a picture of the graph can tell every one apart.
+    """
+
+    def __init__(self, nin: int, activation: str = "tanh", name: str = ""):
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; choose one of {ACTIVATIONS}")
-        self.w = [Value(w) for w in generator().uniform(-1.0, 1.0, nin)]
-        self.b = Value(0.0)
+        place = f"{name}." if name else ""
+        self.w = [Value(w, f"w{place}{k}") for k, w in enumerate(generator().uniform(-1.0, 1.0, nin), start=1)]
+        self.b = Value(0.0, f"b{name}")
         self.activation = activation
 
     def forward(self, x):
@@ -34,8 +40,9 @@ class Neuron(Module):
 
 
 class Layer(Module):
-    def __init__(self, nin: int, nout: int, activation: str = "tanh"):
-        self.neurons = [Neuron(nin, activation) for _ in range(nout)]
+    def __init__(self, nin: int, nout: int, activation: str = "tanh", name: str = ""):
+        place = f"{name}." if name else ""
+        self.neurons = [Neuron(nin, activation, f"{place}{j}") for j in range(1, nout + 1)]
 
     def forward(self, x):
         out = [neuron(x) for neuron in self.neurons]
@@ -55,7 +62,7 @@ class MLP(Module):
         sizes = [nin, *nouts]
         last = len(nouts) - 1
         self.layers = [
-            Layer(sizes[i], sizes[i + 1], "linear" if (linear_output and i == last) else activation)
+            Layer(sizes[i], sizes[i + 1], "linear" if (linear_output and i == last) else activation, str(i + 1))
             for i in range(len(nouts))
         ]
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGraphicsScene
 
 from ..editor.card_scene import CardScene
+from ..editor.cards import CardItem
 from ..editor.document import Edge, GraphDocument
-from ..editor.items import CardItem, NodeItem, WireItem
+from ..editor.node_card import NodeItem
+from ..editor.wires import WireItem
 from ..numbers import format_number, full_number
 from .tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
 from .timeline import is_bare_constant

@@ -13,8 +13,10 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
+from .cards import CardItem, PortItem
 from .document import Edge
-from .items import DARK_COLORS, LIGHT_COLORS, CardItem, PortItem, WireItem
+from .style import DARK_COLORS, LIGHT_COLORS
+from .wires import WireItem
 
 GRID_STEP = 20.0
 
@@ -37,7 +39,7 @@ class CardScene(QGraphicsScene):
         return self._dark
 
     def set_theme(self, dark: bool) -> None:
-        """Swap the palette the items draw with (`items.LIGHT_COLORS` / `items.DARK_COLORS`)."""
+        """Swap the palette the items draw with (`style.LIGHT_COLORS` / `style.DARK_COLORS`)."""
         self._dark = bool(dark)
         self.colors = DARK_COLORS if dark else LIGHT_COLORS
         self.setBackgroundBrush(self.colors["background"])
@@ -124,6 +126,19 @@ class CardScene(QGraphicsScene):
         if isinstance(item, PortItem):
             return item.node_item
         return item if isinstance(item, CardItem) else None
+
+    def port_at(self, pos: QPointF) -> PortItem | None:
+        item = self._top_item_at(pos)
+        return item if isinstance(item, PortItem) else None
+
+    def wire_at(self, pos: QPointF, tolerance: float = 4.0) -> WireItem | None:
+        area = QRectF(pos.x() - tolerance, pos.y() - tolerance, 2 * tolerance, 2 * tolerance)
+        for item in self.items(area):
+            if isinstance(item, CardItem):
+                return None  # a card covers the point: the card wins
+            if isinstance(item, WireItem):
+                return item
+        return None
 
     # -- background --------------------------------------------------------------------------
 

@@ -36,6 +36,14 @@ class NodeKind:
     def port_name(self, port: int) -> str:
         return self.port_names[port] if port < len(self.port_names) else f"x{port + 1}"
 
+    def formula(self, operands: list[str]) -> str:
+        """The op applied to ``operands`` (names or numbers): ``t2 * t3``, ``-x``, ``x1 + x2 + x3``, ``tanh(n)``."""
+        if self.name == "neg":
+            return f"-{operands[0]}"
+        if self.symbol and (len(operands) == 2 or self.is_variadic):
+            return f" {self.symbol} ".join(operands)
+        return f"{self.name}({', '.join(operands)})"
+
 
 def _division_problem(a: float, b: float) -> str | None:
     return "division by zero" if b == 0 else None

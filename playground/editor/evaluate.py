@@ -24,6 +24,16 @@ class NodeResult:
     missing_ports: list[str] = field(default_factory=list)  # names of unconnected inputs
 
 
+def same_number(a: float | None, b: float | None) -> bool:
+    """Equal, with nan equal to nan (a nan gradient that stays nan needs no repaint)."""
+    return a == b or (a is not None and b is not None and a != a and b != b)
+
+
+def same_numbers(a: NodeResult, b: NodeResult) -> bool:
+    """The same value and gradient (nan equal to nan): a card showing ``a`` need not repaint for ``b``."""
+    return same_number(a.value, b.value) and same_number(a.grad, b.grad)
+
+
 @dataclass
 class Evaluation:
     results: dict[str, NodeResult]

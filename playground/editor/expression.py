@@ -29,7 +29,7 @@ EXAMPLE = "tanh(x1*w1 + x2*w2 + b)"
 CALLABLE = (*FUNCTION_NAMES, "sum")
 DEFAULT_INPUT_VALUE = 1.0
 
-_PARAMETER_NAME = re.compile(r"[wb]\d*|weight|bias")
+_PARAMETER_NAME = re.compile(r"(?:[wb]|weight|bias)\d*(?:\.\d+)*")  # w, w1, b2, weight, bias, w1.2.3 (engine.nn)
 _OPERATORS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
 _SYMBOLS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.FloorDiv: "//", ast.Mod: "%",
@@ -77,7 +77,7 @@ def parse_expression(text: str) -> GraphDocument:
 
 
 def is_parameter_name(name: str) -> bool:
-    """Names that read as learnable weights: w, w1, b, b2, weight, bias."""
+    """Names that read as learnable weights: w, w1, b, b2, weight, bias, and engine.nn's w1.2.3 and b1.2."""
     return _PARAMETER_NAME.fullmatch(name) is not None
 
 

@@ -5,7 +5,12 @@ operand order, so the editor's evaluation computes the very same numbers. A leaf
 the rule the expression box uses: a leaf without a label is a constant (``x * 2`` makes one), a
 label that names a parameter (``w``, ``w1``, ``b``, ``weight``, ``bias``...) gives a parameter,
 any other label an input. A neuron's ``Value.dot`` (``b + w . x`` as one engine node) is drawn as
-what it computes, a product per weight and a Sum, so every step of it can be seen. Qt-free.
+what it computes, a product per weight and a Sum, so every step of it can be seen.
+
+micrograd's own ``Value`` (and the lecture's, and any class shaped like it: ``data``, ``_prev``,
+``_op``, maybe ``label``) is drawn as well: its ops are ``+``, ``*``, ``**k`` (the exponent a
+constant), ``tanh``, ``exp``, ``ReLU``..., and it keeps its operands in a set, so ``x*x`` holds
+``x`` once: a binary op with one operand uses it twice. Qt-free.
 """
 
 from __future__ import annotations
@@ -25,6 +30,43 @@ OP_KINDS = {
     "exp": "exp", "log": "log", "tanh": "tanh", "sigmoid": "sigmoid", "relu": "relu",
     "sin": "sin", "cos": "cos", "abs": "abs",
 }
+
+
+# micrograd's op names (and its lecture's) for the same kinds; "**k" is matched apart.
+MICROGRAD_KINDS = {"ReLU": "relu", "-": "sub", "/": "div"}
+BINARY_KINDS = {"add", "sub", "mul", "div"}
+COMMUTATIVE_KINDS = {"add", "mul"}
+
+
+def _is_value_like(value) -> bool:
+    return isinstance(value, Value) or all(hasattr(value, name) for name in ("data", "_prev", "_op"))
+
+
+def _parents(value) -> tuple:
+    """A node's operands in order; a set's (micrograd's) in a fixed order, a lone one twice for a binary op."""
+    parents = value._prev
+    if isinstance(parents, tuple):
+        return parents
+    kind = _kind_of(value)[0]
+    if len(parents) == 2 and kind not in COMMUTATIVE_KINDS:
+        raise ValueError(f"the op {value._op!r} keeps its operands in a set, so their order is unknown")
+    parents = tuple(sorted(parents, key=lambda parent: float(parent.data)))  # + and *: any order gives the same
+    if len(parents) == 1 and kind in BINARY_KINDS:
+        return parents * 2
+    return parents
+
+
+def _kind_of(value) -> tuple[str | None, float | None]:
+    """The editor's kind for a node's op, and the constant exponent of micrograd's ``**k`` (else None)."""
+    op = value._op
+    if op.startswith("**") and len(op) > 2:
+        try:
+            return "pow", float(op[2:])
+        except ValueError:
+            return None, None
+    if op == "dot":
+        return "sum", None
+    return OP_KINDS.get(op) or MICROGRAD_KINDS.get(op) or OP_KINDS.get(op.lower()), None
 
 
 def leaf_kind(label: str) -> str:
@@ -49,12 +91,13 @@ def _expand_dot(document: GraphDocument, add, operands: list[str]) -> list[str]:
 def document_from_values(roots: Sequence[Value]) -> GraphDocument:
     """The graph behind ``roots`` as a document, laid out; its output is the first root.
 
-    Raises ``TypeError`` for anything but `Value`s and ``ValueError`` for an op the editor has no
-    node for (the message names it).
+    Raises ``TypeError`` for anything but `Value`s (the engine's, or micrograd-style ones) and
+    ``ValueError`` for an op the editor has no node for (the message names it).
     """
     roots = list(roots)
-    if not roots or not all(isinstance(root, Value) for root in roots):
-        raise TypeError("show() takes an engine.Value or a list of them")
+    if not roots or not all(_is_value_like(root) for root in roots):
+        raise TypeError("show() takes an engine.Value (or a micrograd-style Value: .data, ._prev, ._op), a list of "
+                        "them, or a scalar engine.Tensor")
     ids: dict[int, str] = {}
     document = GraphDocument()
 
@@ -63,17 +106,21 @@ def document_from_values(roots: Sequence[Value]) -> GraphDocument:
         document.add_node(Node(node_id, kind, label=label, **fields))
         return node_id
 
-    for value in reading_order(roots):
-        if not value._prev:  # a leaf (or an empty dot product, which is a plain 0)
-            ids[id(value)] = add(leaf_kind(value.label), value.label, value=value.data)
+    for value in reading_order(roots, _parents):
+        label = getattr(value, "label", "") or ""
+        parents = _parents(value)
+        if not parents:  # a leaf (or an empty dot product, which is a plain 0)
+            ids[id(value)] = add(leaf_kind(label), label, value=float(value.data))
             continue
-        operands = [ids[id(parent)] for parent in value._prev]
-        if value._op == "dot":
-            operands = _expand_dot(document, add, operands)
-        kind = "sum" if value._op == "dot" else OP_KINDS.get(value._op)
+        operands = [ids[id(parent)] for parent in parents]
+        kind, exponent = _kind_of(value)
         if kind is None:
             raise ValueError(f"the editor has no node for the op {value._op!r}")
-        node_id = ids[id(value)] = add(kind, value.label, inputs=len(operands) if kind == "sum" else 0)
+        if value._op == "dot":
+            operands = _expand_dot(document, add, operands)
+        if exponent is not None:  # micrograd's x**k: k is a constant of the op, a constant node here
+            operands.append(add("constant", value=exponent))
+        node_id = ids[id(value)] = add(kind, label, inputs=len(operands) if kind == "sum" else 0)
         for port, operand in enumerate(operands):
             document.add_edge(Edge(operand, node_id, port))
     for node_id, (x, y) in layered_layout(document).items():

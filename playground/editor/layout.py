@@ -34,7 +34,7 @@ from .document import Edge, GraphDocument
 Position = tuple[float, float]
 # Columns far enough apart that a wire between neighbours has room for its gradient label
 # ("grad -0.3412", about 75 units) between the cards (130 wide), clear of both; a longer one slides
-# along its wire (items.LABEL_SPOTS).
+# along its wire (wires.LABEL_SPOTS).
 X_SPACING = 230.0
 Y_SPACING = 110.0
 _PORT_SHIFT = 0.5  # the height of a node's column of input ports, in slots (a slot is y_spacing)

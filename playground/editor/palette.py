@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from .catalog import GROUPS, KINDS, NodeKind
-from .items import LIGHT_COLORS
+from .style import LIGHT_COLORS
 
 KIND_MIME_TYPE = "application/x-autograd-playground-kind"
 _KIND_ROLE = Qt.ItemDataRole.UserRole

@@ -182,8 +182,8 @@ class EditorPanel(QWidget):
 
     def _on_view_fitted(self, whole_graph_shown: bool) -> None:
         if not whole_graph_shown:
-            self.status_message.emit("The graph is larger than the view at a readable size: pan with the middle "
-                                     "button or Space+drag, zoom with the wheel, or press M for the minimap")
+            self.status_message.emit("The graph is larger than the view at a readable size: press F to see it all, "
+                                     "pan with the middle button or Space+drag, or press M for the minimap")
 
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None)

@@ -6,6 +6,7 @@ It reads the document every time it refreshes and changes it only through undo c
 
 from __future__ import annotations
 
+import html
 import math
 
 from PySide6.QtCore import Qt, Signal
@@ -172,7 +173,7 @@ class PropertiesPanel(QWidget):
         node_kind = kind(node.kind)
         output = " (output)" if self.document.effective_output() == node.id else ""
         name = self.document.name(node.id)
-        self.heading.setText(f"<b>{name}</b> — {node_kind.title}{output}<br>{node_kind.description}")
+        self.heading.setText(f"<b>{name}</b> — {node_kind.title}{output}<br>{self._what(node)}")
         if not self.label_edit.hasFocus():
             self.label_edit.setText(node.label)
         if is_leaf:
@@ -193,6 +194,17 @@ class PropertiesPanel(QWidget):
             label.setText(format_number(number))
             label.setToolTip(f"Full precision: {full_number(number)}" if number is not None else "")
         self.problem.setText(result.problem or "" if result else "")
+
+    def _what(self, node) -> str:
+        """What the node computes, with its own operands' names (``L = t2 * t3``), or a leaf's description."""
+        node_kind = kind(node.kind)
+        if node_kind.is_leaf:
+            return node_kind.description
+        operands = []
+        for port in range(node.port_count):
+            edge = self.document.edge_at(node.id, port)
+            operands.append(self.document.name(edge.source) if edge else f"? ({node_kind.port_name(port)})")
+        return html.escape(f"{self.document.name(node.id)} = {node_kind.formula(operands)}")
 
     def _range_for(self, node_id: str, value: float) -> tuple[float, float]:
         if node_id not in self._slider_range:

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from .catalog import KINDS, NodeKind
-from .items import LIGHT_COLORS
 from .palette import group_icon, matches
+from .style import LIGHT_COLORS
 
 logger = logging.getLogger(__name__)
 
@@ -295,6 +295,7 @@ class GraphView(QGraphicsView):
         # shown, until the person zooms or pans; `fit` (View > Fit) starts keeping it fitted again.
         self.keep_fitted = False
         self._fitted = False
+        self._fit_whole = False  # the last fit was View > Fit's (the whole graph, however small)
         self.text_scale = 1.0  # presentation mode: cards drawn this much larger, fits included
         self._fit_timer = QTimer(self, singleShot=True, interval=0)
         self._fit_timer.timeout.connect(self._on_fit_timer_timeout)
@@ -326,7 +327,7 @@ class GraphView(QGraphicsView):
         them that large too (a fitted graph is fitted again, a zoom the person chose is scaled)."""
         old, self.text_scale = self.text_scale, float(factor)
         if self.is_kept_fitted:
-            self.fit()
+            self.fit(whole=self._fit_whole)
         elif old != self.text_scale:
             self._zoom_to(self.zoom() * self.text_scale / old)
 
@@ -372,9 +373,14 @@ class GraphView(QGraphicsView):
 
     def _on_fit_timer_timeout(self) -> None:
         if self.is_kept_fitted:
-            self.fit()
+            self.fit(whole=self._fit_whole)
 
-    def fit(self, margin: float = 20.0, min_zoom: float | None = None) -> bool:
+    def fit_whole(self) -> bool:
+        """View > Fit: the whole graph in view, however small that makes it (the person asked to see it all);
+        resizing keeps it whole until they zoom or pan."""
+        return self.fit(whole=True)
+
+    def fit(self, margin: float = 20.0, min_zoom: float | None = None, whole: bool = False) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
         (by default, as far as text stays readable); False if the graph is then too big to fit, in
         which case the view shows its start (top left: the inputs) and the rest is panned to.
@@ -382,7 +388,9 @@ class GraphView(QGraphicsView):
         Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
         Presentation mode's `text_scale` scales both limits.
         """
-        min_zoom = READABLE_ZOOM * self.text_scale if min_zoom is None else min_zoom
+        self._fit_whole = whole
+        if min_zoom is None:
+            min_zoom = MIN_ZOOM if whole else READABLE_ZOOM * self.text_scale
         rect = _bounds(self.scene())
         fits = True
         if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all

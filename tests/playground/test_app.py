@@ -412,6 +412,11 @@ def test_a_graph_too_big_to_read_whole_is_shown_from_its_inputs_at_a_readable_zo
     assert shown.left() <= left <= shown.left() + 100  # the inputs' column is at the left edge
     assert "larger than the view" in window.statusBar().currentMessage()
 
+    window.findChild(QAction, "actionFit").trigger()  # View > Fit: the person asks to see it all
+    assert view.zoom() < READABLE_ZOOM and all_cards_visible(window)
+    window.resize(1000, 640)
+    qtbot.waitUntil(lambda: all_cards_visible(window))  # and it stays whole on resize
+
 
 def test_each_tab_has_its_own_status_bar(window, qtbot):
     summary = window.findChild(object, "evaluationLabel")
@@ -451,3 +456,10 @@ def test_open_shows_a_lesson_file_in_the_learn_panel(window, tmp_path, qtbot):
     panel = window.findChild(object, "learnPanel")
     qtbot.waitUntil(panel.isVisible)
     assert panel.lesson.title.startswith("My copy of")
+
+
+def test_the_properties_heading_says_what_the_node_computes_with_its_own_operands(window):
+    window.editor.build_from_expression("a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3")
+    window.editor.scene.select_nodes([node_by_label(window, "L").id])
+    heading = window.findChild(object, "propertiesHeading").text()
+    assert "L = t2 * t3" in heading and "a * b" not in heading  # not the port names, which read like variables

@@ -627,7 +627,7 @@ def test_a_card_shows_the_documents_readable_name_and_follows_renumbering(make_c
 
 
 def cards_under(canvas, rect):
-    from playground.editor.items import CardItem
+    from playground.editor.cards import CardItem
 
     return [item for item in canvas.scene.items(rect) if isinstance(item, CardItem)]
 

@@ -1,0 +1,375 @@
+"""The card every graph node is drawn as, and its ports.
+
+A `CardItem` is a rounded card: a header in its group's colour with a title and a small kind
+tag, named input ports (`PortItem`) down the left, an output port on the right and a few body
+lines. What goes on it comes from a handful of hooks: `node_card.NodeItem` fills them from a
+graph document's node (the editor), and the backward animator has its own cards for tensor
+graphs. A card draws what it is given and knows nothing about editing; the scene around it
+does the interaction, so a read-only scene can recolour it with `set_highlight` / `set_body_lines`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyle, QWidget
+
+from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
+
+NODE_WIDTH = 130.0
+HEADER_HEIGHT = 24.0
+ROW_HEIGHT = 18.0
+BODY_PADDING = 5.0
+CORNER_RADIUS = 7.0
+PORT_RADIUS = 5.0
+PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
+
+
+class PortItem(QGraphicsItem):
+    """A node's input (``index`` 0, 1, ...) or output port: a small circle, a larger hit area."""
+
+    def __init__(self, parent: CardItem, index: int, is_output: bool, name: str = ""):
+        super().__init__(parent)
+        self.index = index
+        self.is_output = is_output
+        self.name = name
+        self._connected = False
+        self._hovered = False
+        self.setAcceptHoverEvents(True)
+        self.setToolTip("output: drag to an input to connect" if is_output else f"input '{name}'")
+
+    @property
+    def node_item(self) -> CardItem:
+        return self.parentItem()
+
+    @property
+    def node_id(self) -> str:
+        return self.node_item.node_id
+
+    def set_connected(self, connected: bool) -> None:
+        if connected != self._connected:
+            self._connected = connected
+            self.update()
+
+    @property
+    def is_connected(self) -> bool:
+        return self._connected
+
+    def boundingRect(self) -> QRectF:
+        r = PORT_HIT_RADIUS
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(self.boundingRect())
+        return path
+
+    def hoverEnterEvent(self, event) -> None:
+        self._hovered = True
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hovered = False
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        if level_of_detail(painter) < DETAIL_THRESHOLD:
+            return
+        colors = colors_of(self)
+        group_color = colors[self.node_item.group()]
+        radius = PORT_RADIUS + (1.5 if self._hovered else 0.0)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        filled = self._connected or self.is_output
+        painter.setPen(QPen(group_color if filled else colors["port_border"], 1.6))
+        painter.setBrush(group_color if filled else colors["port"])
+        painter.drawEllipse(QPointF(0, 0), radius, radius)
+
+
+class CardItem(QGraphicsObject):
+    """A rounded card for one graph node: coloured header, named input ports, output port, body lines.
+
+    Subclasses say what is on it: `group` (the header's colour), `title`, `kind_title` (the small
+    tag at the header's right), `port_names`, `default_body_lines` and `tooltip_text`.
+    ``geometry_changed`` is emitted when the card moves or its ports move, so wires can follow.
+    """
+
+    geometry_changed = Signal()
+    WIDTH = NODE_WIDTH
+
+    def __init__(self, node_id: str, x: float = 0.0, y: float = 0.0, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._node_id = node_id
+        self._is_output = False
+        self._highlight: QColor | None = None
+        self._body_lines: list[str] | None = None
+        self._input_ports: list[PortItem] = []
+        self._output_port = PortItem(self, 0, True)
+        self._height = 0.0
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setZValue(1)
+        self.setPos(x, y)
+
+    # -- what is on the card (the hooks) -----------------------------------------------------
+
+    def group(self) -> str:
+        """The key of the header's colour in the scene's palette (a catalog group)."""
+        raise NotImplementedError
+
+    def title(self) -> str:
+        raise NotImplementedError
+
+    def kind_title(self) -> str:
+        """The small tag at the right of the header ("mul", "linear"), or "" for none."""
+        return ""
+
+    def port_names(self) -> list[str]:
+        """One name per input port, top to bottom."""
+        return []
+
+    def port_name(self, index: int) -> str:
+        names = self.port_names()
+        return names[index] if 0 <= index < len(names) else f"x{index + 1}"
+
+    def default_body_lines(self) -> list[str]:
+        return []
+
+    def display_name(self) -> str:
+        """How text elsewhere (tooltips, status messages) names this node."""
+        return self.title()
+
+    def problem_text(self) -> str | None:
+        """Why the card is outlined in red, or None."""
+        return None
+
+    def tooltip_text(self) -> str:
+        return self.display_name()
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def node_id(self) -> str:
+        return self._node_id
+
+    @property
+    def is_output(self) -> bool:
+        return self._is_output
+
+    @property
+    def highlight(self) -> QColor | None:
+        return self._highlight
+
+    @property
+    def width(self) -> float:
+        return self.WIDTH
+
+    @property
+    def height(self) -> float:
+        return self._height
+
+    def set_is_output(self, is_output: bool) -> None:
+        if is_output != self._is_output:
+            self._is_output = is_output
+            self.update()
+
+    def set_highlight(self, color: QColor | str | None) -> None:
+        """Recolour the card (outline and a light tint), or None to go back to normal."""
+        self._highlight = QColor(color) if color is not None else None
+        self.update()
+
+    def set_body_lines(self, lines: list[str] | None) -> None:
+        """Show these lines instead of the default ones; None goes back to the default."""
+        self._body_lines = list(lines) if lines is not None else None
+        self._layout()
+        self.update()
+
+    def body_lines(self) -> list[str]:
+        return list(self._body_lines) if self._body_lines is not None else self.default_body_lines()
+
+    def set_editable(self, editable: bool) -> None:
+        """Movable by mouse, with a crosshair over the ports; a read-only scene leaves this off."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, editable)
+        for port in self.ports():
+            if editable:
+                port.setCursor(Qt.CursorShape.CrossCursor)
+            else:
+                port.unsetCursor()
+
+    def _refresh_tooltip(self) -> None:
+        self.setToolTip(self.tooltip_text())
+
+    # -- ports -----------------------------------------------------------------------------
+
+    def ports(self) -> list[PortItem]:
+        return [*self._input_ports, self._output_port]
+
+    def input_port(self, index: int) -> PortItem:
+        return self._input_ports[index]
+
+    @property
+    def input_ports(self) -> list[PortItem]:
+        return list(self._input_ports)
+
+    @property
+    def output_port(self) -> PortItem:
+        return self._output_port
+
+    def input_port_scene_pos(self, index: int) -> QPointF:
+        if 0 <= index < len(self._input_ports):
+            return self._input_ports[index].scenePos()
+        return self.mapToScene(QPointF(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5)))
+
+    def output_port_scene_pos(self) -> QPointF:
+        return self._output_port.scenePos()
+
+    def _shows_port_names(self) -> bool:
+        return len(self._input_ports) >= 2
+
+    def _text_left(self) -> float:
+        return 30.0 if self._shows_port_names() else 12.0
+
+    def _row_rect(self, row: int) -> QRectF:
+        left = self._text_left()
+        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, self.WIDTH - left - 10, ROW_HEIGHT)
+
+    def _layout(self) -> None:
+        names = self.port_names()
+        count = len(names)
+        editable = self.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+        while len(self._input_ports) > count:
+            port = self._input_ports.pop()
+            port.setParentItem(None)
+            if port.scene() is not None:
+                port.scene().removeItem(port)
+        while len(self._input_ports) < count:
+            index = len(self._input_ports)
+            port = PortItem(self, index, False, names[index])
+            if editable:
+                port.setCursor(Qt.CursorShape.CrossCursor)
+            self._input_ports.append(port)
+        rows = max(2, len(self.body_lines()), count)
+        height = HEADER_HEIGHT + 2 * BODY_PADDING + rows * ROW_HEIGHT
+        if height != self._height:
+            self.prepareGeometryChange()
+            self._height = height
+        for index, port in enumerate(self._input_ports):
+            port.setPos(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5))
+        body_top = HEADER_HEIGHT + BODY_PADDING
+        self._output_port.setPos(self.WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
+        self.geometry_changed.emit()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.WIDTH, self._height).adjusted(-6, -6, 8, 9)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(0, 0, self.WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)
+        return path
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            self.geometry_changed.emit()
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self.setZValue(2 if value else 1)
+        return super().itemChange(change, value)
+
+    def _border(self, colors: dict[str, QColor]) -> QPen:
+        if self._highlight is not None:
+            return QPen(self._highlight, 3.0)
+        if self.problem_text():
+            return QPen(colors["problem"], 2.5)
+        if self._is_output:
+            return QPen(colors["output"], 3.0)
+        return QPen(colors["card_border"], 1.0)
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(0, 0, self.WIDTH, self._height)
+        header_color = colors[self.group()]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        border = self._border(colors)
+
+        lod = level_of_detail(painter)
+        if lod < DETAIL_THRESHOLD:
+            painter.setBrush(self._highlight or header_color)
+            special = selected or self._is_output or self.problem_text() or self._highlight is not None
+            if selected:
+                border = QPen(colors["selected"], 4.0)
+            width = max(border.widthF(), 2.5 / max(lod, 0.01))  # about 2.5 px on screen at any zoom
+            painter.setPen(QPen(border.color(), width) if special else Qt.PenStyle.NoPen)
+            painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+            return
+
+        # shadow, card, header
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors["shadow"])
+        painter.drawRoundedRect(rect.translated(1.5, 2.5), CORNER_RADIUS, CORNER_RADIUS)
+        card = QPainterPath()
+        card.addRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        painter.fillPath(card, colors["card"])
+        if self._highlight is not None:
+            tint = QColor(self._highlight)
+            tint.setAlpha(40)
+            painter.fillPath(card, tint)
+        header = QPainterPath()
+        header.addRect(QRectF(0, 0, self.WIDTH, HEADER_HEIGHT))
+        painter.fillPath(card.intersected(header), header_color)
+
+        # title (and the kind, when a label replaces it)
+        painter.setPen(colors["header_text"])
+        title_rect = QRectF(10, 0, self.WIDTH - 20, HEADER_HEIGHT)
+        kind_title = self.kind_title()
+        if kind_title:
+            painter.setFont(pixel_font(10))
+            kind_width = QFontMetricsF(painter.font()).horizontalAdvance(kind_title) + 4
+            painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_title)
+            title_rect.setRight(title_rect.right() - kind_width)
+        title_font = pixel_font(12, bold=True)
+        painter.setFont(title_font)
+        title = QFontMetricsF(title_font).elidedText(self.title(), Qt.TextElideMode.ElideRight, title_rect.width())
+        painter.drawText(title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
+
+        # port names (binary ops and Sum)
+        if self._shows_port_names():
+            painter.setFont(pixel_font(9, italic=True))
+            painter.setPen(colors["muted"])
+            for port in self._input_ports:
+                y = port.pos().y()
+                painter.drawText(QRectF(9, y - ROW_HEIGHT / 2, 18, ROW_HEIGHT),
+                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, port.name)
+            painter.setPen(QPen(colors["card_border"], 0.8))
+            top = HEADER_HEIGHT + BODY_PADDING
+            painter.drawLine(QPointF(25, top + 2), QPointF(25, self._height - BODY_PADDING - 2))
+
+        # body lines: "value 0.7071" (the key muted, the number in the text colour)
+        body_font = pixel_font(11)
+        number_font = pixel_font(11, bold=True)
+        key_metrics = QFontMetricsF(body_font)
+        for row, line in enumerate(self.body_lines()):
+            line_rect = self._row_rect(row)
+            key, _, rest = line.partition(" ") if " " in line else ("", "", line)
+            x = line_rect.left()
+            if key:
+                painter.setFont(body_font)
+                painter.setPen(colors["muted"])
+                painter.drawText(QRectF(x, line_rect.top(), line_rect.width(), ROW_HEIGHT),
+                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, key)
+                x += key_metrics.horizontalAdvance(key + " ")
+            painter.setFont(number_font)
+            bad = rest in ("nan", "inf", "-inf")
+            painter.setPen(colors["problem"] if bad else colors["text"])
+            width = line_rect.right() - x
+            shown = QFontMetricsF(number_font).elidedText(rest, Qt.TextElideMode.ElideRight, width)
+            painter.drawText(QRectF(x, line_rect.top(), width, ROW_HEIGHT),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+
+        # outline, then the selection ring outside it
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(border)
+        painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        if selected:
+            painter.setPen(QPen(colors["selected"], 2.0))
+            painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)

@@ -1,0 +1,248 @@
+"""Wires between cards: the wire a graph edge is drawn as, and the dashed one a person is dragging.
+
+A `WireItem` follows the two cards it joins and shows the gradient it carries in a small label,
+placed clear of every card. The items draw the model and hold no state of their own.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem, QStyle, QWidget
+
+from ..numbers import format_number, full_number
+from .cards import CardItem
+from .document import Edge
+from .evaluate import same_number
+from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
+
+# Where a wire's gradient label may sit, as fractions of the wire's length, nearest the middle first:
+# the first spot clear of every card wins, and a wire with no clear spot shows no label (its
+# tooltip still has the number).
+LABEL_SPOTS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
+LABEL_CLEARANCE = 2.0
+
+
+def wire_path(start: QPointF, end: QPointF) -> QPainterPath:
+    """A cubic bezier leaving ``start`` to the right and entering ``end`` from the left."""
+    dx = end.x() - start.x()
+    reach = max(abs(dx) * 0.5, 40.0) if dx >= 0 else min(max(abs(dx) * 0.5, 60.0), 160.0)
+    path = QPainterPath(start)
+    path.cubicTo(start + QPointF(reach, 0), end - QPointF(reach, 0), end)
+    return path
+
+
+class WireItem(QGraphicsObject):
+    """A wire from ``source_item``'s output to input ``edge.port`` of ``target_item``.
+
+    Follows both items as they move; shows the gradient it carries (`set_grad`) in a small label
+    while `set_label_visible(True)`, at its midpoint or, where a card is in the way, at the
+    nearest clear spot along it (`place_label`), or not at all if no spot is clear.
+    """
+
+    def __init__(self, edge: Edge, source_item: CardItem, target_item: CardItem,
+                 parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.edge = edge
+        self.source_item = source_item
+        self.target_item = target_item
+        self._path = QPainterPath()
+        self._midpoint = QPointF()
+        self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
+        self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
+        self._grad: float | None = None
+        self._label_visible = True
+        self._emphasized = False
+        self._highlight: QColor | None = None
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(-1)
+        source_item.geometry_changed.connect(self.update_path)
+        target_item.geometry_changed.connect(self.update_path)
+        self.update_path()
+        self._refresh_tooltip()
+
+    def detach(self) -> None:
+        """Stop following the node items (call before removing the wire)."""
+        for item in (self.source_item, self.target_item):
+            try:
+                item.geometry_changed.disconnect(self.update_path)
+            except (RuntimeError, TypeError):
+                pass
+
+    @property
+    def grad(self) -> float | None:
+        return self._grad
+
+    def label_text(self) -> str:
+        return "" if self._grad is None else f"grad {format_number(self._grad)}"
+
+    def set_grad(self, grad: float | None) -> None:
+        if same_number(grad, self._grad):
+            return  # the label keeps its size and text: no relayout, no repaint
+        old_size = self._label_size
+        self._grad = grad
+        self._label_size = None
+        if self._measure_label() != old_size:  # a wider text may now touch a card
+            self.place_label()
+        self._refresh_tooltip()
+        self.update()
+
+    def set_label_visible(self, visible: bool) -> None:
+        self.prepareGeometryChange()
+        self._label_visible = visible
+        self.place_label()
+
+    @property
+    def label_visible(self) -> bool:
+        return self._label_visible
+
+    def label_rect(self) -> QRectF:
+        """Where the label is drawn, in scene coordinates; empty when it is hidden or has no clear spot."""
+        return self._label_rect()
+
+    def place_label(self) -> None:
+        """Put the label at the spot nearest the wire's middle that is clear of every card."""
+        self.prepareGeometryChange()
+        self._label_center = self._clear_label_spot()
+        self.update()
+
+    def _clear_label_spot(self) -> QPointF | None:
+        width, height = self._measure_label()
+        if not width or not self._label_visible:
+            return None
+        scene = self.scene()
+        if scene is None:
+            return QPointF(self._midpoint)
+        margin = LABEL_CLEARANCE
+        for fraction in LABEL_SPOTS:
+            centre = self._path.pointAtPercent(fraction)
+            rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
+                          width + 2 * margin, height + 2 * margin)
+            if not any(isinstance(item, CardItem) for item in scene.items(rect)):
+                return centre
+        return None
+
+    def _measure_label(self) -> tuple[float, float]:
+        if self._label_size is None:
+            text = self.label_text()
+            metrics = QFontMetricsF(pixel_font(10))
+            self._label_size = (metrics.horizontalAdvance(text) + 10, metrics.height() + 3) if text else (0.0, 0.0)
+        return self._label_size
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.place_label()  # the cards it must keep clear of are known only in a scene
+        return super().itemChange(change, value)
+
+    def set_emphasized(self, emphasized: bool) -> None:
+        """Drawn thick and green: a node dropped now would be inserted on this wire."""
+        if emphasized != self._emphasized:
+            self._emphasized = emphasized
+            self.update()
+
+    def set_highlight(self, color: QColor | str | None) -> None:
+        self._highlight = QColor(color) if color is not None else None
+        self.update()
+
+    def path(self) -> QPainterPath:
+        return QPainterPath(self._path)
+
+    def midpoint(self) -> QPointF:
+        return QPointF(self._midpoint)
+
+    def update_path(self) -> None:
+        self.prepareGeometryChange()
+        start = self.source_item.output_port_scene_pos()
+        end = self.target_item.input_port_scene_pos(self.edge.port)
+        self._path = wire_path(start, end)
+        self._midpoint = self._path.pointAtPercent(0.5)
+        self.place_label()
+
+    def _refresh_tooltip(self) -> None:
+        port = self.target_item.port_name(self.edge.port)
+        text = f"{self.source_item.display_name()} → {self.target_item.display_name()} (input '{port}')"
+        if self._grad is not None:
+            text += f"\ngradient carried = {full_number(self._grad)}"
+        self.setToolTip(text)
+
+    def _label_rect(self) -> QRectF:
+        centre = self._label_center
+        if not self._label_visible or centre is None:
+            return QRectF()
+        width, height = self._measure_label()
+        if not width:
+            return QRectF()
+        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+
+    def boundingRect(self) -> QRectF:
+        rect = self._path.boundingRect().adjusted(-5, -5, 5, 5)
+        label = self._label_rect()
+        return rect.united(label.adjusted(-1, -1, 1, 1)) if not label.isNull() else rect
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        shape = stroker.createStroke(self._path)
+        label = self._label_rect()
+        if not label.isNull():
+            shape.addRect(label)
+        return shape
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if self._emphasized:
+            pen = QPen(colors["wire_drop"], 4.0)
+        elif selected:
+            pen = QPen(colors["wire_selected"], 3.0)
+        elif self._highlight is not None:
+            pen = QPen(self._highlight, 3.0)
+        else:
+            pen = QPen(colors["wire"], 2.0)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self._path)
+        label = self._label_rect()
+        if label.isNull() or level_of_detail(painter) < DETAIL_THRESHOLD:
+            return
+        painter.setPen(QPen(pen.color() if (selected or self._highlight) else colors["wire_label_border"], 1.0))
+        painter.setBrush(colors["wire_label_bg"])
+        painter.drawRoundedRect(label, label.height() / 2, label.height() / 2)
+        painter.setFont(pixel_font(10))
+        bad = self._grad is not None and format_number(self._grad) in ("nan", "inf", "-inf")
+        painter.setPen(colors["problem"] if bad else colors["wire_label_text"])
+        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, self.label_text())
+
+
+class PendingWireItem(QGraphicsPathItem):
+    """The dashed wire that follows the mouse while a person drags a connection.
+
+    `set_state(None)` neutral grey, `True` green (the port under the mouse accepts it), `False`
+    red (refused).
+    """
+
+    def __init__(self, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self._state: bool | None = None
+        self.setZValue(5)
+        self._apply_pen()
+
+    @property
+    def state(self) -> bool | None:
+        return self._state
+
+    def set_points(self, output_end: QPointF, input_end: QPointF) -> None:
+        self.setPath(wire_path(output_end, input_end))
+
+    def set_state(self, state: bool | None) -> None:
+        self._state = state
+        self._apply_pen()
+
+    def _apply_pen(self) -> None:
+        colors = colors_of(self)
+        color = colors["pending"] if self._state is None else colors["ok"] if self._state else colors["refused"]
+        pen = QPen(color, 2.5, Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.setPen(pen)
+        self.setBrush(QBrush(Qt.BrushStyle.NoBrush))
