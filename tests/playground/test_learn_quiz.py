@@ -294,7 +294,8 @@ def test_what_is_kept_of_opened_lessons_may_be_junk_or_gone_bad(qtbot, settings,
         window = open_window(qtbot, settings)
         assert window.learning.panel.lesson_list.count() == 7  # the shipped lessons, whatever was kept
         if junk == [str(broken)]:
-            qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith(
+            status = window.statusBar()
+            qtbot.waitUntil(lambda: status.currentMessage().startswith(  # noqa: B023 - waited for here
                 "Not listed: broken.lesson: the graph does not parse"))
         window.close()
 
