@@ -28,7 +28,7 @@ from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
 from .file_kinds import ReadFile, read_any
-from .files import FileFormatError, load_document, save_document, write_atomic
+from .files import FileFormatError, load_document, save_document, without_file_name, write_atomic
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .paths import EXAMPLES
@@ -187,7 +187,7 @@ class MainWindow(QMainWindow):
             action.setData(theme)
             self.theme_group.addAction(action)
 
-        help_menu = bar.addMenu("&Help")
+        self.help_menu = help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
         self._action(help_menu, "&About", self.show_about)
 
@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         try:
             item = read_any(path)
         except (OSError, FileFormatError) as error:
-            self._show_error(f"{path.name} could not be opened", str(error))
+            self._show_error(f"{path.name} could not be opened", without_file_name(str(error), path.name))
             return False
         return self.open_read_file(item)
 
@@ -253,7 +253,7 @@ class MainWindow(QMainWindow):
             try:
                 self.learning.open_lesson(item.content)
             except LessonFormatError as error:
-                self._show_error(f"{item.path.name} could not be opened", str(error))
+                self._show_error(f"{item.path.name} could not be opened", without_file_name(str(error), item.path.name))
                 return False
         self._remember_recent(item.path)
         self.statusBar().showMessage(f"Opened {item.path}", 5000)

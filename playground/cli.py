@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import __version__, qt_platform
 from .file_kinds import read_any
-from .files import FileFormatError
+from .files import FileFormatError, without_file_name
 
 DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
                "the backward pass, train a small network.")
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             opened.append(read_any(path))
         except (OSError, FileFormatError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            print(f"autograd-playground: {path}: {reason}", file=sys.stderr)
+            print(f"autograd-playground: {path}: {without_file_name(reason, Path(path).name)}", file=sys.stderr)
             return 2
 
     from PySide6.QtWidgets import QApplication  # only now: --help and --version need no Qt

@@ -20,6 +20,15 @@ class FileFormatError(ValueError):
     """A file that cannot be opened; the message names the file and says what is wrong."""
 
 
+def without_file_name(message: str, name: str) -> str:
+    """``message`` without the file name it starts with ("bad.lesson, line 8: ..." gives "line 8: ..."),
+    for a caller that names the file itself (a dialog's title, the command's "path: ...")."""
+    for separator in (": ", ", "):
+        if message.startswith(name + separator):
+            return message[len(name) + len(separator):]
+    return message
+
+
 def _new_file_mode() -> int:
     mask = os.umask(0)  # reading the umask means setting it: put it straight back
     os.umask(mask)

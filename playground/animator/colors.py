@@ -22,11 +22,11 @@ PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLOR
 
 
 def legend_html(scale: float = 1.0) -> str:
-    """The colour key under the graph, as rich text (``scale``: presentation mode's zoom)."""
+    """The colour key under the graph, as rich text (``scale``: presentation mode's zoom). A narrow panel
+    wraps it between entries, never inside one."""
     dot, text = round(15 * scale), round(11 * scale)
-    entries = "&nbsp;&nbsp;&nbsp;".join(
-        f"<span style='color:{STATE_COLORS[state]}; font-size:{dot}px'>●</span>&nbsp;{state.value}"
-        for state in NodeState)
-    wire = (f"&nbsp;&nbsp;&nbsp;<span style='color:{BACKWARD_WIRE_COLOR}; font-size:{dot}px'>━</span>"
-            "&nbsp;wire of the current step")
-    return f"<span style='font-size:{text}px'>{entries}{wire}</span>"
+    entries = [f"<span style='color:{STATE_COLORS[state]}; font-size:{dot}px'>●</span>&nbsp;"
+               + state.value.replace(" ", "&nbsp;") for state in NodeState]
+    entries.append(f"<span style='color:{BACKWARD_WIRE_COLOR}; font-size:{dot}px'>━</span>"
+                   "&nbsp;wire&nbsp;of&nbsp;the&nbsp;current&nbsp;step")
+    return f"<span style='font-size:{text}px'>{'&nbsp;&nbsp; '.join(entries)}</span>"

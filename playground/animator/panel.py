@@ -1,25 +1,29 @@
 """The backward animator tab: play the forward and the backward pass of a graph one step at a time.
 
 The panel animates either its own copy of the editor's graph document or a snapshot of the
-training panel's network on one batch (a tensor graph). It composes four rooms: the graph,
-drawn in a read-only `AnimatorScene` that a `SceneSync` recolours as a `Timeline` (the Qt-free
-model) moves; the `StepPanel` with the step's arithmetic and the list of steps; and the
-`PlaybackControls` below. The panel itself loads, follows the editor's graph, moves in time
+training panel's network on one batch (a tensor graph). It composes its rooms (laid out by
+`arrangement`): the graph, drawn in a read-only `AnimatorScene` that a `SceneSync` recolours as
+a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and the list
+of steps; the `PlaybackControls` below; a pitfall's replay (`PitfallView`); Predict mode
+(`PredictBox`); and the `QuizHiding` that keeps the answers of Predict or a lesson's exercise
+hidden until they are given. The panel itself loads, follows the editor's graph, moves in time
 and plays.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ..editor.document import Change, GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
+from .arrangement import arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
 from .follower import DocumentFollower
+from .hiding import QuizHiding
 from .keys import PlaybackKeys
 from .pitfall_view import PitfallView
 from .player import SPEEDS, Player, speed_text
@@ -29,7 +33,7 @@ from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
 from .tensor_timeline import TensorAnimation, graph_animation, tensor_animation
-from .timeline import DocumentAnimation, Timeline
+from .timeline import DocumentAnimation, Timeline, maths_of, terms
 from .view_fit import READABLE_ZOOM, ViewFit
 
 __all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
@@ -46,12 +50,6 @@ PYTHON_SOURCE = ("python", "A tensor result from Python")  # offered once playgr
 
 def _note(text: str) -> str:
     return f"\n\n{text}" if text else ""
-
-
-def _maths_of(document: GraphDocument) -> tuple:
-    """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
-    nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
-    return nodes, tuple(document.edges), document.effective_output()
 
 
 class AnimatorPanel(QWidget):
@@ -88,27 +86,10 @@ class AnimatorPanel(QWidget):
         self.pitfalls = PitfallView()
         self.predict = PredictBox()
 
-        self.message = QLabel()
-        self.message.setObjectName("animatorMessage")
-        self.message.setAccessibleName("animatorMessage")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("QLabel#animatorMessage { background: #fdecea; color: #8a1c1c; "
-                                   "border: 1px solid #f0b4ae; border-radius: 5px; padding: 6px 10px; }")
-        self.message.setVisible(False)
-
-        self.source_combo = QComboBox()
-        self.source_combo.setObjectName("animSourceCombo")
-        self.source_combo.setAccessibleName("animSourceCombo")
-        self.source_combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on "
-                                     "one batch of its data (tensors, with their shapes and gradient norms)")
-        for source, text in SOURCES.items():
-            self.source_combo.addItem(text, source)
-
-        self.legend = QLabel(legend_html())
-        self.legend.setObjectName("animLegend")
-        self.legend.setAccessibleName("animLegend")
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setToolTip("What the node colours mean")
+        self.message = message_label()
+        self.source_combo = source_combo(SOURCES)
+        self.legend = legend_label()
+        self.hiding = QuizHiding(self.steps, self.sync, self.predict)
 
         self.player = Player(self)
         self.player.stepped.connect(self._on_player_stepped)
@@ -119,43 +100,7 @@ class AnimatorPanel(QWidget):
         self._reload_timer = QTimer(self, singleShot=True, interval=0)
         self._reload_timer.timeout.connect(self._on_reload_timer_timeout)
 
-        # layout: the graph and the legend on the left, the step text and list on the right, controls below
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.setSpacing(4)
-        source_row = QHBoxLayout()
-        source_row.addWidget(QLabel("Animate"))
-        source_row.addWidget(self.source_combo)
-        source_row.addSpacing(12)
-        source_row.addWidget(self.pitfalls.combo)
-        source_row.addWidget(self.predict.toggle)
-        source_row.addStretch(1)
-        left_layout.addLayout(source_row)
-        left_layout.addWidget(self.message)
-        correct = QWidget()  # the graph, and beside it the mistaken replay when a pitfall is chosen
-        correct_layout = QVBoxLayout(correct)
-        correct_layout.setContentsMargins(0, 0, 0, 0)
-        correct_layout.addWidget(self.pitfalls.correct_caption)
-        correct_layout.addWidget(self.view, 1)
-        self._graphs = graphs = QSplitter(Qt.Orientation.Vertical)  # graphs are wider than tall: one above the other
-        graphs.setObjectName("animatorGraphsSplitter")
-        graphs.addWidget(correct)
-        graphs.addWidget(self.pitfalls)
-        graphs.setCollapsible(0, False)
-        left_layout.addWidget(graphs, 1)
-        left_layout.addWidget(self.legend)
-        self.steps.extra.addWidget(self.predict)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.setObjectName("animatorSplitter")
-        splitter.addWidget(left)
-        splitter.addWidget(self.steps)
-        splitter.setStretchFactor(0, 1)
-        splitter.setCollapsible(0, False)
-        splitter.setSizes([900, 400])
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(self.controls)
+        self._graphs = arrange(self)  # the graph on the left, the steps on the right, the controls below
 
         controls = self.controls
         controls.first_clicked.connect(self._on_first_clicked)
@@ -172,6 +117,7 @@ class AnimatorPanel(QWidget):
         self.pitfalls.part_requested.connect(self._on_step_clicked)
         self.view.zoom_changed.connect(self.pitfalls.follow_zoom)
         self.predict.reveal_requested.connect(self._on_step_clicked)
+        self.predict.hiding_changed.connect(self._on_predict_hiding_changed)
         self.predict.status_message.connect(self.status_message)
         self.source_combo.activated.connect(self._on_source_combo_activated)
         self.keys = PlaybackKeys(self, self.view, {
@@ -238,7 +184,7 @@ class AnimatorPanel(QWidget):
             self.status_message.emit(f"Backward animator: {error}")
             return False
         self._document = copy
-        self._maths = _maths_of(copy)
+        self._maths = maths_of(copy)
         self._set_source("graph")
         self.scene.show_document(copy)
         return self._start(lambda: DocumentAnimation(copy, self.pitfalls.prepare(copy)), len(copy.nodes),
@@ -271,9 +217,10 @@ class AnimatorPanel(QWidget):
             self._set_source(self._source)
             return False
         self._set_source(source)
+        self.pitfalls.choose(None)  # the replays work on the editor's graphs: the combo says so
         self.pitfalls.clear()
         if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
-            self._maths, self._stale = _maths_of(self._followed), False
+            self._maths, self._stale = maths_of(self._followed), False
         self.scene.show_tensor_graph(animation)
         loaded = self._start(lambda: animation, len(animation.nodes), description)
         if loaded:
@@ -308,11 +255,13 @@ class AnimatorPanel(QWidget):
         self.steps.set_explanation_lines(PAIRED_LINES if two else EXPLANATION_LINES)
         self.fitting.readable_zoom = (PAIRED_ZOOM if two else READABLE_ZOOM) * self._text_scale
         self.fitting.fit_soon()  # again once the two views have their sizes
-        self.predict.set_quiz(PredictQuiz(timeline, self._document.names())
+        self.predict.set_quiz(PredictQuiz(timeline, terms(self._document))
                               if isinstance(animation, DocumentAnimation) else None)
         self.controls.set_frame_count(len(timeline))
         self._set_controls_enabled(True)
         self.sync.start(animation)
+        self.hiding.forget()  # fresh rows: hide on them what Predict or a lesson's exercise hides
+        self._apply_hiding()
         self._refresh_text()
         self.fitting.fit()
         self.status_message.emit(f"Backward animator: {len(timeline)} steps "
@@ -367,7 +316,7 @@ class AnimatorPanel(QWidget):
         if not self._stale or self._followed is None:
             return
         self._stale = False
-        same_maths = self._maths == _maths_of(self._followed)
+        same_maths = self._maths == maths_of(self._followed)
         if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
             return
         position = self.position
@@ -498,6 +447,8 @@ class AnimatorPanel(QWidget):
 
     def set_pitfall(self, key: str | None) -> bool:
         """Replay the graph with the pitfall ``key`` (see `pitfalls.PITFALLS`; None: the engine's pass alone)."""
+        if key is None and self.pitfalls.key is None:
+            return self._animation is not None  # nothing to take away
         self.pitfalls.choose(key)
         self._on_pitfall_combo_activated(self.pitfalls.combo.currentIndex())
         return self.pitfalls.key == key and self._animation is not None
@@ -505,6 +456,30 @@ class AnimatorPanel(QWidget):
     def set_predict(self, on: bool) -> None:
         """Predict mode on or off (it works on scalar graphs: the editor's)."""
         self.predict.set_on(on)
+
+    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=()) -> None:
+        """A lesson's exercise on ``document`` (default: the graph shown now): while the animator shows that
+        graph, the steps after ``position``, and those that hand a share of its gradient to a node in
+        ``asked``, show "?" for their numbers (in the step list, the step box and on the cards; the
+        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson."""
+        self.hiding.hide_after(position, maths_of(document) if document is not None else self._maths, asked)
+        self._apply_hiding()
+        self._refresh_text()
+
+    @property
+    def hidden_positions(self) -> frozenset[int]:
+        """The steps whose numbers are hidden now (by Predict or a lesson's exercise)."""
+        reveal = self.hiding.reveal
+        return reveal.hidden if reveal is not None else frozenset()
+
+    def _apply_hiding(self) -> None:
+        if self._animation is not None:
+            self.hiding.apply(self._animation, self._document, self._maths)
+
+    @guarded
+    def _on_predict_hiding_changed(self) -> None:
+        self._apply_hiding()
+        self._refresh_text()
 
     @guarded
     def _on_source_combo_activated(self, index: int) -> None:
@@ -580,6 +555,8 @@ class AnimatorPanel(QWidget):
         self._animation = None
         self.pause()
         self.pitfalls.clear()
+        self.hiding.forget()
+        self.sync.reveal = None
         self.predict.set_quiz(None)
         self.steps.clear_frames()
         self.controls.set_frame_count(0)
@@ -604,8 +581,11 @@ class AnimatorPanel(QWidget):
             self.steps.show_text(f"Ready: {count} steps", START_TEXT)
         else:
             finished = FINISHED_TEXT + _note(self._animation.finished_note) if position == count else ""
-            self.steps.show_text(f"Step {position} of {count} · {PHASE_NAMES[frame.phase]}",
-                                 frame.explanation + self.pitfalls.explain(position) + finished)
+            if self.hiding.hides(position):  # a quiz asks for it: what it computes, not what it comes to
+                explanation = self.hiding.explanation(timeline.frames, position)
+            else:
+                explanation = frame.explanation + self.pitfalls.explain(position) + finished
+            self.steps.show_text(f"Step {position} of {count} · {PHASE_NAMES[frame.phase]}", explanation)
         self.controls.show_position(position, count)
         self.steps.show_position(position)
 

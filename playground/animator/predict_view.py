@@ -2,7 +2,9 @@
 answer field, the verdict and the score. The questions and the scoring are `predict.PredictQuiz`'s.
 
 The panel asks `holds(position)` before it steps forward: while Predict is on and the next step is
-one to predict, the box asks instead, and once answered says `reveal_requested(position)`.
+one to predict, the box asks instead, and once answered says `reveal_requested(position)`. While
+Predict is on, the steps not predicted yet keep their numbers hidden (`predicted` says which are
+known); `hiding_changed` says when that changes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def _named(widget, name: str, accessible: str | None = None):
 
 class PredictBox(QFrame):
     reveal_requested = Signal(int)  # the position to go to: the step just predicted
+    hiding_changed = Signal()  # Predict went on or off, or a step was predicted: what is hidden changed
     status_message = Signal(str)
 
     def __init__(self, parent=None):
@@ -75,6 +78,11 @@ class PredictBox(QFrame):
     def set_on(self, on: bool) -> None:
         self.toggle.setChecked(bool(on))
 
+    def predicted(self) -> set[int] | None:
+        """While Predict is on, the positions of the steps already predicted (the others stay hidden);
+        None while it is off."""
+        return set(self.quiz.answered) if self.is_on else None
+
     def set_quiz(self, quiz: PredictQuiz | None) -> None:
         """A new graph (None: one without scalar steps, such as a network): a new score."""
         self.quiz, self._pending = quiz, None
@@ -88,6 +96,8 @@ class PredictBox(QFrame):
         """True (and the question asked) when the step reaching ``position`` must be predicted first."""
         if not self.is_on or not self.quiz.wants_answer(position):
             return False
+        if self._pending != position:
+            self.feedback.clear()  # the verdict on the last step does not belong under a new question
         self._pending = position
         self._refresh()
         self.input.setFocus()
@@ -116,6 +126,7 @@ class PredictBox(QFrame):
         self.input.clear()
         self._refresh()
         self.status_message.emit(f"Predict: {'right' if verdict.right else 'not quite'} · {self.quiz.score_text()}")
+        self.hiding_changed.emit()
         self.reveal_requested.emit(position)
         return True
 
@@ -134,7 +145,9 @@ class PredictBox(QFrame):
     def _on_toggle_toggled(self, checked: bool) -> None:
         if not checked:
             self._pending = None
+        self.feedback.clear()
         self._refresh()
+        self.hiding_changed.emit()
 
     @guarded
     def _on_answer_entered(self, _checked: bool = False) -> None:

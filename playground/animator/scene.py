@@ -1,9 +1,10 @@
 """What the backward animator draws on: a read-only scene of a graph document or of a network's tensor graph.
 
 A graph document is drawn with the editor's own `NodeItem`s, so it looks the same in both
-tabs; a tensor graph with `TensorCard`s, the same cards with a tensor's shape on them, and
-`TensorWire`s, whose label is the norm of the gradient they carry. The panel recolours and
-relabels the items as the animation moves.
+tabs (a bare number such as the 3 of ``3 * x`` on a `ConstantCard`); a tensor graph with
+`TensorCard`s, the same cards with a tensor's shape on them, and `TensorWire`s, whose label is
+the norm of the gradient they carry. The panel recolours and relabels the items as the
+animation moves.
 """
 
 from __future__ import annotations
@@ -17,6 +18,21 @@ from ..editor.node_card import NodeItem
 from ..editor.wires import WireItem
 from ..numbers import format_number, full_number
 from .tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
+from .timeline import is_bare_constant
+
+
+class ConstantCard(NodeItem):
+    """A number written in a formula (the 3 of ``3 * x``): titled by its value and tagged "constant", so that
+    it does not read as an input with a made-up name."""
+
+    def title(self) -> str:
+        return format_number(self.node.value)
+
+    def kind_title(self) -> str:
+        return "constant"
+
+    def display_name(self) -> str:
+        return self.title()
 
 
 class TensorCard(CardItem):
@@ -85,7 +101,8 @@ class AnimatorScene(CardScene):
         """Draw ``document`` with the editor's cards; its output node is marked."""
         self._clear_items()
         for node in document.nodes:
-            item = NodeItem(node, document.name(node.id))
+            card = ConstantCard if is_bare_constant(document, node.id) else NodeItem
+            item = card(node, document.name(node.id))
             item.set_editable(False)
             self._add(node.id, item)
         for edge in document.edges:

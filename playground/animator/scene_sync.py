@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 from ..editor.document import Edge
 from ..editor.view import GraphView
 from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
+from .reveal import Reveal
 from .scene import AnimatorScene
 from .tensor_timeline import TensorAnimation
 from .timeline import DocumentAnimation, NodeState
@@ -30,11 +31,14 @@ class SceneSync:
         self._edge_position: dict[Edge, int] = {}  # a wire is traversed once the position reaches this
         self.wire_highlights: dict[Edge, str | None] = {}  # what each wire was last given
         self._marked_node: str | None = None  # the node with the selection ring (the current frame's)
+        self.reveal: Reveal | None = None  # what a quiz hides ("?" on the cards, no label on the wires)
 
     def start(self, animation: Animation | None) -> None:
-        """Follow ``animation`` (None: nothing yet) on a scene just redrawn: nothing marked, nothing lit."""
+        """Follow ``animation`` (None: nothing yet) on a scene just redrawn: nothing marked, nothing lit,
+        nothing hidden."""
         self.animation, self._edge_position, self.wire_highlights = animation, {}, {}
         self._marked_node = None
+        self.reveal = None
         if animation is not None:
             frames = animation.timeline.frames
             self._edge_position = {frame.edge: i + 1 for i, frame in enumerate(frames) if frame.edge}
@@ -116,9 +120,13 @@ class SceneSync:
             if item.highlight != color:
                 item.set_highlight(color)
             lines = animation.node_lines(node_id, state)
+            tooltip = animation.node_tooltip(node_id, state)
+            if self.reveal is not None:
+                lines = self.reveal.card_lines(node_id, lines)
+                tooltip = self.reveal.tooltip(node_id, state, tooltip)
             if item.body_lines() != lines:
                 item.set_body_lines(lines)
-            item.setToolTip(animation.node_tooltip(node_id, state))
+            item.setToolTip(tooltip)
 
     def refresh_wire(self, edge: Edge) -> None:
         wire = self.scene.wire_item(edge)
@@ -128,14 +136,18 @@ class SceneSync:
         position, current = timeline.position, timeline.current
         reached = self._edge_position.get(edge)
         traversed = reached is not None and reached <= position
+        hidden = self.reveal is not None and reached is not None and self.reveal.hides(reached)
         highlight = None
         if current is not None and edge in current.wires:
             highlight = BACKWARD_WIRE_COLOR if current.phase == "backward" else FORWARD_WIRE_COLOR
-        if traversed:
+        if hidden:
+            wire.set_grad(None)  # not even in its tooltip
+        elif traversed:
             wire.set_grad(self.animation.wire_labels.get(edge))
         # A scalar wire keeps its gradient once passed; a tensor's card already shows the norm of its
         # gradient, so only the current step's wire says what it carries (the graph stays readable).
-        labelled = traversed and (self.animation.labels_stay or current is not None and current.edge == edge)
+        labelled = traversed and not hidden and (self.animation.labels_stay
+                                                 or current is not None and current.edge == edge)
         if wire.label_visible != labelled:
             wire.set_label_visible(labelled)
         if self.wire_highlights.get(edge) != highlight:

@@ -39,8 +39,9 @@ class StepPanel(QWidget):
         super().__init__(parent)
         self._icons = {phase: dot_icon(color) for phase, color in phase_colors.items()}
         self._position = 0
-        self._marked: int | None = None  # the flagged row (`mark_row`) and its own text
+        self._marked: int | None = None  # the flagged row (`mark_row`), its own text and its note
         self._marked_text = ""
+        self._marked_note = ""
 
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(max(mono.pointSizeF(), 10.5))
@@ -122,6 +123,18 @@ class StepPanel(QWidget):
                 item.setToolTip(frame.explanation)
         self._position = 0
 
+    def set_row(self, position: int, title: str, tooltip: str) -> None:
+        """Write the row of the step at ``position`` again (a quiz hides or reveals its numbers)."""
+        if not 1 <= position <= self.step_list.count():
+            return
+        item = self.step_list.item(position - 1)
+        text = f"{position}.  {title}"
+        if self._marked == position - 1:
+            self._marked_text = text
+            text = f"{text}   ⚑ {self._marked_note}"
+        item.setText(text)
+        item.setToolTip(tooltip)
+
     def set_explanation_lines(self, lines: int) -> None:
         """The step box's fixed height, in lines (more when a pitfall replay explains both passes)."""
         self.explanation_box.setFixedHeight(round(self._line_height * lines) + 20)
@@ -135,7 +148,7 @@ class StepPanel(QWidget):
         self._marked = None
         if position is not None and 1 <= position <= self.step_list.count():
             item = self.step_list.item(position - 1)
-            self._marked, self._marked_text = position - 1, item.text()
+            self._marked, self._marked_text, self._marked_note = position - 1, item.text(), note
             item.setText(f"{item.text()}   ⚑ {note}")
             item.setBackground(QColor(MARK_COLOR))
 

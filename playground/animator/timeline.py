@@ -96,16 +96,41 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
-def local_derivative_formula(document: GraphDocument, node_id: str, port: int) -> str:
-    """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``..."""
+def maths_of(document: GraphDocument) -> tuple:
+    """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
+    nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
+    return nodes, tuple(document.edges), document.effective_output()
+
+
+def terms(document: GraphDocument) -> dict[str, str]:
+    """How a formula writes each node: its name (`GraphDocument.names`), but an unlabelled constant as
+    its number, the way a textbook writes ``3 * x`` rather than ``c1 * x``."""
+    names = dict(document.names())
+    for node in document.nodes:
+        if node.kind == "constant" and not node.label:
+            names[node.id] = format_number(node.value)
+    return names
+
+
+def is_bare_constant(document: GraphDocument, node_id: str) -> bool:
+    """A constant without a label of its own: a number in a formula (``3`` in ``3 * x``)."""
     node = document.node(node_id)
-    names = []
+    return node.kind == "constant" and not node.label
+
+
+def local_derivative_formula(document: GraphDocument, node_id: str, port: int,
+                             names: dict[str, str] | None = None) -> str:
+    """d(node)/d(operand on ``port``) in symbols, with the operands' names: ``b``, ``1 - tanh(x)^2``...
+    (``names``: `terms` of the document, if the caller has them)."""
+    names_of = names if names is not None else terms(document)
+    node = document.node(node_id)
+    operands = []
     for p in range(node.port_count):
         edge = document.edge_at(node_id, p)
-        names.append(document.name(edge.source) if edge else "?")
-    a = names[0] if names else "x"
-    b = names[1] if len(names) > 1 else "y"
-    out = document.name(node_id)
+        operands.append(names_of[edge.source] if edge else "?")
+    a = operands[0] if operands else "x"
+    b = operands[1] if len(operands) > 1 else "y"
+    out = names_of[node_id]
     formulas = {
         "add": ("1", "1"),
         "sub": ("1", "-1"),
@@ -190,19 +215,23 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     values = evaluation.values
     tracker = DisplayTracker(order)
     frames: list[Frame] = []
+    names_of = terms(document)
 
     # Forward: values appear in topological order.
     for node_id in order:
         node = document.node(node_id)
-        name, value = document.name(node_id), values[node_id].data
+        name, value = names_of[node_id], values[node_id].data
         operand_wires = tuple(e for e in (document.edge_at(node_id, p) for p in range(node.port_count)) if e)
-        if node.is_leaf:
+        if is_bare_constant(document, node_id):
+            title = f"{name} (a constant)"
+            explanation = f"Forward: {full_number(value)} is a constant"
+        elif node.is_leaf:
             title = f"{name} = {format_number(value)}"
             what = kind(node.kind).title.lower()
             article = "an" if what[0] in "aeiou" else "a"
             explanation = f"Forward: {name} is {article} {what}: {name} = {full_number(value)}"
         else:
-            names = [document.name(edge.source) for edge in operand_wires]
+            names = [names_of[edge.source] for edge in operand_wires]
             numbers = [format_number(values[edge.source].data) for edge in operand_wires]
             title = f"{name} = {forward_formula(document, node_id, names)} = {format_number(value)}"
             explanation = (f"Forward: {name} = {forward_formula(document, node_id, names)}\n"
@@ -218,15 +247,15 @@ def build_timeline(document: GraphDocument, evaluation: Evaluation | None = None
     if passes is None:
         passes = [BackwardPass(engine_steps(document, evaluation))]
     for number, backward_pass in enumerate(passes, start=1):
-        frames.extend(_backward_frames(document, order, output, backward_pass, tracker, number))
+        frames.extend(_backward_frames(document, order, output, backward_pass, tracker, number, names_of))
     return frames, tracker.initial()
 
 
 def _backward_frames(document: GraphDocument, order: list[str], output: str, backward_pass: BackwardPass,
-                     tracker: DisplayTracker, number: int) -> list[Frame]:
+                     tracker: DisplayTracker, number: int, names_of: dict[str, str]) -> list[Frame]:
     """The seed frame and one frame per chain-rule step of one backward pass (``number`` counts from 1)."""
     shown, change = tracker.shown, tracker.change
-    name = document.name(output)
+    name = names_of[output]
     again = f" (backward pass {number})" if number > 1 else ""
     frame = Frame("seed", output, f"seed{again}: d({name})/d({name}) = 1",
                   f"Backward starts at the output {name}:\nd({name})/d({name}) = 1"
@@ -248,8 +277,8 @@ def _backward_frames(document: GraphDocument, order: list[str], output: str, bac
     for step in backward_pass.steps:
         node_id, parent_id = step.node, step.parent
         edge = document.edge_at(node_id, step.port)
-        node_name, parent_name = document.name(node_id), document.name(parent_id)
-        formula = local_derivative_formula(document, node_id, step.port)
+        node_name, parent_name = names_of[node_id], names_of[parent_id]
+        formula = local_derivative_formula(document, node_id, step.port, names_of)
         if step.before is None or not math.isclose(step.before + step.contribution, step.total, rel_tol=1e-12):
             total_line = f"{parent_name}.grad = {format_number(step.total)}"  # the first, or an overwrite
         else:
@@ -262,13 +291,13 @@ def _backward_frames(document: GraphDocument, order: list[str], output: str, bac
         local = format_number(step.local)
         derivative = f"d({node_name})/d({parent_name}) = " + (local if formula == local else f"{formula} = {local}")
         explanation = (f"{derivative}\n"
-                       f"contribution = {format_number(step.upstream)} x {format_number(step.local)} = "
+                       f"contribution = {format_number(step.upstream)} × {format_number(step.local)} = "
                        f"{format_number(step.contribution)}\n{total_line}")
         arrow = f"{node_name} → {parent_name}"
         node = document.node(node_id)
         if sum(document.edge_at(node_id, p).source == parent_id for p in range(node.port_count)) > 1:
             arrow += f" ({kind(node.kind).port_name(step.port)})"  # x * x: which of the two operands
-        frame = Frame("backward", node_id, f"{arrow}: {format_number(step.upstream)} x "
+        frame = Frame("backward", node_id, f"{arrow}: {format_number(step.upstream)} × "
                       f"{format_number(step.local)} = {format_number(step.contribution)}", explanation, edge,
                       (edge,), step=step)
         if current != node_id:

@@ -58,14 +58,17 @@ class ExpressionError(ValueError):
 
     ``line`` is the 1-based index of the statement at fault (statements are separated by ``;`` or
     newlines), ``column`` the 0-based offset into the whole text of the offending token; either may
-    be None (an empty text has neither).
+    be None (an empty text has neither). ``message`` may say where ("... at column 5"); ``reason``
+    never does, for a caller that says where in its own terms (a lesson: the file's line and column).
     """
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 reason: str | None = None):
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        self.reason = reason if reason is not None else message
 
 
 def parse_expression(text: str) -> GraphDocument:
@@ -135,7 +138,7 @@ class _Parser:
         line, column_in_line = self._physical(column)
         where = f"at column {column_in_line + 1}" if len(self.line_starts) == 1 else \
             f"at line {line}, column {column_in_line + 1}"
-        return ExpressionError(f"{message} {where}", self._statement_at(column), column)
+        return ExpressionError(f"{message} {where}", self._statement_at(column), column, message)
 
     def _statement_at(self, offset: int) -> int:
         """The 1-based statement an offset falls in, counting top-level ';' and newlines (for syntax errors)."""

@@ -1,22 +1,35 @@
 """What a lesson step does to the app, done through each panel's public methods.
 
-`LessonDriver.perform` runs a step's actions in order: it loads the step's graph into the editor
-(as an example is opened), selects a node there, shows a tab, moves the animator to a step,
-chooses a pitfall replay or Predict mode, animates a small network, sets up and starts or pauses
-training, and points at a control. It never reaches into a panel's widgets.
+One rule for every step (`LessonDriver.perform`): first the app is put in the state the lesson
+has built up to that step: the graph (or network) the step's numbers are about, loaded again if
+the screen shows another one or the student changed it (saying so when it was the student's
+change), and the training setup of this and the earlier steps. So a lesson resumed at its saved
+step, or gone Back to, shows what its text talks about. Then the step's own actions run in
+order: load a graph into the editor (as an example is opened), select a node there, show a tab,
+move the animator to a step, choose a pitfall replay or Predict mode, animate a small network,
+set up and start or pause training, point at a control. A step that loads a graph or a network
+turns the pitfall replay and Predict off unless it sets them. A step that asks questions ends
+in the animator on its graph, with the answers not yet given hidden there (`AnimatorPanel.hide_after`).
+It never reaches into a panel's widgets.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from .facts import GraphFacts
+from ..animator.timeline import maths_of
+from ..training.session import TrainingSettings
+from .facts import GraphFacts, NetworkFacts
 from .highlight import Highlight
-from .lesson import Action, Lesson, LessonFormatError, Step
+from .lesson import Lesson, LessonFormatError, Step
 from .questions import Question
+from .runner import LessonRun
+
+LOADS = ("graph", "example", "network")
+GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
 
 
 class LessonDriver(QObject):
@@ -27,6 +40,7 @@ class LessonDriver(QObject):
         self.window = window
         self.highlight: Highlight | None = None
         self.lesson_title = ""
+        self._network = None  # the animation of the lesson network last loaded, to know it is still shown
 
     # -- checking ----------------------------------------------------------------------------------
 
@@ -43,27 +57,90 @@ class LessonDriver(QObject):
 
     # -- doing -------------------------------------------------------------------------------------
 
-    def perform(self, actions: list[Action], step: Step) -> None:
-        kinds = {action.kind for action in actions}
-        for action in actions:
+    def perform(self, run: LessonRun) -> str:
+        """Show the step ``run`` is at (see the module docstring); returns a notice for the Learn panel
+        ("" for none): what the lesson put back that the student had changed."""
+        step = run.step
+        own = {action.kind for action in step.actions}
+        loaded, notice = self._restore(step, own)
+        for action in step.actions:
             getattr(self, f"_do_{action.kind}")(action.value, step)
-            if action.kind in ("graph", "example") and "pitfall" not in kinds:
-                self.window.animator.set_pitfall(None)  # a new graph starts without a mistake beside it
+        if loaded or own & set(LOADS):  # a new graph or network starts plain, unless the step says otherwise
+            animator = self.window.animator
+            if "pitfall" not in own:
+                animator.set_pitfall(None)
+            if "predict" not in own:
+                animator.set_predict(False)
+        if run.questions:  # a quiz is taken in the animator, where the answers stay hidden until given
+            animator = self._animator_on_graph(step)
+            if "animator" not in own:
+                animator.seek(run.revealed_up_to or 0)
+        self.hide_answers(run)
+        return notice
 
-    def show_answer(self, question: Question) -> None:
-        """The animator goes to the step of the question just answered."""
+    def hide_answers(self, run: LessonRun | None) -> None:
+        """The animator hides the numbers of the steps whose questions still wait (this step's or a later
+        step's about the same graph), on the lesson's graph (nothing if none wait)."""
         animator = self.window.animator
-        animator.catch_up()
-        if animator.source != "graph":
-            animator.load(self.window.document)
+        facts = run.step.facts if run is not None else None
+        if run is None or run.revealed_up_to is None or not isinstance(facts, GraphFacts):
+            animator.hide_after(None)
+        else:
+            animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients)
+
+    def show_answer(self, run: LessonRun, question: Question) -> None:
+        """The animator goes to the step of the question just answered, the next ones still hidden."""
+        animator = self._animator_on_graph(run.step, show=False)
+        self.hide_answers(run)
         animator.seek(question.position)
+
+    def restore_graph(self, run: LessonRun) -> None:
+        """Show the graph of the step ``run`` is at again, as the lesson has it (the student changed it), and
+        its questions in the animator again, their answers hidden."""
+        step = run.step
+        if not isinstance(step.facts, GraphFacts) or not self._load_graph(step.facts.document, step):
+            return
+        if run.questions:
+            animator = self._animator_on_graph(step)
+            self.hide_answers(run)
+            animator.seek(run.revealed_up_to or 0)
+
+    def _restore(self, step: Step, own: set[str]) -> tuple[bool, str]:
+        """Put back what the step's numbers are about when an earlier step set it up; returns whether a graph
+        or network was loaded, and a notice when the student's change was undone."""
+        loaded, notice = False, ""
+        source = step.source
+        if source is not None and source.kind not in own:
+            facts = step.facts
+            if isinstance(facts, GraphFacts) and maths_of(self.window.document) != maths_of(facts.document):
+                changed = self._shows_lesson_graph()
+                loaded = self._load_graph(facts.document, step)
+                notice = GRAPH_BACK if loaded and changed else ""
+            elif isinstance(facts, NetworkFacts) and self.window.animator.animation is not self._network:
+                self._do_network(source.value, step)
+                loaded = True
+        if step.training:  # the setup as the lesson has built it so far (the step's own settings come next)
+            training = self.window.training
+            wanted = replace(training.settings, **step.training)
+            if any(getattr(wanted, f.name) != getattr(training.settings, f.name) for f in fields(TrainingSettings)):
+                training.set_settings(wanted)
+        return loaded, notice
+
+    def _shows_lesson_graph(self) -> bool:
+        """True when the editor shows a graph a lesson loaded (the student may have changed it since)."""
+        return self.window.document_name.endswith(" (lesson)")
+
+    def _load_graph(self, document, step: Step) -> bool:
+        if not self.window.open_lesson_graph(document.copy(), self.lesson_title or step.title):
+            return False
+        QTimer.singleShot(0, self.window.editor.view.fit)  # again once the Learn dock has taken its room
+        return True
 
     def _show(self, panel: QWidget) -> None:
         self.window.tabs.setCurrentWidget(panel)
 
     def _do_graph(self, document, step: Step) -> None:
-        if self.window.open_lesson_graph(document.copy(), self.lesson_title or step.title):
-            QTimer.singleShot(0, self.window.editor.view.fit)  # again once the Learn dock has taken its room
+        self._load_graph(document, step)
 
     _do_example = _do_graph
 
@@ -74,12 +151,13 @@ class LessonDriver(QObject):
     def _do_select(self, node_id: str, step: Step) -> None:
         self.window.editor.select_node(node_id)
 
-    def _animator_on_graph(self, step: Step):
+    def _animator_on_graph(self, step: Step, show: bool = True):
         animator = self.window.animator
         animator.catch_up()
         if isinstance(step.facts, GraphFacts) and animator.source != "graph":
             animator.load(self.window.document)
-        self._show(animator)
+        if show:
+            self._show(animator)
         return animator
 
     def _do_animator(self, position: int, step: Step) -> None:
@@ -94,7 +172,8 @@ class LessonDriver(QObject):
     def _do_network(self, spec, step: Step) -> None:
         animator = self.window.animator
         self._show(animator)
-        animator.load_network(*spec.build())
+        if animator.load_network(*spec.build()):
+            self._network = animator.animation
 
     def _do_training(self, settings: dict, step: Step) -> None:
         training = self.window.training
@@ -126,3 +205,4 @@ class LessonDriver(QObject):
     def _tab_pages(self) -> list[QWidget]:
         tabs = self.window.tabs
         return [tabs.widget(i) for i in range(tabs.count())]
+

@@ -19,7 +19,7 @@ from engine.nn import Linear, Sequential, Tanh
 from engine.nn.functional import binary_cross_entropy_with_logits
 
 from ..animator.tensor_timeline import TensorAnimation, describe, shape_text, tensor_animation
-from ..animator.timeline import Timeline
+from ..animator.timeline import Timeline, is_bare_constant, terms
 from ..editor.document import GraphDocument
 from ..editor.evaluate import Evaluation, evaluate
 from ..numbers import format_number
@@ -39,6 +39,7 @@ class GraphFacts:
         self.output = output
         self.timeline = Timeline.of_document(document, self.evaluation)
         self._ids = {name: node_id for node_id, name in document.names().items()}
+        self._terms = terms(document)
 
     def names(self) -> list[str]:
         return list(self._ids)
@@ -48,6 +49,10 @@ class GraphFacts:
 
     def name(self, node_id: str) -> str:
         return self.document.name(node_id)
+
+    def term(self, node_id: str) -> str:
+        """How a formula writes the node: its name, or its number for a bare constant (the 3 of 3*x)."""
+        return self._terms[node_id]
 
     def value(self, node_id: str) -> float:
         return self.evaluation.results[node_id].value
@@ -69,8 +74,9 @@ class GraphFacts:
                 if frame.phase == "forward" and not self.document.node(frame.node_id).is_leaf]
 
     def backward_order(self) -> list[str]:
-        """Every node but the output, in the order the backward pass completes its gradient."""
-        return list(self._completions())
+        """Every node but the output and the bare constants (nobody asks for the gradient of a 3), in the
+        order the backward pass completes its gradient."""
+        return [node_id for node_id in self._completions() if not is_bare_constant(self.document, node_id)]
 
     def value_position(self, node_id: str) -> int | None:
         """The animator's position just after ``node_id``'s value is computed."""

@@ -101,6 +101,8 @@ class Step:
     facts: Facts | None = None  # the numbers of the step's graph or network, from the engine
     asks: list[Ask] = field(default_factory=list)
     nudge: str | None = None  # the input (node id) whose nudge the step shows
+    source: Action | None = None  # the graph, example or network action (this step's or an earlier one's) of `facts`
+    training: dict = field(default_factory=dict)  # every training setting of this and the earlier steps, merged
 
     @property
     def graph(self) -> GraphDocument | None:
@@ -109,7 +111,7 @@ class Step:
 
 @dataclass
 class Lesson:
-    id: str  # the file's name without extension: progress is kept under it
+    id: str  # progress is kept under it: a shipped lesson's file name without extension (see `panel`)
     title: str
     summary: str
     steps: list[Step]
@@ -150,6 +152,9 @@ class _Parser:
     def __init__(self, lines: list[str], lesson_id: str):
         self.lines, self.lesson_id = lines, lesson_id
         self.facts: Facts | None = None  # what the steps so far have put in the app: inherited by the next
+        self.source: Action | None = None  # the action that made `facts`
+        self.training: dict = {}  # every training setting so far
+        self.column = 0  # where the action being checked starts on its line (0-based), for its errors
 
     def fail(self, reason: str, line: int | None) -> NoReturn:
         raise LessonFormatError(reason, line)
@@ -221,6 +226,7 @@ class _Parser:
             if match is None:
                 break  # the text starts without a blank line: allowed when it does not look like an action
             kind, argument = match.group(1), (match.group(2) or "").strip()
+            self.column = self.lines[index].find(argument) if argument else 0
             if kind not in ACTIONS:
                 self.fail(f"unknown action '{kind}:' (known: {', '.join(ACTIONS)}); the step's text starts after "
                           "a blank line", index + 1)
@@ -237,7 +243,7 @@ class _Parser:
         if not body:
             self.fail(f"the step '{title}' has no text", step.line)
         step.text, step.text_line = "\n".join(body), start + 1
-        step.facts = self.facts
+        step.facts, step.source, step.training = self.facts, self.source, dict(self.training)
         self._check_placeholders(step)
         return step, index
 
@@ -252,7 +258,12 @@ class _Parser:
         if kind == "nudge":
             step.nudge = value
             return
-        step.actions.append(Action(kind, argument, line, value))
+        action = Action(kind, argument, line, value)
+        step.actions.append(action)
+        if kind in ("graph", "example", "network"):
+            self.source = action
+        elif kind == "training":
+            self.training = {**self.training, **value}
 
     def _graph_facts(self, line: int, what: str) -> GraphFacts:
         if not isinstance(self.facts, GraphFacts):
@@ -280,7 +291,8 @@ class _Parser:
         try:
             document = parse_expression(argument)
         except ExpressionError as error:
-            self.fail(f"the graph does not parse: {error.message}", line)
+            where = f" at column {self.column + error.column + 1}" if error.column is not None else ""
+            self.fail(f"the graph does not parse{where}: {error.reason}", line)
         except (RecursionError, MemoryError):
             self.fail("the graph is nested too deeply", line)
         return self._set_graph(document, line, "graph")

@@ -18,9 +18,11 @@ FUNCTIONS = {"tanh", "exp", "log", "ln", "sigmoid", "relu", "sin", "cos", "abs",
 GREEK = {"sigma": "σ", "partial": "∂", "delta": "δ", "Delta": "Δ", "eta": "η", "alpha": "α", "beta": "β",
          "theta": "θ", "lambda": "λ", "Sigma": "Σ"}
 OPERATORS = {"->": " → ", "<-": " ← ", "<=": " ≤ ", ">=": " ≥ ", "!=": " ≠ ", "~=": " ≈ ", "*": " · ",
-             "×": " × ", "+": " + ", "=": " = ", "/": "/", "-": " − ", "−": " − ", ",": ", ", "(": "(", ")": ")",
+             "×": " × ", "+": " + ", "=": " = ", "/": "/\u2060", "-": " − ", "−": " − ", ",": ", ", "(": "(", ")": ")",
              "|": "|", "·": " · ", "[": "[", "]": "]"}
 FORMULA_STYLE = "font-family: 'DejaVu Serif', 'Times New Roman', serif; font-size: 110%;"
+NO_BREAK_SPACE = "\u00a0"
+WORD_JOINER = "\u2060"  # where a line may break otherwise: after a slash (in OPERATORS), before a script
 
 _TOKEN = re.compile(r"(?P<number>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z]+)(?P<index>\d*)"
                     r"|(?P<operator>->|<-|<=|>=|!=|~=|[-+*/=(),|·×−\[\]])|(?P<script>[\^_])|(?P<space>\s+)|(?P<other>.)")
@@ -68,9 +70,13 @@ def inline(text: str) -> str:
 
 
 def formula_html(formula: str) -> str:
-    """One formula as rich text (see the module docstring)."""
+    """One formula as rich text (see the module docstring), kept on one line: a narrow panel wraps the
+    words around it, never the formula itself."""
     tokens = [(_kind(m), m) for m in _TOKEN.finditer(formula.strip())]
-    return f"<span style=\"{FORMULA_STYLE}\">{_render(tokens)}</span>".replace("  ", " ")
+    body = _render(tokens).replace("  ", " ").replace(" ", NO_BREAK_SPACE)  # the tags inside have no spaces
+    for script in ("<sub>", "<sup>"):  # a change of font is a place to break as well
+        body = body.replace(script, WORD_JOINER + script)
+    return f"<span style=\"{FORMULA_STYLE}\">{body}</span>"
 
 
 def _kind(match: re.Match) -> str:

@@ -1,15 +1,16 @@
 """The Learn panel: the list of lessons, the current step's text, its questions, Back and Next.
 
-It shows a `runner.LessonRun` (the Qt-free model) and keeps the place in every lesson in
-QSettings. When a step is shown it asks for the step's actions (`actions_requested`: load a
-graph, go to an animator step, ...) and when a question is answered it asks for the animator to
-show that step (`step_answered`); the main window's `driver.LessonDriver` does both through each
-panel's public methods.
+It shows a `runner.LessonRun` (the Qt-free model) of a lesson from the `library.LessonLibrary`,
+which keeps the place in every lesson in QSettings. When a step is shown it says so
+(`step_shown`: the main window's `driver.LessonDriver` then puts the app in the state the lesson
+has built up to that step and does the step's actions), and when a question is answered it asks
+for the animator to show that step (`step_answered`). Before checking an answer about the
+lesson's graph it makes sure the editor still shows that graph (`graph_restore_requested`).
 """
 
 from __future__ import annotations
 
-import json
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -28,24 +30,25 @@ from PySide6.QtWidgets import (
 )
 
 from ..animator.predict import AnswerError
+from ..animator.timeline import maths_of
 from ..editor.document import GraphDocument
 from ..errors import guarded
-from ..paths import RESOURCES
+from .facts import GraphFacts
 from .lesson import Lesson, LessonFormatError, load_lesson
+from .library import LESSONS, LessonLibrary, shipped_lessons
 from .markup import inline
 from .nudge_view import NudgeView
 from .questions import Question
 from .runner import LessonRun
 
-LESSONS = RESOURCES / "lessons"
+__all__ = ["LESSONS", "LearnPanel", "shipped_lessons"]
+
 LESSON_FILTER = "Lessons (*.lesson *.txt);;All files (*)"
 RIGHT_STYLE = "color: #1b7a3a;"
 WRONG_STYLE = "color: #b3261e;"
-
-
-def shipped_lessons(folder: Path = LESSONS) -> list[Lesson]:
-    """Every lesson that comes with the app, in file-name order (01-..., 02-...)."""
-    return [load_lesson(path) for path in sorted(folder.glob("*.lesson"))]
+NOTICE_STYLE = ("QLabel#lessonNotice { background: #fff4d6; color: #5c4400; border: 1px solid #f0d58a; "
+                "border-radius: 4px; padding: 4px 6px; }")
+GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, and the questions are about it."
 
 
 def _named(widget, name: str, accessible: str | None = None):
@@ -55,8 +58,10 @@ def _named(widget, name: str, accessible: str | None = None):
 
 
 class LearnPanel(QWidget):
-    actions_requested = Signal(object, object)  # the step's actions (a list of lesson.Action), the Step
-    step_answered = Signal(object)  # a `Question` just answered: the animator shows its step
+    step_shown = Signal(object)  # the `LessonRun`, at the step just shown: the driver performs it
+    step_answered = Signal(object, object)  # the `LessonRun` and the `Question` just answered
+    graph_restore_requested = Signal(object)  # the `LessonRun` whose step's graph the editor must show again
+    lesson_closed = Signal()  # no lesson runs any more: nothing is asked, nothing needs hiding
     lesson_refused = Signal(str)  # a lesson file that cannot be used, and why (the main window shows it)
     status_message = Signal(str)
 
@@ -64,12 +69,16 @@ class LearnPanel(QWidget):
         super().__init__(parent)
         _named(self, "learnPanel")
         self.settings = settings
-        self.lessons: list[Lesson] = shipped_lessons(folder)
+        self.library = LessonLibrary(settings, folder)
         self.run: LessonRun | None = None
         self.check_lesson = lambda lesson: None  # what only the app can check (the main window sets it)
+        self._details = ""  # the last hint's details, shown on "More"
+        self._document: GraphDocument | None = None  # the editor's document
 
         self.lesson_list = _named(QListWidget(), "lessonList", "Lessons")
         self.lesson_list.setMaximumHeight(150)
+        self.lesson_list.setWordWrap(True)
+        self.lesson_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.open_button = _named(QPushButton("Open lesson…"), "openLessonButton", "Open a lesson file")
         self.step_title = _named(QLabel(), "lessonStepTitle")
         self.step_title.setWordWrap(True)
@@ -77,6 +86,10 @@ class LearnPanel(QWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.step_title.setFont(font)
+        self.notice = _named(QLabel(), "lessonNotice", "Lesson notice")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(NOTICE_STYLE)
+        self.notice.setVisible(False)
         self.text = _named(QTextBrowser(), "lessonText", "Lesson text")
         self.text.setOpenExternalLinks(False)
         self.nudge = NudgeView()
@@ -85,6 +98,7 @@ class LearnPanel(QWidget):
         self.exercise.setFrameShape(QFrame.Shape.StyledPanel)
         self.prompt = _named(QLabel(), "questionPrompt")
         self.prompt.setWordWrap(True)
+        self.prompt.setTextFormat(Qt.TextFormat.RichText)
         self.answer_input = _named(QLineEdit(), "answerInput", "Your answer")
         self.answer_input.setPlaceholderText("a number, or e.g. 3*7, then Enter")
         self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
@@ -92,44 +106,50 @@ class LearnPanel(QWidget):
         self.feedback = _named(QLabel(), "answerFeedback")
         self.feedback.setWordWrap(True)
         self.feedback.setTextFormat(Qt.TextFormat.RichText)
-        self.prompt.setTextFormat(Qt.TextFormat.RichText)
         self.answered_list = _named(QLabel(), "answeredList", "Answers so far")
         self.answered_list.setTextFormat(Qt.TextFormat.RichText)
         self.answered_list.setWordWrap(True)
-        answer_row = QHBoxLayout()
+        answer_row = QHBoxLayout()  # two short rows rather than one wide one: the dock may be narrow
         answer_row.addWidget(self.answer_input, 1)
         answer_row.addWidget(self.check_button)
-        answer_row.addWidget(self.reveal_button)
+        reveal_row = QHBoxLayout()
+        reveal_row.addStretch(1)
+        reveal_row.addWidget(self.reveal_button)
         exercise_layout = QVBoxLayout(self.exercise)
         exercise_layout.addWidget(self.prompt)
         exercise_layout.addLayout(answer_row)
+        exercise_layout.addLayout(reveal_row)
         exercise_layout.addWidget(self.feedback)
         exercise_layout.addWidget(self.answered_list)
 
         self.back_button = _named(QPushButton("◀ Back"), "lessonBackButton", "Previous step")
         self.next_button = _named(QPushButton("Next ▶"), "lessonNextButton", "Next step")
-        self.position_label = _named(QLabel(), "lessonPosition")
+        self.position_label = _named(QLabel(), "lessonPosition")  # a line of its own: never cut short
         self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.position_label.setWordWrap(True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.back_button)
-        buttons.addWidget(self.position_label, 1)
+        buttons.addStretch(1)
         buttons.addWidget(self.next_button)
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.lesson_list)
         layout.addWidget(self.open_button)
         layout.addWidget(self.step_title)
+        layout.addWidget(self.notice)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.nudge)
         layout.addWidget(self.exercise)
-        layout.addLayout(buttons)
-        self.setMinimumWidth(320)
+        layout.addWidget(self.position_label)
+        layout.addLayout(buttons)  # no fixed minimum width: the widest row decides, in any presentation zoom
 
         self.lesson_list.itemClicked.connect(self._on_lesson_list_item_clicked)
+        self.lesson_list.customContextMenuRequested.connect(self._on_lesson_list_context_menu_requested)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.answer_input.returnPressed.connect(self._on_answer_entered)
         self.check_button.clicked.connect(self._on_answer_entered)
         self.reveal_button.clicked.connect(self._on_reveal_button_clicked)
+        self.feedback.linkActivated.connect(self._on_feedback_link_activated)
         self.back_button.clicked.connect(self._on_back_button_clicked)
         self.next_button.clicked.connect(self._on_next_button_clicked)
         self._fill_lesson_list()
@@ -138,14 +158,21 @@ class LearnPanel(QWidget):
     # -- lessons -----------------------------------------------------------------------------
 
     @property
+    def lessons(self) -> list[Lesson]:
+        return self.library.lessons
+
+    @property
     def lesson(self) -> Lesson | None:
         return self.run.lesson if self.run is not None else None
 
     def start(self, lesson: Lesson | str) -> None:
-        """Show ``lesson`` (or the shipped lesson with this id) where the student left it."""
+        """Show ``lesson`` (or the lesson with this id) where the student left it."""
         if isinstance(lesson, str):
-            lesson = next(item for item in self.lessons if item.id == lesson)
-        self.run = LessonRun.restore(lesson, self._saved_state(lesson))
+            found = self.library.find(lesson)
+            if found is None:
+                raise KeyError(f"no lesson {lesson!r}")
+            lesson = found
+        self.run = LessonRun.restore(lesson, self.library.progress(lesson))
         self.settings.setValue("learn/current", lesson.id)
         self._fill_lesson_list()
         self._show(perform=True)
@@ -153,8 +180,27 @@ class LearnPanel(QWidget):
     def resume(self) -> None:
         """Show the lesson the student was at last time (nothing if none)."""
         current = self.settings.value("learn/current", "")
-        if any(lesson.id == current for lesson in self.lessons):
+        if self.library.find(current) is not None:
             self.start(current)
+
+    def invite(self) -> None:
+        """Select the lesson to take next (the one the student was at, else the first) without starting
+        it: the panel says what it is, and Start (or Continue) begins it."""
+        self._close()
+        self._fill_lesson_list()
+        self._show()
+
+    def _close(self) -> None:
+        if self.run is not None:
+            self.run = None
+            self.lesson_closed.emit()
+
+    def _chosen(self) -> Lesson | None:
+        """With no lesson running: the lesson the list has selected, else the one to take next."""
+        item = self.lesson_list.currentItem()
+        if item is not None and self.library.find(item.data(Qt.ItemDataRole.UserRole)) is not None:
+            return self.library.find(item.data(Qt.ItemDataRole.UserRole))
+        return self.library.find(self.settings.value("learn/current", "")) or next(iter(self.lessons), None)
 
     def open_file(self, path: str | Path) -> Lesson:
         """Open a teacher's lesson file. A file that cannot be used raises `LessonFormatError` naming
@@ -167,16 +213,25 @@ class LearnPanel(QWidget):
 
     def open_lesson(self, lesson: Lesson) -> Lesson:
         """Show a lesson already read from a file, once the app has checked it can run every step
-        (raises `LessonFormatError` otherwise, and nothing changes)."""
+        (raises `LessonFormatError` otherwise, and nothing changes). It is listed beside the others
+        (a lesson of its own even with a shipped lesson's file name) and listed again at the next start."""
         self.check_lesson(lesson)
-        self.lessons = [item for item in self.lessons if item.id != lesson.id] + [lesson]
+        lesson = self.library.add(lesson) if lesson.path is not None else lesson
+        if self.library.find(lesson.id) is None:
+            self.library.lessons.append(lesson)  # read from text, not a file: listed for this run only
         self.start(lesson)
         self.status_message.emit(f"Opened the lesson {lesson.title}")
         return lesson
 
     def set_document(self, document: GraphDocument | None) -> None:
-        """The editor's document (for the nudge readout, which watches it)."""
+        """The editor's document (for the nudge readout, which watches it, and to check it is the lesson's)."""
+        self._document = document
         self.nudge.follow(document)
+
+    def progress(self, lesson_id: str) -> dict | None:
+        """What is kept of a lesson between runs: its step, answers, and whether it was finished."""
+        lesson = self.library.find(lesson_id)
+        return self.library.progress(lesson) if lesson is not None else None
 
     # -- moving ------------------------------------------------------------------------------
 
@@ -194,9 +249,26 @@ class LearnPanel(QWidget):
         self._show(perform=True)
         return True
 
+    def next_lesson(self) -> bool:
+        """At the end of a lesson: start the one after it in the list."""
+        following = self.library.following(self.lesson) if self.run is not None and self.run.is_last else None
+        if following is None:
+            return False
+        self.start(following)
+        return True
+
+    def show_notice(self, text: str) -> None:
+        """A line above the step's text, such as what the lesson put back ("" hides it)."""
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
     def answer(self, text: str) -> bool:
         """Check ``text`` for the waiting question; True when right (then the next question waits)."""
         if self.run is None or self.run.question is None:
+            return False
+        if self._graph_was_changed():  # the numbers asked about are the lesson graph's: put it back first
+            self.graph_restore_requested.emit(self.run)
+            self._say(GRAPH_BACK + " Answer again.", right=False)
             return False
         question = self.run.question
         try:
@@ -204,17 +276,19 @@ class LearnPanel(QWidget):
         except AnswerError as error:
             self._say(f"Can't read that: {error}.", right=False)
             return False
-        self._say(feedback.message, feedback.right)
         if feedback.right:
+            self._say("✓ Right.", right=True)  # the worked arithmetic joins the list of answers below
             self._answered(question)
+        else:
+            self._say(feedback.message, right=False, details=feedback.details)
         return feedback.right
 
     def reveal(self) -> None:
         if self.run is None or self.run.question is None:
             return
         question = self.run.question
-        feedback = self.run.reveal()
-        self._say(feedback.message, right=None)
+        self.run.reveal()
+        self._say("", right=None)  # the answer joins the list below, marked "shown"
         self._answered(question)
 
     def _answered(self, question: Question) -> None:
@@ -222,30 +296,49 @@ class LearnPanel(QWidget):
         self._save()
         self._show_exercise()
         self._refresh_buttons()
-        self.step_answered.emit(question)
+        self.step_answered.emit(self.run, question)
+
+    def _graph_was_changed(self) -> bool:
+        facts = self.run.step.facts if self.run is not None else None
+        document = self._document
+        return isinstance(facts, GraphFacts) and document is not None and maths_of(document) != maths_of(facts.document)
 
     # -- showing -------------------------------------------------------------------------------
 
     def _show(self, perform: bool = False) -> None:
         run = self.run
+        self.feedback.clear()
+        self.show_notice("")
         if run is None:
-            self.step_title.setText("Lessons")
-            self.text.setHtml("<p>Choose a lesson above. Each one guides you through backpropagation in this "
-                              "app, step by step, with exercises the engine checks.</p>")
-            self.exercise.setVisible(False)
-            self.nudge.show_nudge(None, None)
-            self._refresh_buttons()
+            self._show_invitation()
             return
         step = run.step
         self.step_title.setText(f"{run.lesson.title} · {step.title}")
         self.text.setHtml(run.html())
-        self.feedback.clear()
         self.nudge.show_nudge(step.facts if step.nudge else None, step.nudge)
         self._show_exercise()
         self._refresh_buttons()
         if perform:
-            self.actions_requested.emit(step.actions, step)
+            self.step_shown.emit(run)
             self.nudge.refresh()
+
+    def _show_invitation(self) -> None:
+        lesson = self._chosen()
+        self.exercise.setVisible(False)
+        self.nudge.show_nudge(None, None)
+        if lesson is None:
+            self.step_title.setText("Lessons")
+            self.text.setHtml("<p>Choose a lesson above.</p>")
+        else:
+            state = self.library.progress(lesson) or {}
+            step = state.get("step") if isinstance(state.get("step"), int) else 0
+            where = (" You finished it: Start goes through it again where you left it." if state.get("completed")
+                     else f" You were at step {step + 1} of {len(lesson.steps)}." if step else "")
+            self.step_title.setText(lesson.title)
+            self.text.setHtml(f"<p>{escape(lesson.summary)}</p><p>Each lesson guides you through backpropagation "
+                              f"in this app, step by step, with exercises the engine checks.{where}</p>"
+                              "<p>Press <b>Start</b> below, or choose another lesson above.</p>")
+        self._refresh_buttons()
 
     def _show_exercise(self) -> None:
         run = self.run
@@ -268,63 +361,82 @@ class LearnPanel(QWidget):
     def _refresh_buttons(self) -> None:
         run = self.run
         self.back_button.setEnabled(run is not None and run.can_back)
-        self.next_button.setEnabled(run is not None and run.can_next)
         if run is None:
+            chosen = self._chosen()
             self.position_label.clear()
+            started = chosen is not None and bool(self.library.progress(chosen))
+            self._set_next("Continue ▶" if started else "Start ▶", "Start the lesson selected above",
+                           chosen is not None)
             return
         self.position_label.setText(f"Step {run.index + 1} of {run.step_count}"
                                     + (" · finished ✓" if run.completed else ""))
-        self.next_button.setToolTip("Answer the questions first (or Show answer)" if not run.questions_done
-                                    else "Next step")
+        following = self.library.following(run.lesson) if run.is_last and run.questions_done else None
+        if following is not None:
+            self._set_next("Next lesson ▶", f"Go on with the next lesson: {following.title}", True)
+        else:
+            self._set_next("Next ▶", "Answer the questions first (or Show answer)" if not run.questions_done
+                           else "Next step", run.can_next)
 
-    def _say(self, text: str, right: bool | None) -> None:
-        """``text`` in light markup (formulas between $ signs), green when right, red when not."""
+    def _set_next(self, text: str, tooltip: str, enabled: bool) -> None:
+        self.next_button.setText(text)
+        self.next_button.setAccessibleName(text.rstrip(" ▶"))
+        self.next_button.setToolTip(tooltip)
+        self.next_button.setEnabled(enabled)
+
+    def _say(self, text: str, right: bool | None, details: str = "") -> None:
+        """``text`` in light markup (formulas between $ signs), green when right, red when not; a hint's
+        ``details`` wait behind a "More" link."""
+        self._details = details
         self.feedback.setStyleSheet("" if right is None else RIGHT_STYLE if right else WRONG_STYLE)
-        self.feedback.setText(inline(text))
+        more = " <a href='more'>More…</a>" if details else ""
+        self.feedback.setText(inline(text) + more)
 
     def _fill_lesson_list(self) -> None:
+        chosen = self.lesson or self._chosen()
         self.lesson_list.clear()
         for number, lesson in enumerate(self.lessons, start=1):
-            state = self._saved_state(lesson) or {}
+            state = self.library.progress(lesson) or {}
             done = state.get("completed") is True
             step = state.get("step") if isinstance(state.get("step"), int) else None
             mark = " ✓" if done else f"  ({step + 1}/{len(lesson.steps)})" if step else ""
             item = QListWidgetItem(f"{number}. {lesson.title}{mark}")
-            item.setToolTip(lesson.summary)
+            where = f"\n{lesson.path}" if self.library.is_opened(lesson) and lesson.path else ""
+            item.setToolTip(lesson.summary + where)
             item.setData(Qt.ItemDataRole.UserRole, lesson.id)
             self.lesson_list.addItem(item)
-            if self.lesson is not None and lesson.id == self.lesson.id:
+            if chosen is not None and lesson.id == chosen.id:
                 self.lesson_list.setCurrentItem(item)
-
-    # -- progress ------------------------------------------------------------------------------
-
-    def _key(self, lesson: Lesson) -> str:
-        return f"learn/progress/{lesson.id}"
-
-    def _saved_state(self, lesson: Lesson) -> dict | None:
-        text = self.settings.value(self._key(lesson), "")
-        try:
-            state = json.loads(text) if isinstance(text, str) and text else None
-        except ValueError:
-            return None
-        return state if isinstance(state, dict) else None
 
     def _save(self) -> None:
         if self.run is not None:
-            self.settings.setValue(self._key(self.run.lesson), json.dumps(self.run.state()))
-            if self.run.completed:
-                self._fill_lesson_list()
-
-    def progress(self, lesson_id: str) -> dict | None:
-        """What is kept of a lesson between runs: its step, answers, and whether it was finished."""
-        lesson = next((item for item in self.lessons if item.id == lesson_id), None)
-        return self._saved_state(lesson) if lesson is not None else None
+            self.library.save_progress(self.run.lesson, self.run.state())
+            self._fill_lesson_list()
 
     # -- slots ---------------------------------------------------------------------------------
 
     @guarded
     def _on_lesson_list_item_clicked(self, item: QListWidgetItem) -> None:
         self.start(item.data(Qt.ItemDataRole.UserRole))
+
+    @guarded
+    def _on_lesson_list_context_menu_requested(self, point) -> None:
+        item = self.lesson_list.itemAt(point)
+        lesson = self.library.find(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+        if lesson is None or not self.library.is_opened(lesson):
+            return
+        menu = QMenu(self)
+        remove = menu.addAction("Remove from the list")
+        remove.setObjectName("removeLessonAction")
+        if menu.exec(self.lesson_list.viewport().mapToGlobal(point)) is remove:
+            self.remove_lesson(lesson)
+
+    def remove_lesson(self, lesson: Lesson) -> None:
+        """Take a lesson a teacher opened off the list (its file stays where it is)."""
+        self.library.remove(lesson)
+        if self.lesson is not None and self.lesson.id == lesson.id:
+            self._close()
+        self._fill_lesson_list()
+        self._show()
 
     @guarded
     def _on_open_button_clicked(self, _checked: bool = False) -> None:
@@ -350,12 +462,24 @@ class LearnPanel(QWidget):
         self.reveal()
 
     @guarded
+    def _on_feedback_link_activated(self, _link: str) -> None:
+        if self._details:
+            self.feedback.setText(self.feedback.text().replace(" <a href='more'>More…</a>", "")
+                                  + "<br>" + inline(self._details))
+            self._details = ""
+
+    @guarded
     def _on_back_button_clicked(self, _checked: bool = False) -> None:
         self.back()
 
     @guarded
     def _on_next_button_clicked(self, _checked: bool = False) -> None:
-        self.next()
+        if self.run is None:
+            chosen = self._chosen()
+            if chosen is not None:
+                self.start(chosen)
+        elif not self.next():
+            self.next_lesson()
 
     def _recover(self, error: Exception) -> None:
         self.status_message.emit(f"Learn: something went wrong ({type(error).__name__}: {error})")

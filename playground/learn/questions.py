@@ -1,9 +1,10 @@
 """A lesson's questions: a node's value or its gradient, the engine's answer, and a hint that names the rule.
 
 Qt-free. A value question is answered by the op's forward rule; a gradient question by the
-local derivative of each use times the gradient that comes back from it, and by accumulation
-when the node is used more than once. The hint names that rule and writes it with the graph's
-own names, never with the answer's numbers; once answered, the worked arithmetic is shown.
+gradient that comes back from each use times its local derivative (upstream × local, in the
+animator's order), and by accumulation when the node is used more than once. The hint is a
+sentence or two naming the one rule that applies; its details (on demand) write it with the
+graph's own names, never with the answer's numbers; once answered, the worked arithmetic is shown.
 """
 
 from __future__ import annotations
@@ -49,9 +50,11 @@ GRADIENT_RULES = {
     "cos": "the derivative of cos(x) is −sin(x), times the upstream gradient",
     "abs": "the derivative of |x| is the sign of x, times the upstream gradient",
 }
-ACCUMULATE_RULE = ("a node used more than once gets the sum of the gradients that come back from every use "
-                   "(they accumulate: grad += ..., never grad = ...)")
-SEED_RULE = "the output's gradient with respect to itself is 1: that is where the backward pass starts"
+SEED_RULE = "the output's gradient with respect to itself is 1: the backward pass starts there"
+
+
+def _sentence(rule: str) -> str:
+    return rule[0].upper() + rule[1:] + "."
 
 
 @dataclass(frozen=True)
@@ -60,16 +63,18 @@ class Question:
     node: str  # node id
     prompt: str  # "$t1 = a * b$ = ?": light markup, formulas between $ signs (see `markup`)
     expected: float  # the engine's number
-    hint: str  # the rule that applies, in words and with the graph's names
+    hint: str  # the one rule that applies, in a sentence or two
     worked: str  # the arithmetic, once answered: "t1 = 2 * 3 = 6"
     position: int  # the animator step that shows it
     partials: tuple[float, ...] = ()  # a gradient's contributions, one per use (for a sharper hint)
+    details: str = ""  # more, on demand: the rule written with the graph's names, never with the answer
 
 
 @dataclass(frozen=True)
 class Feedback:
     right: bool
     message: str
+    details: str = ""  # the hint's details, for a "More" link
 
 
 def build_question(facts: GraphFacts, what: str, node_id: str) -> Question:
@@ -79,16 +84,15 @@ def build_question(facts: GraphFacts, what: str, node_id: str) -> Question:
 def _value_question(facts: GraphFacts, node_id: str) -> Question:
     document = facts.document
     node = document.node(node_id)
-    name = facts.name(node_id)
+    name = facts.term(node_id)
     operands = [document.edge_at(node_id, port).source for port in range(node.port_count)]
     if node.is_leaf:
         formula = numbers = name
-        hint = f"${name}$ is an input: its value is given"
+        hint = f"${name}$ is an input: its value is given."
     else:
-        formula = forward_formula(document, node_id, [facts.name(o) for o in operands])
+        formula = forward_formula(document, node_id, [facts.term(o) for o in operands])
         numbers = forward_formula(document, node_id, [format_number(facts.value(o)) for o in operands])
-        hint = f"Forward rule: {VALUE_RULES.get(node.kind, node.kind)}: ${name} = {formula}$, with the values " \
-               "you already have."
+        hint = f"{_sentence(VALUE_RULES.get(node.kind, node.kind))[:-1]}: ${name} = {formula}$."
     value = facts.value(node_id)
     return Question("value", node_id, f"${name} = {formula}$ = ?", value, hint,
                     f"${name} = {numbers} = {format_number(value)}$", facts.value_position(node_id) or 0)
@@ -101,32 +105,36 @@ def _uses(facts: GraphFacts, node_id: str):
 
 
 def _grad_question(facts: GraphFacts, node_id: str) -> Question:
-    name, out = facts.name(node_id), facts.name(facts.output)
+    """∂out/∂node: upstream × local for each use (the animator's order), summed over the uses."""
+    name, out = facts.term(node_id), facts.term(facts.output)
     grad = facts.grad(node_id)
     prompt = f"$∂{out}/∂{name}$ = ?"
     if node_id == facts.output:
-        return Question("grad", node_id, prompt, grad, f"Rule: {SEED_RULE}.", f"$∂{out}/∂{out} = 1$",
+        return Question("grad", node_id, prompt, grad, _sentence(SEED_RULE), f"$∂{out}/∂{out} = 1$",
                         facts.grad_position(node_id) or 0)
     uses = _uses(facts, node_id)
     terms, numbers, partials, rules = [], [], [], []
     for consumer, port in uses:
         local = local_derivative_formula(facts.document, consumer, port)
-        upstream = f"∂{out}/∂{facts.name(consumer)}"
-        terms.append(upstream if local == "1" else f"{local} × {upstream}")
+        upstream = f"∂{out}/∂{facts.term(consumer)}"
+        terms.append(upstream if local == "1" else f"{upstream} × {local}")
         step = next(frame.step for frame in facts.timeline.frames
                     if frame.step is not None and frame.step.node == consumer and frame.step.port == port)
-        numbers.append(f"{format_number(step.local)} × {format_number(step.upstream)}")
+        numbers.append(f"{format_number(step.upstream)} × {format_number(step.local)}")
         partials.append(step.contribution)
         kind = facts.document.node(consumer).kind
-        rule = GRADIENT_RULES.get(kind, f"the local derivative of {kind}, times the upstream gradient")
+        rule = _sentence(GRADIENT_RULES.get(kind, f"the local derivative of {kind}, times the upstream gradient"))
         if rule not in rules:
             rules.append(rule)
-    if len(uses) > 1:
-        rules.insert(0, ACCUMULATE_RULE)
-    hint = f"Rule: {'; and '.join(rules)}. Here: $∂{out}/∂{name} = {' + '.join(terms)}$."
+    formula = f"$∂{out}/∂{name} = {' + '.join(terms)}$"
+    if len(uses) > 1:  # the one rule that matters here: accumulate; each use's own rule is a detail
+        hint = f"${name}$ is used {len(uses)} times: its gradient is the sum of what comes back from each use."
+        details = f"Here: {formula}. {' '.join(rules)}"
+    else:
+        hint, details = rules[0], f"Here: {formula}."
     worked = f"$∂{out}/∂{name} = {' + '.join(numbers)} = {format_number(grad)}$"
     return Question("grad", node_id, prompt, grad, hint, worked, facts.grad_position(node_id) or 0,
-                    tuple(partials))
+                    tuple(partials), details)
 
 
 def check(question: Question, text: str) -> Feedback:
@@ -137,5 +145,5 @@ def check(question: Question, text: str) -> Feedback:
         return Feedback(True, f"✓ Right: {question.worked}")
     message = f"✗ Not {format_number(answer)}. Hint: {question.hint}"
     if len(question.partials) > 1 and any(is_close(answer, part) for part in question.partials):
-        message = (f"✗ {format_number(answer)} is the gradient through one use only. Hint: {question.hint}")
-    return Feedback(False, message)
+        message = f"✗ {format_number(answer)} is what comes back through one use only. Hint: {question.hint}"
+    return Feedback(False, message, question.details)

@@ -51,6 +51,31 @@ class LessonRun:
         return self.question is None
 
     @property
+    def revealed_up_to(self) -> int | None:
+        """While questions about this step's graph wait (this step's, or a later step's on the same graph):
+        the last animator position whose numbers may show, just before the step of the first of them (the
+        animator hides the rest); None when nothing waits."""
+        positions = [position for _what, _node, position in self._waiting()]
+        return min(positions) - 1 if positions else None
+
+    @property
+    def asked_gradients(self) -> set[str]:
+        """The nodes whose gradients questions about this step's graph still ask for (see `revealed_up_to`)."""
+        return {node for what, node, _position in self._waiting() if what == "grad"}
+
+    def _waiting(self) -> list[tuple[str, str, int]]:
+        """(what, node, animator position) of every question still waiting about this step's graph."""
+        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]]
+        facts = self.step.facts
+        if isinstance(facts, GraphFacts):
+            for later in self.lesson.steps[self.index + 1:]:
+                if later.facts is facts:
+                    waiting += [(ask.what, ask.node, (facts.value_position(ask.node) if ask.what == "value"
+                                                      else facts.grad_position(ask.node)) or 0)
+                                for ask in later.asks]
+        return waiting
+
+    @property
     def can_back(self) -> bool:
         return self.index > 0
 

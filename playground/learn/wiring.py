@@ -1,12 +1,13 @@
 """The Learn panel in the main window: a dock beside every tab, File > Open lesson…, View > Learn
-panel, View > Presentation mode and F11. Kept here so that the main window only calls
-`install_learning`."""
+panel, Help > Lessons, View > Presentation mode and F11. On the very first run (no saved settings)
+the dock is shown with the first lesson selected, so a new student finds it. Kept here so that the
+main window only calls `install_learning`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 
@@ -21,6 +22,7 @@ class Learning(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
+        first_run = not window.settings.allKeys()  # read before anything is written
         self.panel = LearnPanel(window.settings)
         self.panel.check_lesson = self._check
         self.dock = QDockWidget("Learn", window)
@@ -30,18 +32,26 @@ class Learning(QObject):
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        if first_run:  # a new student: the lessons are the way in
+            window.settings.setValue("learn/visible", True)
+            self.panel.invite()
         self.dock.setVisible(window.settings.value("learn/visible", False, type=bool))
         self.driver = LessonDriver(window)
         self.presentation = Presentation(window, window.settings)
 
         self.panel.set_document(window.document)
-        self.panel.actions_requested.connect(self._on_panel_actions_requested)
+        self.panel.step_shown.connect(self._on_panel_step_shown)
         self.panel.step_answered.connect(self._on_panel_step_answered)
+        self.panel.graph_restore_requested.connect(self._on_panel_graph_restore_requested)
+        self.panel.lesson_closed.connect(self._on_panel_lesson_closed)
         self.panel.lesson_refused.connect(self._on_panel_lesson_refused)
         self.panel.status_message.connect(self._on_status_message)
         self.driver.status_message.connect(self._on_status_message)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         self._build_menus()
+        if self.panel.library.problems:  # a lesson opened before that cannot be read any more (said once the
+            text = "Not listed: " + "; ".join(self.panel.library.problems)  # window is up, after its "Ready")
+            QTimer.singleShot(0, self, lambda: self._on_status_message(text))
 
     def _build_menus(self) -> None:
         window = self.window
@@ -59,10 +69,22 @@ class Learning(QObject):
         view.addAction(self.presentation.action)
         view.addMenu(self.presentation.zoom_menu)
         view.addAction(self.presentation.full_screen_action)
+        self.help_action = QAction("&Lessons", window)
+        self.help_action.setObjectName("actionHelpLessons")
+        self.help_action.setToolTip("Guided lessons on backpropagation, with exercises the app checks")
+        self.help_action.triggered.connect(self._on_help_action_triggered)
+        help_menu = window.help_menu
+        help_menu.insertAction(help_menu.actions()[0] if help_menu.actions() else None, self.help_action)
 
     def show_panel(self) -> None:
         self.dock.setVisible(True)
         self.dock.raise_()
+
+    def show_lessons(self) -> None:
+        """Help > Lessons: the Learn panel, on the lesson running or else the one to take next."""
+        self.show_panel()
+        if self.panel.run is None:
+            self.panel.invite()
 
     def start(self, lesson: Lesson | str) -> None:
         """Show the Learn panel on ``lesson`` (a shipped lesson's id, or a lesson)."""
@@ -85,13 +107,25 @@ class Learning(QObject):
         self.panel.ask_and_open()
 
     @guarded
-    def _on_panel_actions_requested(self, actions, step) -> None:
-        self.driver.lesson_title = self.panel.lesson.title if self.panel.lesson else ""
-        self.driver.perform(actions, step)
+    def _on_help_action_triggered(self, _checked: bool = False) -> None:
+        self.show_lessons()
 
     @guarded
-    def _on_panel_step_answered(self, question) -> None:
-        self.driver.show_answer(question)
+    def _on_panel_step_shown(self, run) -> None:
+        self.driver.lesson_title = run.lesson.title
+        self.panel.show_notice(self.driver.perform(run))
+
+    @guarded
+    def _on_panel_step_answered(self, run, question) -> None:
+        self.driver.show_answer(run, question)
+
+    @guarded
+    def _on_panel_lesson_closed(self) -> None:
+        self.driver.hide_answers(None)
+
+    @guarded
+    def _on_panel_graph_restore_requested(self, run) -> None:
+        self.driver.restore_graph(run)
 
     def _on_panel_lesson_refused(self, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, "The lesson could not be opened", message,
@@ -103,6 +137,9 @@ class Learning(QObject):
         try:
             if self.window.isVisible() and not self.window.isMinimized():  # not as the window closes
                 self.window.settings.setValue("learn/visible", self.dock.isVisible())
+                # With the panel closed, nothing asks: the animator shows every number again (and hides
+                # them again when the panel comes back to its questions).
+                self.driver.hide_answers(self.panel.run if self.dock.isVisible() else None)
         except RuntimeError:  # the window is being destroyed
             pass
 

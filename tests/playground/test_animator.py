@@ -97,12 +97,12 @@ def test_contributions_21_and_10_add_up_to_31_at_a(loaded, qtbot):
         qtbot.keyClick(panel.view, Qt.Key.Key_Right)
         seen.append((panel.position, panel.steps.explanation.text(), lines(panel, a),
                      panel.scene.node_item(a).highlight.name()))
-    first = next(entry for entry in seen if "x 3 = 21" in entry[1])
+    first = next(entry for entry in seen if "× 3 = 21" in entry[1])
     second = next(entry for entry in seen if "21 + 10 = 31" in entry[1] or "10 + 21 = 31" in entry[1])
     assert first[0] < second[0]
     assert first[2] == ["value 2", "grad 21"]
     assert first[3] == QColor(STATE_COLORS[NodeState.RECEIVING]).name()  # one of a's two contributions
-    assert "x 1 = 10" in second[1]
+    assert "× 1 = 10" in second[1]
     assert second[2] == ["value 2", "grad 31"]
     assert second[3] == QColor(STATE_COLORS[NodeState.READY]).name()
     # the wire the 21 travelled along is the accent wire at that step and carries 21

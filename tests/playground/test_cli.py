@@ -103,4 +103,4 @@ def test_a_broken_lesson_stops_the_command_with_its_line(tmp_path):
     path.write_text("\n".join(lesson) + "\n")
     done = command(path)
     assert done.returncode == 2
-    assert done.stderr.startswith(f"autograd-playground: {path}: broken.lesson, line 6")
+    assert done.stderr.startswith(f"autograd-playground: {path}: line 6: the graph does not parse at column 22")

@@ -75,8 +75,8 @@ def test_numbers_in_a_lessons_text_come_from_the_engine():
 
 def test_formulas_are_rich_text_not_latex():
     html = to_html("Here $∂L/∂t1 = t3 * b^2 - 1$ holds, and **this** is `code`: <script>.")
-    assert "<i>L</i>" in html and "<i>t</i><sub>1</sub>" in html and "<sup>2</sup>" in html
-    assert " · " in html and " − " in html and "$" not in html and "\\" not in html
+    assert "<i>L</i>" in html and "<i>t</i>\u2060<sub>1</sub>" in html and "<sup>2</sup>" in html
+    assert "\u00a0·\u00a0" in html and "\u00a0−\u00a0" in html and "$" not in html and "\\" not in html
     assert "<b>this</b>" in html and "<code>code</code>" in html and "&lt;script&gt;" in html
     assert formula_html("tanh(n)").endswith("tanh(<i>n</i>)</span>")
     assert "<ul" in to_html("- one\n- two") and to_html("a\n\nb").count("<p>") == 2
@@ -102,7 +102,7 @@ def test_lesson_2_values_then_gradients_in_backward_order_to_a_grad_of_31():
         assert run.answer(answer).right
     assert run.question.prompt == "$∂L/∂a$ = ?" and run.question.expected == 31.0
     feedback = run.answer("31")
-    assert feedback.right and feedback.message == "✓ Right: $∂L/∂a = 3 × 7 + 1 × 10 = 31$"
+    assert feedback.right and feedback.message == "✓ Right: $∂L/∂a = 7 × 3 + 10 × 1 = 31$"  # upstream × local
     assert run.answer("10").right and run.can_next
     assert run.next() and run.is_last and run.completed
     assert "31" in run.html() and "14" in run.html()
@@ -112,15 +112,18 @@ def test_a_wrong_answer_gets_the_rule_as_a_hint_and_no_progress():
     run = lesson_2()
     run.go(3)
     feedback = run.answer("8")
-    assert not feedback.right and "for a product, the gradient to one factor is the other factor times the " \
-        "upstream gradient" in feedback.message
-    assert "$∂L/∂t2 = t3 × ∂L/∂L$" in feedback.message and "7" not in feedback.message.split("Hint")[1]
+    assert not feedback.right and feedback.message == ("✗ Not 8. Hint: For a product, the gradient to one factor "
+                                                       "is the other factor times the upstream gradient.")
+    assert feedback.details == "Here: $∂L/∂t2 = ∂L/∂L × t3$."  # on demand, in the animator's order, no number
     assert run.question.prompt == "$∂L/∂t2$ = ?" and run.answered == [] and not run.can_next
     for answer in ("7", "10", "7", "7", "14"):
         run.answer(answer)
     one_use = run.answer("21")  # only the path through t1
-    assert not one_use.right and "through one use only" in one_use.message
-    assert "used more than once gets the sum" in one_use.message
+    assert not one_use.right and one_use.message == ("✗ 21 is what comes back through one use only. Hint: $a$ is "
+                                                     "used 2 times: its gradient is the sum of what comes back from "
+                                                     "each use.")  # one rule, two short sentences
+    assert one_use.details.startswith("Here: $∂L/∂a = ∂L/∂t1 × b + ∂L/∂t3$. For a product")
+    assert "31" not in one_use.message + one_use.details
     with pytest.raises(AnswerError):
         run.answer("thirty-one")
     assert run.question.expected == 31.0
@@ -245,6 +248,6 @@ def test_the_readmes_lesson_example_is_a_valid_lesson():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```text\n(autograd-playground-lesson.*?)```", readme, re.S).group(1)
     run = LessonRun(parse_lesson(block))
-    assert "y = 9" in run.html() and "= 6" in run.html()
+    assert "y = 9" in run.html() and "6" not in run.html()  # the answer asked next is not given away
     run.next()
     assert run.question.expected == 6.0 and run.answer("6").right

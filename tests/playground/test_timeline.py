@@ -47,8 +47,8 @@ def test_contributions_21_and_10_add_up_to_31_at_a():
     a = by_label(document, "a")
     into_a = [f for f in timeline.frames if f.phase == "backward" and f.edge.source == a]
     texts = [f.explanation for f in into_a]
-    assert any("d(" in t and "= b = 3" in t and "7 x 3 = 21" in t for t in texts)
-    assert any("10 x 1 = 10" in t for t in texts)
+    assert any("d(" in t and "= b = 3" in t and "7 × 3 = 21" in t for t in texts)
+    assert any("10 × 1 = 10" in t for t in texts)
     assert "21 + 10 = 31" in texts[-1] or "10 + 21 = 31" in texts[-1]
     assert "used 2 times" in texts[-1]
     grads = []
@@ -140,7 +140,7 @@ def test_a_nan_says_why_in_its_forward_step():
 def test_a_node_used_twice_by_one_op_names_the_operand_in_each_step():
     document = parse_expression("x=3; y=x*x")
     titles = [f.title for f in Timeline.of_document(document).frames if f.phase == "backward"]
-    assert titles == ["y → x (a): 1 x 3 = 3", "y → x (b): 1 x 3 = 3"]
+    assert titles == ["y → x (a): 1 × 3 = 3", "y → x (b): 1 × 3 = 3"]
 
 
 def test_nodes_the_output_does_not_depend_on_are_left_out():
@@ -191,3 +191,12 @@ def test_unlabelled_nodes_are_named_as_on_their_cards_never_by_id():
     assert sorted(n for n in names.values() if n.startswith("t")) == ["t1", "t2", "t3"]
     assert "t1 = a * b = 6" in text and "d(L)/d(t2)" in text
     assert not any(node_id in text.split() for node_id in names)  # no bare ids such as n6
+
+
+def test_a_bare_number_in_a_formula_reads_as_that_number_not_as_a_named_input():
+    document = parse_expression("x=2; s=x*x; t=3*x; y=s+t")
+    constant = next(n for n in document.nodes if n.kind == "constant")
+    assert constant.value == 3.0 and not constant.label  # a literal is a Constant, not an Input
+    titles = [frame.title for frame in Timeline.of_document(document).frames]
+    assert "3 (a constant)" in titles and "t = 3 * x = 6" in titles
+    assert "t → x: 1 × 3 = 3" in titles and not any("c1" in title for title in titles)

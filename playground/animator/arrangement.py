@@ -1,0 +1,99 @@
+"""How the animator's rooms sit in its tab: the graph (and a pitfall's replay below it) with the source
+row above and the legend below on the left, the step panel on the right, the transport bar under both.
+
+Nothing here is wider than it must be: the combos may shrink to a dozen characters (their lists
+stay whole), the legend wraps between its entries, and the step panel may get narrow (its rows wrap),
+so that the tab and the Learn dock beside it fit a 1366-pixel laptop screen.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from .colors import legend_html
+
+COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
+MESSAGE_STYLE = ("QLabel#animatorMessage { background: #fdecea; color: #8a1c1c; "
+                 "border: 1px solid #f0b4ae; border-radius: 5px; padding: 6px 10px; }")
+
+
+def shrinkable(combo: QComboBox) -> QComboBox:
+    """A combo as wide as its longest entry where there is room, and narrower where there is not (an explicit
+    minimum takes the place of Qt's, which is the longest entry's width)."""
+    combo.setMinimumWidth(round(combo.fontMetrics().averageCharWidth() * COMBO_CHARACTERS) + 32)
+    return combo
+
+
+def message_label() -> QLabel:
+    """The red box above the graph that says why nothing can be animated."""
+    message = QLabel()
+    message.setObjectName("animatorMessage")
+    message.setAccessibleName("animatorMessage")
+    message.setWordWrap(True)
+    message.setStyleSheet(MESSAGE_STYLE)
+    message.setVisible(False)
+    return message
+
+
+def source_combo(sources: dict[str, str]) -> QComboBox:
+    combo = shrinkable(QComboBox())
+    combo.setObjectName("animSourceCombo")
+    combo.setAccessibleName("animSourceCombo")
+    combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on one batch of "
+                     "its data (tensors, with their shapes and gradient norms)")
+    for source, text in sources.items():
+        combo.addItem(text, source)
+    return combo
+
+
+def legend_label() -> QLabel:
+    legend = QLabel(legend_html())
+    legend.setObjectName("animLegend")
+    legend.setAccessibleName("animLegend")
+    legend.setTextFormat(Qt.TextFormat.RichText)
+    legend.setWordWrap(True)
+    legend.setToolTip("What the node colours mean")
+    return legend
+
+
+def arrange(panel) -> QSplitter:
+    """Lay out ``panel``'s rooms; returns the splitter that holds the graph above a pitfall's replay."""
+    shrinkable(panel.pitfalls.combo)
+    left = QWidget()
+    left_layout = QVBoxLayout(left)
+    left_layout.setContentsMargins(0, 0, 0, 0)
+    left_layout.setSpacing(4)
+    source_row = QHBoxLayout()
+    source_row.addWidget(QLabel("Animate"))
+    source_row.addWidget(panel.source_combo)
+    source_row.addSpacing(8)
+    source_row.addWidget(panel.pitfalls.combo)
+    source_row.addWidget(panel.predict.toggle)
+    source_row.addStretch(1)
+    left_layout.addLayout(source_row)
+    left_layout.addWidget(panel.message)
+    correct = QWidget()  # the graph, and below it the mistaken replay when a pitfall is chosen
+    correct_layout = QVBoxLayout(correct)
+    correct_layout.setContentsMargins(0, 0, 0, 0)
+    correct_layout.addWidget(panel.pitfalls.correct_caption)
+    correct_layout.addWidget(panel.view, 1)
+    graphs = QSplitter(Qt.Orientation.Vertical)  # graphs are wider than tall: one above the other
+    graphs.setObjectName("animatorGraphsSplitter")
+    graphs.addWidget(correct)
+    graphs.addWidget(panel.pitfalls)
+    graphs.setCollapsible(0, False)
+    left_layout.addWidget(graphs, 1)
+    left_layout.addWidget(panel.legend)
+    panel.steps.extra.addWidget(panel.predict)
+    splitter = QSplitter(Qt.Orientation.Horizontal)
+    splitter.setObjectName("animatorSplitter")
+    splitter.addWidget(left)
+    splitter.addWidget(panel.steps)
+    splitter.setStretchFactor(0, 1)
+    splitter.setCollapsible(0, False)
+    splitter.setSizes([900, 400])
+    layout = QVBoxLayout(panel)
+    layout.addWidget(splitter, 1)
+    layout.addWidget(panel.controls)
+    return graphs

@@ -1,0 +1,77 @@
+"""The animator's quiz hiding: what Predict mode and a lesson's exercise hide, kept applied to the step
+list, the step box and the graph's cards and wires.
+
+Predict hides every backward step not predicted yet; a lesson's exercise (`hide_after`) hides every
+step after the last one it has revealed, on the graph it was set for. `apply` combines both into a
+`reveal.Reveal` for the animation shown, rewrites the rows whose hiding changed and redraws the
+scene; the panel asks it for each step box's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..editor.document import GraphDocument
+from .predict_view import PredictBox
+from .reveal import Reveal, after, unpredicted
+from .scene_sync import SceneSync
+from .step_panel import StepPanel
+from .timeline import DocumentAnimation
+
+PREDICT_NOTE = "Not predicted yet: step back (←), then forward (→) to predict it, or switch Predict off."
+EXERCISE_NOTE = "Hidden while the lesson's exercise asks: answer in the Learn panel, and each step shows once answered."
+
+
+class QuizHiding:
+    def __init__(self, steps: StepPanel, sync: SceneSync, predict: PredictBox):
+        self.steps, self.sync, self.predict = steps, sync, predict
+        self.reveal: Reveal | None = None
+        # (revealed up to this position, the nodes whose gradients are asked, on the graph with these maths)
+        self._exercise: tuple[int, frozenset[str], tuple] | None = None
+
+    def hide_after(self, position: int | None, maths: tuple | None, asked: Iterable[str] = ()) -> None:
+        """A lesson's exercise: the steps after ``position`` of the graph whose maths are ``maths`` stay hidden,
+        and the shares of the gradients of the ``asked`` nodes (None: nothing is hidden for a lesson).
+        Call `apply` next."""
+        self._exercise = (int(position), frozenset(asked), maths) if position is not None else None
+
+    @property
+    def exercise_position(self) -> int | None:
+        return self._exercise[0] if self._exercise is not None else None
+
+    def forget(self) -> None:
+        """A new animation: the rows are fresh, nothing is hidden on them yet."""
+        self.reveal = None
+
+    def apply(self, animation, document: GraphDocument, maths: tuple | None) -> None:
+        """Hide what Predict and the exercise hide on ``animation`` now; rewrite what changed."""
+        notes: dict[int, str] = {}
+        if isinstance(animation, DocumentAnimation):
+            timeline = animation.timeline
+            predicted = self.predict.predicted()
+            if predicted is not None:
+                notes.update(dict.fromkeys(unpredicted(timeline, predicted), PREDICT_NOTE))
+            if self._exercise is not None and self._exercise[2] == maths:
+                position, asked, _maths = self._exercise
+                notes.update(dict.fromkeys(after(timeline, document, position, asked), EXERCISE_NOTE))
+        hidden = frozenset(notes)
+        old = self.reveal.hidden if self.reveal is not None else frozenset()
+        self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None
+        self.sync.reveal = self.reveal
+        changed = old ^ hidden
+        if not changed:
+            return
+        frames = animation.timeline.frames
+        for position in sorted(changed):
+            if position <= len(frames):
+                self.steps.set_row(position, self.title(frames, position), self.explanation(frames, position))
+        self.sync.refresh_all()
+
+    def title(self, frames, position: int) -> str:
+        return self.reveal.title(position) if self.reveal is not None else frames[position - 1].title
+
+    def explanation(self, frames, position: int) -> str:
+        return self.reveal.explanation(position) if self.reveal is not None else frames[position - 1].explanation
+
+    def hides(self, position: int) -> bool:
+        return self.reveal is not None and self.reveal.hides(position)
