@@ -16,17 +16,17 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from ..numbers import format_number
 from .boundary_view import BoundaryView
+from .number_boxes import IntBox, LogSpinBox
 from .points import SplitData
 from .session import TrainingSession
 from .settings import TrainingSettings
-from .widgets import RACER_COLOURS, LogSpinBox, SquareHolder, named, style_plot
+from .widgets import RACER_COLOURS, SquareHolder, named, style_plot
 from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
 
 RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
@@ -62,14 +62,13 @@ class CompareDialog(QDialog):
         self.rate_inputs: dict[str, LogSpinBox] = {}
         for name, _ in RACERS:
             controls.addWidget(QLabel(f"{name} lr"))
-            spin = named(LogSpinBox(value=settings.learning_rate), f"race{name}LearningRate",
-                         f"Learning rate of {name}")
+            spin = named(LogSpinBox(value=settings.learning_rate, what=f"{name} learning rate"),
+                         f"race{name}LearningRate", f"Learning rate of {name}")
             self.rate_inputs[name] = spin
             controls.addWidget(spin)
             controls.addSpacing(8)
         controls.addWidget(QLabel("Steps"))
-        self.steps_spin = named(QSpinBox(), "raceStepsSpin", "How many steps each optimizer takes")
-        self.steps_spin.setRange(10, 50_000)
+        self.steps_spin = named(IntBox("Steps", 10, 50_000), "raceStepsSpin", "How many steps each optimizer takes")
         self.steps_spin.setSingleStep(100)
         self.steps_spin.setValue(steps)
         controls.addWidget(self.steps_spin)
@@ -78,6 +77,12 @@ class CompareDialog(QDialog):
         self.race_button.clicked.connect(self.start)
         controls.addWidget(self.race_button)
         layout.addLayout(controls)
+        # What became of a number typed out of range (the boxes clamp it and say so here).
+        self.message_label = named(QLabel(), "raceMessageLabel")
+        self.message_label.setVisible(False)
+        layout.addWidget(self.message_label)
+        for box in (*self.rate_inputs.values(), self.steps_spin):
+            box.clamped.connect(self._on_box_clamped)
 
         self.loss_plot = named(pg.PlotWidget(), "compareLossPlot", "Training loss of each optimizer")
         style_plot(self.loss_plot, self.palette())
@@ -173,6 +178,11 @@ class CompareDialog(QDialog):
             return
         self._frame = frame
         self._dirty = True
+
+    @Slot(str)
+    def _on_box_clamped(self, message: str) -> None:
+        self.message_label.setText(message)
+        self.message_label.setVisible(True)
 
     @Slot()
     def _on_worker_finished(self) -> None:

@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from ..numbers import format_number
+from .number_boxes import IntBox
 from .settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
 from .widgets import named
 
@@ -52,6 +52,7 @@ class DataControls(QWidget):
     edited = Signal()
     csv_chosen = Signal(str)      # a path the person picked
     edit_refused = Signal(str)    # why an edit was undone
+    input_clamped = Signal(str)   # a typed number was out of range: what became of it
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -61,6 +62,8 @@ class DataControls(QWidget):
         layout.addWidget(self._build_data_group())
         layout.addWidget(self._build_features_group())
         layout.addStretch(1)
+        for box in (self.class_count_spin, self.points_spin, self.seed_spin):
+            box.clamped.connect(self.input_clamped)
 
     def _build_data_group(self) -> QGroupBox:
         data = QGroupBox("DATA")
@@ -72,10 +75,8 @@ class DataControls(QWidget):
                 self.dataset_combo.addItem(title, key)
         self.dataset_combo.currentIndexChanged.connect(self.edited)
         form.addRow(self.dataset_combo)
-        self.class_count_spin = named(QSpinBox(), "classCountSpin",
+        self.class_count_spin = named(IntBox("Classes", 2, 8), "classCountSpin",
                                       "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)")
-        self.class_count_spin.setRange(2, 8)
-        self.class_count_spin.setKeyboardTracking(False)
         self.class_count_spin.valueChanged.connect(self.edited)
         form.addRow("Classes", self.class_count_spin)
         self.load_csv_button = named(QPushButton("Load CSV…"), "loadCsvButton",
@@ -83,10 +84,8 @@ class DataControls(QWidget):
                                      "(numbers or names)")
         self.load_csv_button.clicked.connect(self._on_load_csv_button_clicked)
         form.addRow(self.load_csv_button)
-        self.points_spin = named(QSpinBox(), "pointsSpin", "Number of points (train and test)")
-        self.points_spin.setRange(10, 2000)
+        self.points_spin = named(IntBox("Points", 10, 2000), "pointsSpin", "Number of points (train and test)")
         self.points_spin.setSingleStep(10)
-        self.points_spin.setKeyboardTracking(False)
         self.points_spin.valueChanged.connect(self.edited)
         form.addRow("Points", self.points_spin)
         self.noise_slider, self.noise_value, holder = slider_with_value("noiseSlider", "Noise added to the points",
@@ -97,9 +96,8 @@ class DataControls(QWidget):
                                                                       "Share of the points kept for testing", 10, 90)
         self.test_slider.valueChanged.connect(self.edited)
         form.addRow("Test", holder)
-        self.seed_spin = named(QSpinBox(), "seedSpin", "Seed for the data, the split and the initial weights")
-        self.seed_spin.setRange(0, 999_999)
-        self.seed_spin.setKeyboardTracking(False)
+        self.seed_spin = named(IntBox("Seed", 0, 999_999), "seedSpin",
+                               "Seed for the data, the split and the initial weights")
         self.seed_spin.valueChanged.connect(self.edited)
         form.addRow("Seed", self.seed_spin)
         self.regenerate_button = named(QPushButton("Regenerate"), "regenerateButton",

@@ -9,18 +9,17 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from .number_boxes import FloatBox, IntBox, LogSpinBox
 from .settings import (
     ACTIVATIONS,
     BINARY_LOSSES,
@@ -32,7 +31,7 @@ from .settings import (
     SCHEDULES,
     TrainingSettings,
 )
-from .widgets import LogSpinBox, named
+from .widgets import named
 
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
 
@@ -41,6 +40,7 @@ class NetworkControls(QWidget):
     """Edits the architecture and training fields of `TrainingSettings`; `edited` says one changed."""
 
     edited = Signal()
+    input_clamped = Signal(str)  # a typed number was out of range: what became of it
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -49,6 +49,9 @@ class NetworkControls(QWidget):
         layout.addWidget(self._build_network_group())
         layout.addWidget(self._build_training_group())
         layout.addStretch(1)
+        for box in (self.learning_rate_input, self.schedule_steps_spin, self.schedule_gamma_input,
+                    self.momentum_input, self.weight_decay_input, self.batch_size_spin):
+            box.clamped.connect(self.input_clamped)
 
     def _build_network_group(self) -> QGroupBox:
         network = QGroupBox("NETWORK")
@@ -71,7 +74,7 @@ class NetworkControls(QWidget):
         box.addLayout(buttons)
         self.layers_form = QFormLayout()
         box.addLayout(self.layers_form)
-        self.layer_spins: list[QSpinBox] = []
+        self.layer_spins: list[IntBox] = []
         form = QFormLayout()
         self.activation_combo = named(QComboBox(), "activationCombo", "The hidden layers' activation")
         for key, title in ACTIVATIONS.items():
@@ -123,38 +126,29 @@ class NetworkControls(QWidget):
             self.schedule_combo.addItem(title, key)
         self.schedule_combo.currentIndexChanged.connect(self.edited)
         form.addRow("LR schedule", self.schedule_combo)
-        self.schedule_steps_spin = named(QSpinBox(), "scheduleStepsSpin",
+        self.schedule_steps_spin = named(IntBox("Schedule steps", 1, 1_000_000), "scheduleStepsSpin",
                                          "Step decay: steps between two decays; cosine: steps from the top to 0")
-        self.schedule_steps_spin.setRange(1, 1_000_000)
         self.schedule_steps_spin.setSingleStep(100)
         self.schedule_steps_spin.setSuffix(" steps")
-        self.schedule_steps_spin.setKeyboardTracking(False)
         self.schedule_steps_spin.valueChanged.connect(self.edited)
         form.addRow("  every", self.schedule_steps_spin)
-        self.schedule_gamma_input = named(QDoubleSpinBox(), "scheduleGammaInput",
+        self.schedule_gamma_input = named(FloatBox("Decay factor", 0.01, 1.0), "scheduleGammaInput",
                                           "Step decay: the learning rate is multiplied by this at each decay")
-        self.schedule_gamma_input.setRange(0.01, 1.0)
         self.schedule_gamma_input.setSingleStep(0.05)
-        self.schedule_gamma_input.setKeyboardTracking(False)
         self.schedule_gamma_input.valueChanged.connect(self.edited)
         form.addRow("  times", self.schedule_gamma_input)
-        self.momentum_input = named(QDoubleSpinBox(), "momentumInput", "Momentum of SGD + momentum")
-        self.momentum_input.setRange(0.0, 0.99)
+        self.momentum_input = named(FloatBox("Momentum", 0.0, 0.99), "momentumInput", "Momentum of SGD + momentum")
         self.momentum_input.setSingleStep(0.05)
-        self.momentum_input.setKeyboardTracking(False)
         self.momentum_input.valueChanged.connect(self.edited)
         form.addRow("Momentum", self.momentum_input)
-        self.weight_decay_input = named(QDoubleSpinBox(), "weightDecayInput", "L2 weight decay (0: none)")
-        self.weight_decay_input.setRange(0.0, 1.0)
+        self.weight_decay_input = named(FloatBox("L2 decay", 0.0, 1.0), "weightDecayInput", "L2 weight decay (0: none)")
         self.weight_decay_input.setDecimals(4)
         self.weight_decay_input.setSingleStep(0.001)
-        self.weight_decay_input.setKeyboardTracking(False)
         self.weight_decay_input.valueChanged.connect(self.edited)
         form.addRow("L2 decay", self.weight_decay_input)
-        self.batch_size_spin = named(QSpinBox(), "batchSizeSpin", "Points per step (Full batch: all of them)")
-        self.batch_size_spin.setRange(0, 2000)
+        self.batch_size_spin = named(IntBox("Batch size", 0, 2000), "batchSizeSpin",
+                                     "Points per step (Full batch: all of them)")
         self.batch_size_spin.setSpecialValueText("Full batch")
-        self.batch_size_spin.setKeyboardTracking(False)
         self.batch_size_spin.valueChanged.connect(self.edited)
         form.addRow("Batch size", self.batch_size_spin)
         return training
@@ -196,12 +190,12 @@ class NetworkControls(QWidget):
             self.layer_spins.pop()
         while len(self.layer_spins) < len(hidden):
             index = len(self.layer_spins)
-            spin = named(QSpinBox(), f"layer{index + 1}Spin", f"Neurons in hidden layer {index + 1}")
-            spin.setRange(1, MAX_NEURONS)
-            spin.setKeyboardTracking(False)
+            spin = named(IntBox(f"Layer {index + 1}", 1, MAX_NEURONS), f"layer{index + 1}Spin",
+                         f"Neurons in hidden layer {index + 1}")
             spin.setSuffix(" neurons")
             spin.setMinimumWidth(110)
             spin.valueChanged.connect(self.edited)
+            spin.clamped.connect(self.input_clamped)
             self.layer_spins.append(spin)
             self.layers_form.addRow(f"Layer {index + 1}", spin)
         for spin, size in zip(self.layer_spins, hidden):

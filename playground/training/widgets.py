@@ -1,9 +1,8 @@
-"""Pieces the training panel and the optimizer race share: names and fonts, a log-scale number
-input, plot styling, a square plot holder, and exporting a plot."""
+"""Pieces the training panel and the optimizer race share: names and fonts, plot styling, a square
+plot holder, and exporting a plot."""
 
 from __future__ import annotations
 
-import math
 import os
 import secrets
 from pathlib import Path
@@ -11,11 +10,9 @@ from pathlib import Path
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QPainter, QValidator
+from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QDoubleSpinBox, QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
-
-from ..numbers import format_number
+from PySide6.QtWidgets import QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
 
 CURVE_COLOURS = {"train": "#5f6368", "test": "#d01c8b"}
 RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
@@ -57,58 +54,6 @@ def scrolling_column(widget: QWidget, width: int) -> QScrollArea:
     scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
     area.setFixedWidth(max(width, widget.minimumSizeHint().width() + scroll_bar))
     return area
-
-
-class LogSpinBox(QDoubleSpinBox):
-    """A positive number stepped on a log scale: 0.001, 0.003, 0.01, 0.03, ...; any value can be typed."""
-
-    LADDER = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0)
-
-    def __init__(self, minimum: float = 1e-5, maximum: float = 10.0, value: float = 0.01, parent=None):
-        super().__init__(parent)
-        self.setDecimals(10)
-        self.setRange(minimum, maximum)
-        self.setKeyboardTracking(False)  # a typed number counts on Enter or leaving the box
-        self.setValue(value)
-
-    def stepBy(self, steps: int) -> None:
-        value = self.value()
-        ladder = [v for v in self.LADDER if self.minimum() <= v <= self.maximum()]
-        if steps > 0:
-            above = [v for v in ladder if v > value * (1 + 1e-9)]
-            target = above[min(steps, len(above)) - 1] if above else self.maximum()
-        else:
-            below = [v for v in ladder if v < value * (1 - 1e-9)]
-            target = below[-min(-steps, len(below))] if below else self.minimum()
-        self.setValue(target)
-
-    def stepEnabled(self):
-        flags = QDoubleSpinBox.StepEnabledFlag.StepNone
-        if self.value() < self.maximum():
-            flags |= QDoubleSpinBox.StepEnabledFlag.StepUpEnabled
-        if self.value() > self.minimum():
-            flags |= QDoubleSpinBox.StepEnabledFlag.StepDownEnabled
-        return flags
-
-    def textFromValue(self, value: float) -> str:
-        return format_number(value)
-
-    def valueFromText(self, text: str) -> float:
-        try:
-            return float(text)
-        except ValueError:
-            return self.value()
-
-    def validate(self, text: str, position: int):
-        stripped = text.strip()
-        try:
-            value = float(stripped)
-        except ValueError:
-            ok = stripped == "" or all(ch in "0123456789.eE+-" for ch in stripped)
-            return (QValidator.State.Intermediate if ok else QValidator.State.Invalid), text, position
-        if math.isfinite(value) and self.minimum() <= value <= self.maximum():
-            return QValidator.State.Acceptable, text, position
-        return QValidator.State.Intermediate, text, position
 
 
 def style_plot(plot: pg.PlotWidget, palette) -> None:
