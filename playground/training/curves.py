@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidg
 
 from ..numbers import format_number
 from .confusion import ConfusionView
-from .session import Metrics
+from .session import Metrics, percent
 from .widgets import CURVE_COLOURS, fix_size, heading_font, named, style_plot
 from .worker import Progress
 
@@ -33,11 +33,6 @@ def nice_ceiling(value: float) -> float:
         if mantissa * 10.0**exponent >= value:
             return mantissa * 10.0**exponent
     return 10.0 ** (exponent + 1)
-
-
-def percent(share: float) -> str:
-    """0.9733 -> "97.33%" (through the app's one number formatter)."""
-    return f"{format_number(100 * share)}%"
 
 
 class History:

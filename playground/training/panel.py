@@ -102,6 +102,8 @@ class TrainingPanel(QWidget):
         self.worker.model_reset.connect(self._on_worker_model_reset)
         self.worker.settings_applied.connect(self._on_worker_settings_applied)
         self.worker.diverged.connect(self._on_worker_diverged)
+        self.worker.stalled.connect(self.show_message)
+        self.worker.stop_reached.connect(self._on_worker_stop_reached)
         self.worker.failed.connect(self._on_worker_failed)
         self.worker_thread = start_thread(self.worker, "trainingWorkerThread")
         shut_down_at_exit(self)
@@ -141,6 +143,7 @@ class TrainingPanel(QWidget):
         self.toolbar.animate_clicked.connect(self.animate_backward_requested)
         self.toolbar.compare_clicked.connect(self._on_compare_button_clicked)
         self.toolbar.export_chosen.connect(self._on_toolbar_export_chosen)
+        self.toolbar.stop_controls.input_clamped.connect(self.show_message)
         root.addWidget(self.toolbar)
 
         self.status = StatusLine()
@@ -207,7 +210,8 @@ class TrainingPanel(QWidget):
         """Put ``s`` into the controls without sending anything."""
         self.data_controls.show_settings(s)
         self.network_controls.show_settings(s)
-        self.toolbar.show_steps_per_frame(s.steps_per_frame)
+        self.toolbar.show_steps_per_second(s.steps_per_second)
+        self.toolbar.stop_controls.show_settings(s)
         self._show_dependent(s)
 
     def _show_dependent(self, s: TrainingSettings) -> None:
@@ -220,7 +224,7 @@ class TrainingPanel(QWidget):
 
     def _settings_from_controls(self) -> TrainingSettings:
         values = {**self.data_controls.values(), **self.network_controls.values(),
-                  "steps_per_frame": self.toolbar.steps_per_frame}
+                  **self.toolbar.stop_controls.values(), "steps_per_second": self.toolbar.steps_per_second}
         if values["dataset"] == "csv":
             values["classes"] = self.settings.classes  # the file's
         values["loss"] = self._fitting_loss(values["classes"], values["loss"])
@@ -506,6 +510,11 @@ class TrainingPanel(QWidget):
         self._stopped()
         self.show_message(message)
 
+    @Slot(str)
+    def _on_worker_stop_reached(self, message: str) -> None:
+        self._stopped()
+        self.show_message(message)
+
     @Slot(str, str)
     def _on_worker_failed(self, summary: str, details: str) -> None:
         self._stopped()
@@ -534,8 +543,8 @@ class TrainingPanel(QWidget):
         if self._progress_dirty:
             self._progress_dirty = False
             progress = self._progress
-            self.toolbar.show_step(progress.metrics.step if progress else 0,
-                                   progress.steps_per_second if progress else None)
+            self.toolbar.show_progress(progress.metrics if progress else None,
+                                       progress.steps_per_second if progress else None)
             self.curves.show_figures(progress)
         since = time.perf_counter() - self._last_curve_draw
         due = since >= CURVE_REDRAW_S and (not drew_boundary or since >= 3 * CURVE_REDRAW_S)

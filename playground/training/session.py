@@ -1,10 +1,13 @@
-"""The training panel's model, free of Qt: settings, data, network, optimizer, boundary, divergence.
+"""The training panel's model, free of Qt: settings, data, network, optimizer, boundary, divergence,
+stalls and the stop condition.
 
 `TrainingSession` owns one run: the data split, the input features, the network and its
-optimizer, and the step count. `apply()` takes new `TrainingSettings` and resets only what
+optimizer, the step and epoch counts. `apply()` takes new `TrainingSettings` and resets only what
 the change needs: learning rate, momentum and weight decay are set on the running optimizer,
 another optimizer kind gets a fresh optimizer on the same weights, a new loss or batch size
 keeps both, and new data or a new architecture rebuilds the network from the seed.
+`train_steps` stops early on a divergence (the weights go back) or at the stop condition, and
+reports a run that goes nowhere (`health.RunWatch`).
 
 The worker thread drives a session; a test drives it directly.
 """
@@ -23,8 +26,10 @@ from engine.train import TrainStep, classification_loss, confusion_matrix, predi
 from ..numbers import format_number
 from .contour import contour_segments
 from .grid import PlaneDrawing, PlaneGrid
+from .health import CHECK_EVERY, RunWatch, Stall
 from .network import (
     NetworkSnapshot,
+    layer_outputs,
     make_optimizer,
     make_scheduler,
     model_for,
@@ -41,7 +46,9 @@ __all__ = [
     "Metrics",
     "NetworkSnapshot",
     "SplitData",
+    "Stall",
     "StepsResult",
+    "StopReached",
     "TrainingSession",
     "TrainingSettings",
     "contour_segments",
@@ -63,6 +70,10 @@ class Metrics:
     train_confusion: np.ndarray | None = field(default=None, compare=False)
     test_confusion: np.ndarray | None = field(default=None, compare=False)
     learning_rate: float | None = None  # the optimizer's, where a schedule has taken it
+    epoch: float = 0.0                  # training points seen / training points
+    batch: int = 0                      # training points a step sees
+    train_points: int = 0               # training points in all
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -81,10 +92,43 @@ class Divergence:
 
 
 @dataclass(frozen=True)
+class StopReached:
+    """The stop condition met: training pauses, and says why."""
+
+    step: int
+    epoch: float
+    when: str       # settings.STOP_CONDITIONS
+    at: float
+    value: float    # the figure that reached it
+
+    def message(self) -> str:
+        if self.when == "test_accuracy":
+            why = f"the test accuracy reached {percent(self.value)} (stop at ≥ {percent(self.at)})"
+        elif self.when == "train_loss":
+            why = f"the train loss fell to {format_number(self.value)} (stop at ≤ {format_number(self.at)})"
+        else:
+            why = f"{format_number(self.at)} epochs are done"
+        return (f"Training paused at step {format_number(self.step)}, epoch {epoch_text(self.epoch)}: {why}. "
+                "Press Play to go on, or change Stop at.")
+
+
+def percent(share: float) -> str:
+    """0.9733 -> "97.33%" (through the app's one number formatter)."""
+    return f"{format_number(100 * share)}%"
+
+
+def epoch_text(epoch: float) -> str:
+    """Epochs as a person counts them: whole with full batches, to a tenth with mini-batches."""
+    return format_number(round(epoch, 1) if epoch != round(epoch) else epoch)
+
+
+@dataclass(frozen=True)
 class StepsResult:
     steps: int                      # steps taken (a diverged step and the ones before it, since restored, count)
     last: TrainStep | None
     divergence: Divergence | None = None
+    stall: Stall | None = None      # the run goes nowhere (reported once; training goes on)
+    stopped: StopReached | None = None
 
 
 # -- the session ----------------------------------------------------------------------------------
@@ -129,8 +173,13 @@ class TrainingSession:
         self._build_features()
         self.model = model_for(self.settings)
         self.step = 0
+        self._epochs_before = 0.0  # epochs done on training sets of other sizes (before points were added)
+        self._points_seen = 0      # points seen since the training set last changed size
         self.start_loss: float | None = None
         self._new_optimizer()
+        self.watch = RunWatch()
+        self._look()
+        self.arm_stop()
 
     def _new_optimizer(self) -> None:
         self.optimizer = make_optimizer(self.settings, self.model.parameters())
@@ -164,6 +213,9 @@ class TrainingSession:
         elif change in (Change.TRAINING, Change.OPTIMIZER):
             set_optimizer_settings(self.optimizer, settings)
             self._new_schedule()
+        if Change.OPTIMIZER <= change < Change.MODEL:  # the same weights, trained otherwise: watch afresh
+            self.watch.rearm()
+        self.arm_stop()
         return change
 
     def set_points(self, X: np.ndarray, y: np.ndarray, name: str, classes: tuple[str, ...] | None = None) -> Change:
@@ -191,10 +243,12 @@ class TrainingSession:
         if not isinstance(label, (int, np.integer)) or not 0 <= label < self.n_classes:
             raise ValueError(f"label must be a class from 0 to {self.n_classes - 1}, not {label!r}")
         d = self.data
+        self._epochs_before, self._points_seen = self.epoch, 0
         self.data = replace(d, X_train=np.vstack([d.X_train, [[float(x1), float(x2)]]]),
                             y_train=np.append(d.y_train, np.int64(label)))
         self.F_train = expand_features(self.data.X_train, self.settings.features)
         self._new_steps()
+        self.watch.rearm()
 
     def reset(self) -> None:
         """Start over: the network's initial weights for the seed, a fresh optimizer, step 0."""
@@ -202,30 +256,91 @@ class TrainingSession:
 
     # -- training --
 
-    def train_steps(self, count: int, should_stop: Callable[[], bool] | None = None) -> StepsResult:
+    def train_steps(self, count: int, should_stop: Callable[[], bool] | None = None,
+                    stop_condition: bool = False) -> StepsResult:
         """Take up to ``count`` steps (fewer if ``should_stop()`` turns true, checked before every step).
 
         A non-finite loss, or one above `DIVERGENCE_FACTOR` times the first loss of this network,
         stops the run: the weights go back to where they were at the start of this call, with a
         fresh optimizer (its moments may be poisoned too), and the result carries a `Divergence`.
+        With ``stop_condition``, the settings' stop condition (once armed: `arm_stop`) ends the call
+        at the step that meets it (`StopReached`). A stall is reported in passing: training goes on.
         """
-        snapshot, snapshot_step = self.model.state_dict(), self.step
-        last = None
+        snapshot, snapshot_step, snapshot_epochs = self.model.state_dict(), self.step, self._points_seen
+        last = stall = None
         taken = 0
+        per_step = self.batch
         with np.errstate(all="ignore"):  # an overflow is the divergence reported below, not a warning
             while taken < count and not (should_stop and should_stop()):
                 last = next(self._steps)
                 taken += 1
                 self.step += 1
+                self._points_seen += per_step
                 if self.start_loss is None and math.isfinite(last.loss):
                     self.start_loss = last.loss
                 if self._diverged(last.loss):
                     divergence = Divergence(self.step, last.loss, snapshot_step, self.settings.learning_rate)
                     self.model.load_state_dict(snapshot)
-                    self.step = snapshot_step
+                    self.step, self._points_seen = snapshot_step, snapshot_epochs
                     self._new_optimizer()
-                    return StepsResult(taken, last, divergence)
-        return StepsResult(taken, last)
+                    return StepsResult(taken, last, divergence, stall)
+                if self.step % CHECK_EVERY == 0 and not self.watch.reported:
+                    stall = self._look() or stall
+                if stop_condition and self._stop_armed:
+                    reached = self._stop_reached()
+                    if reached is not None:
+                        self._stop_armed = False
+                        return StepsResult(taken, last, stall=stall, stopped=reached)
+        return StepsResult(taken, last, stall=stall)
+
+    # -- epochs, the stop condition, the watch --
+
+    @property
+    def batch(self) -> int:
+        """Training points one step sees (the whole set with a full batch, or a batch larger than it)."""
+        n, size = len(self.data.y_train), self.settings.batch_size
+        return n if size is None or size >= n else size
+
+    @property
+    def epoch(self) -> float:
+        """Training points seen / training points: how many times the network has seen the data."""
+        return self._epochs_before + self._points_seen / max(len(self.data.y_train), 1)
+
+    def arm_stop(self) -> None:
+        """Let the stop condition fire once it becomes true: a condition already met when Play is
+        pressed (training on past 97%) waits until the figure crosses it again."""
+        self._stop_armed = self.settings.stop_when != "never" and self._stop_figure()[0] is False
+
+    def _stop_figure(self) -> tuple[bool, float]:
+        """(whether the stop condition holds now, the figure it looks at)."""
+        s = self.settings
+        if s.stop_when == "epochs":
+            value = self.epoch
+            return value >= s.stop_at - 1e-9, value
+        with no_grad():
+            if s.stop_when == "test_accuracy":
+                if not len(self.data.y_test):
+                    return False, math.nan
+                value = float(np.mean(predict(self.model(Tensor(self.F_test)).data) == self.data.y_test))
+                return value >= s.stop_at, value
+            if s.stop_when == "train_loss":
+                value = self.loss_fn(self.model(Tensor(self.F_train)), self.data.y_train).item()
+                return value <= s.stop_at, value
+        return False, math.nan
+
+    def _stop_reached(self) -> StopReached | None:
+        met, value = self._stop_figure()
+        if not met:
+            return None
+        return StopReached(self.step, self.epoch, self.settings.stop_when, self.settings.stop_at, value)
+
+    def _look(self) -> Stall | None:
+        """Show the watch the network over the training set: one forward pass."""
+        with no_grad(), np.errstate(all="ignore"):
+            outputs = layer_outputs(self.model, Tensor(self.F_train))
+            loss = self.loss_fn(Tensor(outputs[-1]), self.data.y_train).item()
+        return self.watch.observe(self.step, loss, predict(outputs[-1]), self.data.y_train, outputs[:-1],
+                                  self.settings, self.data.classes)
 
     def _diverged(self, loss: float) -> bool:
         if not math.isfinite(loss):
@@ -247,7 +362,7 @@ class TrainingSession:
             float(np.mean(train_predicted == y_train)) if len(y_train) else math.nan,
             float(np.mean(test_predicted == y_test)) if len(y_test) else math.nan,
             confusion_matrix(y_train, train_predicted, k), confusion_matrix(y_test, test_predicted, k),
-            self.optimizer.lr,
+            self.optimizer.lr, self.epoch, self.batch, len(y_train),
         )
 
     def draw(self, focus: tuple[int, int] | None = None) -> PlaneDrawing:
@@ -295,6 +410,7 @@ class TrainingSession:
             raise ValueError(f"a weight must be a finite number, not {value!r}")
         old = float(data[index])
         data[index] = value
+        self.watch.rearm()
         return old
 
     def state_dict(self) -> dict[str, np.ndarray]:

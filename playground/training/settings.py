@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, fields
 
 # -- vocabularies: internal name -> what a person reads -----------------------------------------
@@ -32,6 +33,10 @@ BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entrop
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
 INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
+# When training pauses by itself: never, or once a figure reaches `stop_at` (accuracy as a share).
+STOP_CONDITIONS = {"never": "Never", "test_accuracy": "Test accuracy ≥", "train_loss": "Train loss ≤",
+                   "epochs": "Epochs ="}
+STOP_DEFAULTS = {"never": 0.0, "test_accuracy": 0.97, "train_loss": 0.01, "epochs": 100.0}
 
 MAX_LAYERS = 6
 MAX_NEURONS = 64
@@ -58,12 +63,16 @@ class TrainingSettings:
     momentum: float = 0.9
     weight_decay: float = 0.0
     batch_size: int | None = None  # None: the whole training set every step
-    steps_per_frame: int = 10
+    # The pace: steps a second, a pace a teacher can talk over (the moons take ~5 s); None: as fast as
+    # the machine goes while the window stays responsive.
+    steps_per_second: int | None = 20
     classes: int = 2                # spiral arms, blob centres, a CSV's labels; the other datasets have two
     init: str = "default"           # how the weights start: INITS
     schedule: str = "constant"      # the learning rate over the steps: SCHEDULES
     schedule_steps: int = 500       # step decay: steps between two decays; cosine: steps from top to bottom
     schedule_gamma: float = 0.5     # step decay: the factor at each decay
+    stop_when: str = "never"        # pause by itself once this figure (STOP_CONDITIONS) reaches stop_at
+    stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -72,6 +81,8 @@ class TrainingSettings:
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
         _check_choice("init", self.init, INITS)
         _check_choice("schedule", self.schedule, SCHEDULES)
+        _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
+        _check_stop(self.stop_when, self.stop_at)
         if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
             object.__setattr__(self, "classes", 2)
         low, high = CLASS_COUNTS[self.dataset] if self.dataset in CLASS_COUNTS else (2, 2)
@@ -109,8 +120,10 @@ class TrainingSettings:
             raise ValueError(f"weight_decay must be between 0 and 10, not {self.weight_decay!r}")
         if self.batch_size is not None and (not isinstance(self.batch_size, int) or self.batch_size < 1):
             raise ValueError(f"batch_size must be a positive int or None (full batch), not {self.batch_size!r}")
-        if not isinstance(self.steps_per_frame, int) or not 1 <= self.steps_per_frame <= 10_000:
-            raise ValueError(f"steps_per_frame must be an int from 1 to 10000, not {self.steps_per_frame!r}")
+        if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
+                                                  or not 1 <= self.steps_per_second <= 100_000):
+            raise ValueError("steps_per_second must be an int from 1 to 100000, or None (as fast as it goes), "
+                             f"not {self.steps_per_second!r}")
 
     @property
     def outputs(self) -> int:
@@ -138,6 +151,19 @@ def fitting_loss(classes: int, loss: str, replaced: str | None) -> tuple[str, st
     return loss, replaced
 
 
+def _check_stop(when: str, at) -> None:
+    if when == "never":
+        return
+    if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+        raise ValueError(f"stop_at must be a number, not {at!r}")
+    if when == "test_accuracy" and not 0.0 < at <= 1.0:
+        raise ValueError(f"a test accuracy to stop at is a share in (0, 1], not {at!r}")
+    if when == "train_loss" and not at > 0.0:
+        raise ValueError(f"a loss to stop at must be above 0, not {at!r}")
+    if when == "epochs" and not 0.0 < at <= 1e9:
+        raise ValueError(f"a number of epochs to stop at must be above 0, not {at!r}")
+
+
 def _check_choice(what: str, value, choices) -> None:
     if value not in choices:
         raise ValueError(f"unknown {what} {value!r}; choose one of {', '.join(map(repr, choices))}")
@@ -147,7 +173,7 @@ class Change(enum.IntEnum):
     """What a settings change resets, least to most; `apply` returns the largest one needed."""
 
     NONE = 0
-    PACE = 1            # steps per frame: nothing in the model
+    PACE = 1            # steps a second, when to stop: nothing in the model
     OPTIMIZER = 2       # learning rate, momentum, weight decay: set on the running optimizer
     TRAINING = 3        # loss or batch size: same weights, same optimizer state
     OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
@@ -168,7 +194,7 @@ _FIELD_CHANGE = {
     "loss": Change.TRAINING, "batch_size": Change.TRAINING,
     "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER, "weight_decay": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
-    "steps_per_frame": Change.PACE,
+    "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
 

@@ -1,17 +1,39 @@
-"""The training panel's top row: Play / Step / Reset, the step count and speed, how many steps a
-frame, and the buttons that open other views (animate backward, compare optimizers, export)."""
+"""The training panel's top row: Play / Step / Reset, the step and epoch counts and the speed, the pace
+(steps a second, with "Fastest" one click away), when to stop by itself, and the buttons that open
+other views (animate backward, compare optimizers, export). Its groups wrap onto a second row
+when the tab is narrow (`FlowLayout`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction, QFont
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
 from ..numbers import format_number
+from .flow_layout import FlowLayout
+from .session import Metrics, epoch_text
+from .stop_controls import StopControls
 from .widgets import fix_size, named
 
-SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200)
+# Steps a second; None: as fast as the machine goes. 20 a second solves the moons in about five
+# seconds, a pace a teacher can talk over; the slow ones show single steps.
+PACES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, None)
 PLOTS = ("boundary", "loss", "accuracy")
+
+
+def pace_text(pace: int | None) -> str:
+    return "Fastest" if pace is None else f"{format_number(pace)} step{'s' if pace != 1 else ''}/s"
+
+
+def group(*widgets: QWidget, spacing: int = 6) -> QWidget:
+    """Widgets that stay together on one row of the toolbar."""
+    holder = QWidget()
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(spacing)
+    for widget in widgets:
+        row.addWidget(widget)
+    return holder
 
 
 class TrainingToolbar(QWidget):
@@ -20,16 +42,15 @@ class TrainingToolbar(QWidget):
     play_toggled = Signal(bool)
     step_clicked = Signal()
     reset_clicked = Signal()
-    speed_changed = Signal()
+    speed_changed = Signal()       # the pace or the stop condition: settings the panel sends on
     animate_clicked = Signal()
     compare_clicked = Signal()
     export_chosen = Signal(str, str)  # what (a plot's name, "weights" or "dataset"), the file to write
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        bar = QHBoxLayout(self)
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.setSpacing(6)
+        self._slower_pace = 20  # where "Fastest" goes back to when unpressed
+        bar = FlowLayout(self, spacing=12)
         self.play_button = named(QPushButton("▶  Play"), "playButton", "Train continuously; press again to pause")
         self.play_button.setCheckable(True)
         self.play_button.setMinimumWidth(96)
@@ -42,32 +63,39 @@ class TrainingToolbar(QWidget):
         self.reset_button = named(QPushButton("Reset"), "resetButton",
                                   "Stop and go back to the initial weights (the data stays)")
         self.reset_button.clicked.connect(self.reset_clicked)
-        for widget in (self.play_button, self.step_button, self.reset_button):
-            bar.addWidget(widget)
-        bar.addSpacing(12)
+        bar.addWidget(group(self.play_button, self.step_button, self.reset_button))
+
         self.step_label = named(QLabel("Step 0"), "stepLabel", "Training steps since the weights were reset")
         self.step_label.setFont(bold)
-        fix_size(self.step_label, "Step 000,000,000")
-        bar.addWidget(self.step_label)
+        fix_size(self.step_label, "Step 000000000")
+        self.epoch_label = named(QLabel("epoch 0"), "epochLabel",
+                                 "Epochs: training points seen / training points; the batch: points per step")
+        fix_size(self.epoch_label, "epoch 00000.0 · batch 0000")
         self.speed_label = named(QLabel("0 steps/s"), "speedLabel", "Training steps per second")
-        fix_size(self.speed_label, "00,000 steps/s")
-        bar.addWidget(self.speed_label)
-        bar.addSpacing(12)
-        bar.addWidget(QLabel("Speed"))
-        self.speed_combo = named(QComboBox(), "speedCombo", "Training steps between two redraws")
-        for steps in SPEEDS:
-            self.speed_combo.addItem(f"{steps} step{'s' if steps > 1 else ''} / frame", steps)
-        self.speed_combo.currentIndexChanged.connect(self.speed_changed)
-        bar.addWidget(self.speed_combo)
-        bar.addStretch(1)
+        fix_size(self.speed_label, "00000 steps/s")
+        bar.addWidget(group(self.step_label, self.epoch_label, self.speed_label, spacing=4))
+
+        self.speed_combo = named(QComboBox(), "speedCombo", "Training steps a second (Fastest: as many as it can)")
+        for pace in PACES:
+            self.speed_combo.addItem(pace_text(pace), pace)
+        self.speed_combo.currentIndexChanged.connect(self._on_speed_combo_changed)
+        self.fastest_button = named(QToolButton(), "fastestButton",
+                                    "Train as fast as the machine goes; press again for the pace before")
+        self.fastest_button.setText("⏩ Fastest")
+        self.fastest_button.setCheckable(True)
+        self.fastest_button.toggled.connect(self._on_fastest_button_toggled)
+        bar.addWidget(group(QLabel("Speed"), self.speed_combo, self.fastest_button, spacing=4))
+
+        self.stop_controls = StopControls()
+        self.stop_controls.edited.connect(self.speed_changed)
+        bar.addWidget(self.stop_controls)
+
         self.animate_button = named(QPushButton("Animate backward…"), "animateNetworkButton",
                                     "Step through the backward pass of this network on one batch, layer by layer")
         self.animate_button.clicked.connect(self.animate_clicked)
-        bar.addWidget(self.animate_button)
         self.compare_button = named(QPushButton("Compare optimizers…"), "compareOptimizersButton",
                                     "Race SGD, momentum and Adam from the same initial weights on this data")
         self.compare_button.clicked.connect(self.compare_clicked)
-        bar.addWidget(self.compare_button)
         # A push button draws its menu arrow beside the text (a tool button's overlaps it).
         self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data")
         menu = QMenu(self.export_button)
@@ -80,23 +108,40 @@ class TrainingToolbar(QWidget):
         menu.addAction("Weights as JSON…", self._on_export_weights_triggered)
         menu.addAction("Dataset as CSV…", self._on_export_dataset_triggered)
         self.export_button.setMenu(menu)
-        bar.addWidget(self.export_button)
+        bar.addWidget(group(self.animate_button, self.compare_button, self.export_button))
 
     # -- the pace --
 
     @property
-    def steps_per_frame(self) -> int:
+    def steps_per_second(self) -> int | None:
         return self.speed_combo.currentData()
 
-    def show_steps_per_frame(self, steps: int) -> None:
-        """Select ``steps`` (adding it when it is not one of the usual speeds) without signalling."""
+    def show_steps_per_second(self, pace: int | None) -> None:
+        """Select ``pace`` (adding it when it is not one of the usual ones) without signalling."""
         self.speed_combo.blockSignals(True)
-        index = self.speed_combo.findData(steps)
+        index = self.speed_combo.findData(pace)
         if index < 0:
-            self.speed_combo.addItem(f"{steps} steps / frame", steps)
-            index = self.speed_combo.count() - 1
+            self.speed_combo.insertItem(self.speed_combo.count() - 1, pace_text(pace), pace)
+            index = self.speed_combo.findData(pace)
         self.speed_combo.setCurrentIndex(index)
         self.speed_combo.blockSignals(False)
+        self._show_fastest(pace is None)
+
+    def _show_fastest(self, fastest: bool) -> None:
+        self.fastest_button.blockSignals(True)
+        self.fastest_button.setChecked(fastest)
+        self.fastest_button.blockSignals(False)
+        if not fastest:
+            self._slower_pace = self.steps_per_second
+
+    @Slot(int)
+    def _on_speed_combo_changed(self, _index: int) -> None:
+        self._show_fastest(self.steps_per_second is None)
+        self.speed_changed.emit()
+
+    @Slot(bool)
+    def _on_fastest_button_toggled(self, fastest: bool) -> None:
+        self.speed_combo.setCurrentIndex(self.speed_combo.findData(None if fastest else self._slower_pace))
 
     # -- what it shows --
 
@@ -106,8 +151,15 @@ class TrainingToolbar(QWidget):
         self.play_button.setText("❚❚  Pause" if playing else "▶  Play")
         self.play_button.blockSignals(False)
 
-    def show_step(self, step: int | None, steps_per_second: float | None = None) -> None:
-        self.step_label.setText(f"Step {format_number(step or 0)}")
+    def show_progress(self, metrics: Metrics | None, steps_per_second: float | None = None) -> None:
+        """The step and epoch counts of ``metrics`` (None: a new network), and the speed."""
+        self.step_label.setText(f"Step {format_number(metrics.step if metrics else 0)}")
+        if metrics is None:
+            self.epoch_label.setText("epoch 0")
+        else:
+            full = metrics.batch == metrics.train_points  # every step sees every point
+            batch = "full batch" if full else f"batch {format_number(metrics.batch)}"
+            self.epoch_label.setText(f"epoch {epoch_text(metrics.epoch)} · {batch}")
         if steps_per_second is not None:
             self.speed_label.setText(f"{format_number(round(steps_per_second))} steps/s")
 

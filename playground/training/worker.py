@@ -1,8 +1,9 @@
 """Training off the GUI thread: QObject workers that live in a QThread and talk only through signals.
 
 A worker owns its `TrainingSession` (only its thread touches it), runs a chunk of steps on
-each tick of a timer in its own thread, checks a stop flag before every step, and emits
-copies: progress every tick, the decision boundary at most `FRAME_RATE` times a second. It
+each tick of a timer in its own thread (as many as the pace asks for since the last tick, or as
+many as fit in `FASTEST_BUDGET_S`), checks a stop flag before every step, and emits copies:
+progress after every chunk, the decision boundary at most `FRAME_RATE` times a second. It
 never touches a widget. Requests arrive as queued calls (slots run in the worker's thread,
 between chunks); `request_stop()` is the one thing called directly from the GUI thread, to
 make a pause take effect at the next step rather than at the end of the chunk.
@@ -32,7 +33,9 @@ from .wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 
-TICK_MS = 20          # one chunk of `steps_per_frame` steps per tick: 50 frames a second
+TICK_MS = 20          # one chunk of steps per tick: 50 a second
+FASTEST_BUDGET_S = 0.015  # "as fast as it goes": steps for this long each tick, the rest of it for the GUI
+MAX_OWED_STEPS = 0.25  # of a second's steps: the most a slow tick (a busy machine) may catch up on at once
 FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
@@ -220,6 +223,8 @@ class TrainingWorker(_ThreadedWorker):
     model_reset = Signal(int, str)    # new run id, why
     settings_applied = Signal(object, object)  # TrainingSettings, Change
     diverged = Signal(str)            # message; training has paused
+    stalled = Signal(str)             # message: the run goes nowhere (training goes on)
+    stop_reached = Signal(str)        # message: the stop condition is met; training has paused
     paused = Signal()                 # a run has stopped (pause, divergence, failure)
 
     def __init__(self, settings: TrainingSettings | None = None, resolution: int = 150):
@@ -228,6 +233,8 @@ class TrainingWorker(_ThreadedWorker):
         self._run = 0
         self._last_frame = 0.0
         self._rate_window: deque[tuple[float, int]] = deque()
+        self._owed = 0.0              # steps the pace asks for and not yet taken
+        self._last_tick = 0.0
         self._focus: tuple[int, int] | None = None  # the neuron drawn at full resolution
         self._wire_layout: WireLayout | None = None
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
@@ -248,6 +255,8 @@ class TrainingWorker(_ThreadedWorker):
     def start(self) -> None:
         self._running = True
         self._rate_window.clear()
+        self.session.arm_stop()
+        self._owed, self._last_tick = 1.0, time.perf_counter()  # the first tick takes a step at once
         self._timer.start()
 
     @Slot()
@@ -334,14 +343,26 @@ class TrainingWorker(_ThreadedWorker):
         if not self._running:
             self._timer.stop()
             return
-        self._train(self.session.settings.steps_per_frame)
-        if self._running:
+        pace = self.session.settings.steps_per_second
+        now = time.perf_counter()
+        if pace is None:
+            deadline = now + FASTEST_BUDGET_S
+            taken = self._train(1_000_000, lambda: not self._running or time.perf_counter() >= deadline)
+        else:
+            self._owed = min(self._owed + pace * (now - self._last_tick), max(1.0, MAX_OWED_STEPS * pace))
+            count = int(self._owed)
+            self._owed -= count
+            taken = self._train(count, self._should_stop) if count else 0
+        self._last_tick = now
+        if self._running and taken:
             self._emit_progress()
             if time.perf_counter() - self._last_frame >= 1.0 / FRAME_RATE:
                 self._emit_frame()
 
-    def _train(self, count: int) -> None:
-        result = self.session.train_steps(count, self._should_stop if self._timer.isActive() else None)
+    def _train(self, count: int, should_stop=None) -> int:
+        """Take up to ``count`` steps (the stop condition applies while running); the steps taken."""
+        running = self._timer.isActive()
+        result = self.session.train_steps(count, should_stop if running else None, stop_condition=running)
         now = time.perf_counter()
         self._rate_window.append((now, self.session.step))
         while len(self._rate_window) > 2 and now - self._rate_window[0][0] > 1.0:
@@ -355,6 +376,16 @@ class TrainingWorker(_ThreadedWorker):
             self.diverged.emit(result.divergence.message())
             if was_running:
                 self.paused.emit()
+        elif result.stopped is not None:
+            self._running = False
+            self._timer.stop()
+            self._emit_progress()
+            self._emit_frame()
+            self.stop_reached.emit(result.stopped.message())
+            self.paused.emit()
+        if result.stall is not None:
+            self.stalled.emit(result.stall.message())
+        return result.steps
 
     def _steps_per_second(self) -> float:
         if not self._running or len(self._rate_window) < 2:

@@ -114,7 +114,7 @@ def test_the_seed_alone_decides_the_initial_weights():
 def test_classify_change_takes_the_largest_change():
     s = TrainingSettings()
     assert classify_change(s, s) == Change.NONE
-    assert classify_change(s, replace(s, steps_per_frame=50)) == Change.PACE
+    assert classify_change(s, replace(s, steps_per_second=50)) == Change.PACE
     assert classify_change(s, replace(s, learning_rate=0.1, hidden=(4,))) == Change.MODEL
 
 

@@ -1,0 +1,161 @@
+"""Is the run going anywhere? A watch over a training run, free of Qt, that notices what a nan never shows.
+
+Adam at a learning rate of 10 on two moons saturates every tanh neuron within fifty steps; from
+then on the network flips between predicting one class everywhere and a crude cut, and the loss
+jumps between 1 and 30 without ever becoming nan, so the divergence check never fires. Every
+`CHECK_EVERY` steps the session shows the watch one forward pass over the training set: the loss,
+the predicted classes and every hidden layer's outputs. The watch reports a `Stall` when, for
+`PATIENCE` steps,
+
+- the network predicts one class for every training point (the data has several) and the loss
+  has not improved ("collapsed"), or
+- the loss has not improved and stays far above its best (`FAR_ABOVE_RATIO` times it and
+  `FAR_ABOVE_MARGIN` more: a loss at 1e-4 that wanders to 3e-4 is no alarm) ("stuck").
+
+A healthy run, however slow, keeps setting new bests, and is never reported. A plateau at the best
+loss (a linear model on moons, a converged network) is no stall either: the run is as good as that
+model gets. The share of saturated (tanh or sigmoid at its limits) or dead (ReLU zero everywhere)
+hidden neurons is no alarm on its own (Adam at 1 saturates half of them and still solves the moons)
+but, with a stall, it names the likely cause. Each stall is reported once; `rearm` (a change of
+settings, a reset, a typed weight) lets the next one be reported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..numbers import format_number
+
+CHECK_EVERY = 10            # steps between two looks
+PATIENCE = 200              # steps a stall lasts before it is reported
+PROGRESS = 1e-3             # a loss this much (relatively) below the last progress counts as progress
+FAR_ABOVE_RATIO = 2.0
+FAR_ABOVE_MARGIN = 0.2      # in loss units: all the losses here start near 0.7 (ln 2) or 1
+SATURATED_SHARE = 0.9       # a neuron at its limits for this share of the points is saturated
+SATURATION = {"tanh": (-0.99, 0.99), "sigmoid": (0.01, 0.99)}
+# Learning rates a person can start from, by optimizer (the race and the defaults use them too).
+TYPICAL_LEARNING_RATE = {"adam": 0.01, "momentum": 0.03, "sgd": 0.1}
+STRONG_WEIGHT_DECAY = 0.1
+
+
+@dataclass(frozen=True)
+class Stall:
+    """A run that goes nowhere, and what it looks like."""
+
+    kind: str                 # "collapsed": one class everywhere; "stuck": the loss far above its best
+    since: int                # the step it began
+    step: int                 # the step it was noticed
+    loss: float
+    best_loss: float
+    best_step: int
+    predicted: str            # "collapsed": the class predicted everywhere
+    limited: int              # hidden neurons saturated or dead
+    hidden: int               # hidden neurons in all
+    activation: str
+    optimizer: str
+    learning_rate: float
+    init: str
+    weight_decay: float
+
+    def message(self) -> str:
+        if self.kind == "collapsed":
+            what = (f"The network predicts one class ({self.predicted}) everywhere since step "
+                    f"{format_number(self.since)}")
+        else:
+            what = (f"Training is stuck since step {format_number(self.since)}: the loss "
+                    f"({format_number(self.loss)}) stays far above its best ({format_number(self.best_loss)} "
+                    f"at step {format_number(self.best_step)})")
+        limited = ""
+        if self.hidden and self.limited * 2 >= self.hidden:
+            state = "dead (zero on every point)" if self.activation in ("relu", "leaky_relu") else "saturated"
+            joint = ", and" if self.kind == "stuck" else ";"
+            limited = f"{joint} {self.limited} of {self.hidden} hidden neurons are {state}"
+        advice = self.advice()
+        return f"{what}{limited}. {advice[0].upper()}{advice[1:]}."
+
+    def advice(self) -> str:
+        typical = TYPICAL_LEARNING_RATE[self.optimizer]
+        if self.init == "zeros":
+            return ("every weight started at zero, so the neurons of a layer stay alike: choose other "
+                    "initial weights")
+        if self.learning_rate > typical or (self.limited * 2 >= self.hidden > 0 and self.kind == "stuck"):
+            suggestion = typical if self.learning_rate > typical else self.learning_rate / 10
+            return (f"the learning rate {format_number(self.learning_rate)} is probably too large: try "
+                    f"{format_number(suggestion)}, or Reset")
+        if self.weight_decay >= STRONG_WEIGHT_DECAY:
+            return (f"the L2 decay {format_number(self.weight_decay)} probably pulls every weight to zero: "
+                    "lower it")
+        return "try a smaller learning rate, other initial weights, or Reset"
+
+
+def limited_neurons(hidden_outputs: list[np.ndarray], activation: str) -> tuple[int, int]:
+    """(saturated or dead neurons, hidden neurons) from each hidden layer's outputs over the points."""
+    limited = total = 0
+    for values in hidden_outputs:
+        total += values.shape[1]
+        if activation in SATURATION:
+            low, high = SATURATION[activation]
+            at_limit = np.mean((values <= low) | (values >= high), axis=0) >= SATURATED_SHARE
+        else:  # ReLU zero, or leaky ReLU negative, on every point: no gradient flows through it
+            at_limit = np.all(values <= 0, axis=0)
+        limited += int(np.count_nonzero(at_limit))
+    return limited, total
+
+
+class RunWatch:
+    """Fed one look every `CHECK_EVERY` steps (`observe`); returns a `Stall` the first time one lasts."""
+
+    def __init__(self):
+        self.best_loss = math.inf
+        self.best_step = 0
+        self._losses: deque[float] = deque(maxlen=PATIENCE // CHECK_EVERY)
+        self.rearm()
+
+    def rearm(self) -> None:
+        """Start watching afresh: progress is measured from the next look on (a run set right after a
+        stall climbs down from where it was); the best loss stays, the weights being the same."""
+        self._progress_loss = math.inf
+        self._progress_step: int | None = None
+        self._one_class_since: int | None = None
+        self._far_since: int | None = None  # the first look since the last progress with the loss far above its best
+        self._losses.clear()
+        self.reported = False
+
+    def observe(self, step: int, loss: float, predicted: np.ndarray, labels: np.ndarray,
+                hidden_outputs: list[np.ndarray], settings, class_names: tuple[str, ...]) -> Stall | None:
+        if not math.isfinite(loss):
+            return None  # the divergence check's business
+        if self._progress_step is None:
+            self._progress_step = step
+        if loss < self.best_loss:
+            self.best_loss, self.best_step = loss, step
+        if loss < self._progress_loss * (1 - PROGRESS):
+            self._progress_loss, self._progress_step, self._far_since = loss, step, None
+        self._losses.append(loss)
+        far_above = max(FAR_ABOVE_RATIO * self.best_loss, self.best_loss + FAR_ABOVE_MARGIN)
+        if self._far_since is None and loss > far_above:
+            self._far_since = step
+        one_class = len(np.unique(labels)) > 1 and len(predicted) > 0 and np.all(predicted == predicted[0])
+        if not one_class:
+            self._one_class_since = None
+        elif self._one_class_since is None:
+            self._one_class_since = step
+        if self.reported or step - self._progress_step < PATIENCE:
+            return None
+        kind = since = None
+        if self._one_class_since is not None and step - self._one_class_since >= PATIENCE:
+            kind, since = "collapsed", self._one_class_since
+        elif float(np.median(self._losses)) > far_above and self._far_since is not None:
+            kind, since = "stuck", self._far_since
+        if kind is None:
+            return None
+        self.reported = True
+        limited, hidden = limited_neurons(hidden_outputs, settings.activation)
+        predicted_class = class_names[int(predicted[0])] if kind == "collapsed" else ""
+        return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
+                     settings.activation, settings.optimizer, settings.learning_rate, settings.init,
+                     settings.weight_decay)

@@ -1,0 +1,86 @@
+"""A run that goes nowhere is said, in the Qt-free session: Adam at learning rate 10 on two moons, weights
+that start at zero, a weight decay that pulls every weight to zero. The default setup and slow but
+healthy runs are never reported."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from playground.training.health import PATIENCE, RunWatch, limited_neurons
+from playground.training.session import TrainingSession
+from playground.training.settings import TrainingSettings
+
+
+def first_stall(session: TrainingSession, steps: int, chunk: int = 50):
+    """Train up to ``steps`` steps; the first stall reported, or None."""
+    while session.step < steps:
+        result = session.train_steps(chunk)
+        assert result.divergence is None
+        if result.stall is not None:
+            return result.stall
+    return None
+
+
+def test_adam_at_learning_rate_10_on_two_moons_is_reported_with_what_to_try():
+    session = TrainingSession(TrainingSettings(learning_rate=10.0))
+    stall = first_stall(session, 1000)
+    assert stall is not None and stall.step <= 300  # said within a few hundred steps, not never
+    message = stall.message()
+    assert "The learning rate 10 is probably too large: try 0.01, or Reset." in message
+    assert stall.kind == "stuck" and "far above its best" in message
+    assert stall.best_step == 0 and stall.best_loss == pytest.approx(0.66, abs=0.05)
+    assert "32 of 32 hidden neurons are saturated" in message  # every tanh stuck at +-1
+    # The loss never became nan: the divergence check alone would have said nothing.
+    assert np.isfinite(session.evaluate().train_loss)
+
+
+def test_a_run_predicting_one_class_everywhere_is_reported_as_collapsed():
+    session = TrainingSession(TrainingSettings(init="zeros"))
+    stall = first_stall(session, 1000)
+    assert stall is not None and stall.kind == "collapsed"
+    assert stall.message().startswith("The network predicts one class (orange) everywhere since step 0.")
+    assert "choose other initial weights" in stall.message()
+    decayed = TrainingSession(TrainingSettings(weight_decay=1.0))
+    stall = first_stall(decayed, 1000)
+    assert stall is not None and stall.kind == "collapsed" and "The L2 decay 1 probably pulls" in stall.message()
+
+
+@pytest.mark.parametrize("changes", [
+    {},                                                   # the default setup, trained long past its solution
+    {"optimizer": "sgd", "learning_rate": 0.01},          # slow but healthy: the loss falls all the way
+    {"optimizer": "sgd", "learning_rate": 0.001},         # slower still
+    {"batch_size": 10},                                   # noisy mini-batches
+    {"hidden": ()},                                       # a linear model: a plateau at its best is no stall
+    {"learning_rate": 1.0},                               # saturates half its neurons, and still solves it
+    {"dataset": "spiral", "classes": 3, "loss": "cross_entropy"},
+])
+def test_no_false_alarm_on_healthy_runs(changes):
+    session = TrainingSession(TrainingSettings(**changes))
+    assert first_stall(session, 3000, chunk=200) is None
+
+
+def test_a_stall_is_said_once_and_watched_afresh_after_a_change():
+    session = TrainingSession(TrainingSettings(learning_rate=10.0))
+    assert first_stall(session, 1000) is not None
+    assert first_stall(session, session.step + 600) is None  # said once
+    session.apply(replace(session.settings, learning_rate=9.0))  # still too large: said again
+    assert first_stall(session, session.step + 1000) is not None
+    session.apply(replace(session.settings, learning_rate=0.01))  # a sensible rate: it climbs back down
+    assert first_stall(session, session.step + 1500, chunk=100) is None
+
+
+def test_the_watch_needs_patience_and_counts_saturated_and_dead_neurons():
+    settings = TrainingSettings()
+    watch = RunWatch()
+    labels = np.array([0, 1, 0, 1])
+    one_class = np.zeros(4, dtype=np.int64)
+    reports = [watch.observe(step, 0.69, one_class, labels, [], settings, ("orange", "blue"))
+               for step in range(0, PATIENCE + 10, 10)]
+    assert all(r is None for r in reports[:-2]) and reports[-1] is not None  # after PATIENCE steps, not before
+    saturated = np.array([[0.999, 0.2], [-1.0, 0.1], [1.0, -0.3]])
+    assert limited_neurons([saturated], "tanh") == (1, 2)
+    dead = np.array([[0.0, 1.0], [0.0, 0.0]])
+    assert limited_neurons([dead], "relu") == (1, 2)
