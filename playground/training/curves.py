@@ -13,13 +13,14 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Slot
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
+from .axes import LossAxis, PercentAxis
 from .confusion import ConfusionView
 from .session import Metrics, percent
-from .widgets import CURVE_COLOURS, fix_size, heading_font, named, style_plot
+from .widgets import CURVE_PENS, fix_size, heading_font, named, style_plot
 from .worker import Progress
 
 CURVE_PLOTS = ("loss", "accuracy")
@@ -106,8 +107,8 @@ class Readout:
         self.label.setVisible(False)
 
 
-def _curve_plot(name: str, tip: str, axis_label: str, palette) -> pg.PlotWidget:
-    plot = named(pg.PlotWidget(), name, tip)
+def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette) -> pg.PlotWidget:
+    plot = named(pg.PlotWidget(axisItems={"left": axis}), name, tip)
     style_plot(plot, palette)
     item = plot.getPlotItem()
     item.setMouseEnabled(False, False)
@@ -115,7 +116,24 @@ def _curve_plot(name: str, tip: str, axis_label: str, palette) -> pg.PlotWidget:
     item.getAxis("left").setWidth(AXIS_WIDTH)
     item.setLabel("bottom", "step")
     item.showGrid(True, True, alpha=0.25)
+    show_legend(plot, palette)
     return plot
+
+
+def show_legend(plot: pg.PlotWidget, palette) -> None:
+    """The legend in the plot's title row, above the data, never on it: a wide pale line for train and a
+    thin dark one for test, as the curves are drawn (where they coincide, the thin one runs inside the wide)."""
+    text = palette.color(palette.ColorRole.Text).name()
+    train, test = CURVE_PENS["train"], CURVE_PENS["test"]
+    plot.getPlotItem().setTitle(
+        f"<span style='color:{train[0]}; font-weight:900'>━━</span>&nbsp;<span style='color:{text}'>train</span>"
+        f"&nbsp;&nbsp;&nbsp;<span style='color:{test[0]}'>──</span>&nbsp;<span style='color:{text}'>test</span>",
+        size="8pt")
+
+
+def curve_pen(which: str) -> QPen:
+    colour, width = CURVE_PENS[which]
+    return pg.mkPen(colour, width=width)
 
 
 class CurvesColumn(QWidget):
@@ -156,13 +174,12 @@ class CurvesColumn(QWidget):
         layout.addLayout(figures)
 
         palette = self.palette()
-        text = palette.color(palette.ColorRole.Text)
-        self.loss_plot = _curve_plot("lossPlot", "Loss per step; hover for the values", "loss", palette)
+        self.loss_plot = _curve_plot("lossPlot", "Loss per step; hover for the values", "loss",
+                                     LossAxis(orientation="left"), palette)
         item = self.loss_plot.getPlotItem()
         item.enableAutoRange(axis="xy", enable=False)  # ranges move in nice jumps: see draw
-        item.addLegend(offset=(-8, 8), labelTextColor=text)
-        self.train_loss_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["train"], width=2), name="train")
-        self.test_loss_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["test"], width=2), name="test")
+        self.train_loss_curve = item.plot(pen=curve_pen("train"), name="train")
+        self.test_loss_curve = item.plot(pen=curve_pen("test"), name="test")
         for curve in (self.train_loss_curve, self.test_loss_curve):
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")
@@ -174,13 +191,12 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.log_scale_check)
 
         self.accuracy_plot = _curve_plot("accuracyPlot", "Accuracy per step; hover for the values", "accuracy %",
-                                         palette)
+                                         PercentAxis(orientation="left"), palette)
         item = self.accuracy_plot.getPlotItem()
-        item.setYRange(0, 100, padding=0.02)
+        item.setYRange(0, 100, padding=0.03)
         item.enableAutoRange(axis="xy", enable=False)
-        item.addLegend(offset=(-8, -8), labelTextColor=text)
-        self.train_accuracy_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["train"], width=2), name="train")
-        self.test_accuracy_curve = item.plot(pen=pg.mkPen(CURVE_COLOURS["test"], width=2), name="test")
+        self.train_accuracy_curve = item.plot(pen=curve_pen("train"), name="train")
+        self.test_accuracy_curve = item.plot(pen=curve_pen("test"), name="test")
         self.accuracy_readout = Readout(self.accuracy_plot, self._accuracy_text)
         layout.addWidget(self.accuracy_plot, 2)
         self.confusion = ConfusionView()
@@ -261,7 +277,7 @@ class CurvesColumn(QWidget):
             self.accuracy_readout.steps = steps.copy()
             curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
         symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
-        for (curve, values), colour in zip(curves, (CURVE_COLOURS["train"], CURVE_COLOURS["test"])):
+        for (curve, values), colour in zip(curves, (CURVE_PENS["train"][0], CURVE_PENS["test"][0])):
             curve.setData(steps, values)
             if curve.opts["symbol"] != symbol:
                 curve.setSymbol(symbol)
@@ -303,11 +319,6 @@ class CurvesColumn(QWidget):
 
     def restyle(self, palette) -> None:
         self.confusion.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
-        text = palette.color(palette.ColorRole.Text)
         for plot in self.plots:
             style_plot(plot, palette)
-            legend = plot.getPlotItem().legend
-            if legend is not None:
-                legend.setLabelTextColor(text)
-                for _sample, label in legend.items:  # setLabelTextColor alone leaves drawn labels as they were
-                    label.setText(label.text, color=text)
+            show_legend(plot, palette)

@@ -14,7 +14,9 @@ from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
 
-CURVE_COLOURS = {"train": "#5f6368", "test": "#d01c8b"}
+# Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
+# generalises well), the test line runs inside the train line and both stay visible.
+CURVE_PENS = {"train": ("#a9adb3", 4.5), "test": ("#d01c8b", 1.6)}
 RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
 
 

@@ -1,0 +1,70 @@
+"""The curve plots' value axes, with tick labels of our own.
+
+pyqtgraph's log axis writes a decade as "%0.1g" and switches to a power only from 1e-5 on, so
+one axis read 0.001, 0.0001 and 10⁻⁵; with less than a decade in view it labels every minor tick
+(0.2 0.3 ... 0.9 in one pile). `LossAxis` labels whole decades only, all as powers of ten (10⁻³,
+10⁰, 10¹), on a log scale, and numbers through the app's formatter on a linear one.
+`PercentAxis` labels 0, 20, ..., 100 whatever the plot's height, so a curve at 100% has its tick.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+
+from ..numbers import format_number
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+MIN_DECADE_PIXELS = 18   # labelled decades at least this far apart: else every second (or fifth) one
+PERCENT_TICKS = (0, 20, 40, 60, 80, 100)
+
+
+def power_of_ten(exponent: int) -> str:
+    """3 -> "10³", -5 -> "10⁻⁵" (the exponent through the app's formatter)."""
+    return "10" + format_number(exponent).translate(SUPERSCRIPTS)
+
+
+class EdgeLabelsAxis(pg.AxisItem):
+    """A left axis whose labels at the very top and bottom of the plot are drawn, reaching half a line
+    beyond it. pyqtgraph drops every label that does not fit inside the axis' bounding rectangle, and
+    with a grid shown that rectangle ends where the plot ends: 100% and the top decade went missing."""
+
+    OVERFLOW = 12  # pixels above and below
+
+    def boundingRect(self):  # noqa: N802 - Qt's name
+        return super().boundingRect().adjusted(0, -self.OVERFLOW, 0, self.OVERFLOW)
+
+
+class LossAxis(EdgeLabelsAxis):
+    """The loss plot's left axis: decades as powers of ten on a log scale, formatted numbers on a linear one."""
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803 - pyqtgraph's names
+        if not self.logMode:
+            return super().tickValues(minVal, maxVal, size)
+        low, high = sorted((minVal, maxVal))
+        first, last = math.ceil(low - 1e-9), math.floor(high + 1e-9)
+        decades = max(last - first, 1)
+        stride = next((s for s in (1, 2, 5, 10, 20) if size / decades * s >= MIN_DECADE_PIXELS), 50)
+        major = [float(e) for e in range(first, last + 1) if e % stride == 0]
+        minor = []
+        if stride == 1 and size / decades >= 4 * MIN_DECADE_PIXELS:  # room for 2x, 3x, ... between decades
+            for e in range(math.floor(low), last + 1):
+                minor.extend(v for v in e + np.log10(np.arange(2, 10)) if low <= v <= high)
+        return [(float(stride), major), (None, minor)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+        if self.logMode:
+            if spacing is None:  # the minor ticks: unlabelled
+                return [""] * len(values)
+            return [power_of_ten(round(v)) for v in values]
+        return [format_number(round(v * scale, 12)) for v in values]
+
+
+class PercentAxis(EdgeLabelsAxis):
+    """The accuracy plot's left axis: 0, 20, ..., 100, always all of them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setTicks([[(v, format_number(v)) for v in PERCENT_TICKS], []])
