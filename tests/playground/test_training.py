@@ -110,7 +110,9 @@ def test_pause_stops_the_step_count(qtbot, panel):
     qtbot.waitUntil(lambda: step_count(panel) == 0 and panel.weights_step == 0, timeout=WAIT)
     wait_paused(qtbot, panel)
     assert same_weights(panel.weights(), TrainingSession().state_dict())
-    qtbot.waitUntil(lambda: len(panel.curves.train_loss_curve.xData) == 1, timeout=WAIT)  # the curves start over
+    # The curves start over (empty for a moment, between the reset and the first report: xData is None then).
+    qtbot.waitUntil(lambda: len(panel.curves.train_loss_curve.xData if panel.curves.train_loss_curve.xData is not None
+                                else ()) == 1, timeout=WAIT)
 
 
 def test_changing_the_learning_rate_keeps_the_weights(qtbot, panel):
