@@ -4,7 +4,8 @@ pyqtgraph's log axis writes a decade as "%0.1g" and switches to a power only fro
 one axis read 0.001, 0.0001 and 10⁻⁵; with less than a decade in view it labels every minor tick
 (0.2 0.3 ... 0.9 in one pile). `LossAxis` labels whole decades only, all as powers of ten (10⁻³,
 10⁰, 10¹), on a log scale, and numbers through the app's formatter on a linear one.
-`PercentAxis` labels 0, 20, ..., 100 whatever the plot's height, so a curve at 100% has its tick.
+`PercentAxis` labels 0 and 100 whatever the plot's height (and 20, 40, ... when they fit), so a
+curve at 100% has its tick.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ..numbers import format_number
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MIN_DECADE_PIXELS = 18   # labelled decades at least this far apart: else every second (or fifth) one
-PERCENT_TICKS = (0, 20, 40, 60, 80, 100)
+PERCENT_STEPS = (20, 50, 100)
+MIN_LABEL_PIXELS = 16    # a percentage label needs this much height
 
 
 def power_of_ten(exponent: int) -> str:
@@ -63,8 +65,12 @@ class LossAxis(EdgeLabelsAxis):
 
 
 class PercentAxis(EdgeLabelsAxis):
-    """The accuracy plot's left axis: 0, 20, ..., 100, always all of them."""
+    """The accuracy plot's left axis: 0 to 100 in steps of 20, or of 50 (or 100) on a short plot, so
+    that 0 and 100 are always labelled and no two labels overlap."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.setTicks([[(v, format_number(v)) for v in PERCENT_TICKS], []])
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803 - pyqtgraph's names
+        step = next((s for s in PERCENT_STEPS if size * s / max(maxVal - minVal, 1e-9) >= MIN_LABEL_PIXELS), 100)
+        return [(float(step), [float(v) for v in range(0, 101, step)])]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+        return [format_number(v) for v in values]

@@ -24,7 +24,7 @@ from .boundary_view import BoundaryView
 from .colours import MISCLASSIFIED, class_colours
 from .grid import FocusMap
 from .points import COLOUR_NAMES
-from .widgets import SquareHolder, heading_font, named, style_plot
+from .widgets import heading_font, named, style_plot
 
 PICKER_COLUMNS = 4
 
@@ -85,7 +85,8 @@ class ClassPicker(QWidget):
 
 
 class BoundaryColumn(QWidget):
-    clicked = Signal(float, float, bool)  # a left click inside the data's square: x1, x2, Shift held
+    clicked = Signal(float, float, bool)  # a left click on the plane: x1, x2, Shift held
+    aspect_changed = Signal(float)        # the plot's data area, width / height: the plane is drawn to fill it
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -108,7 +109,12 @@ class BoundaryColumn(QWidget):
         style_plot(self.plot, self.palette())
         self.view = BoundaryView(self.plot)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
-        layout.addWidget(SquareHolder(self.plot), 1)
+        # The plot fills the column; the worker draws the plane around the data's square to fill it too
+        # (equal scales on both axes), so no empty bands above and below a square.
+        self.plot.setMinimumSize(200, 200)
+        self.plot.getPlotItem().vb.sigResized.connect(self._on_plot_resized)
+        self.aspect = 1.0
+        layout.addWidget(self.plot, 1)
         self.legend = QLabel()
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend.setWordWrap(True)
@@ -145,9 +151,9 @@ class BoundaryColumn(QWidget):
         colours = class_colours(self.view.dark)
         swatches = " &nbsp; ".join(f"<span style='color:{colours[c]}'>●</span> {html.escape(name)}"
                                    for c, name in enumerate(self._classes))
-        line = "p = 0.5" if len(self._classes) == 2 else "between classes"
-        self.legend.setText(f"{swatches}<br>● train &nbsp; ▲ test &nbsp; <span style='color:{MISCLASSIFIED}'>◯</span>"
-                            f" misclassified &nbsp; <b>—</b> {line}")
+        line = "p&nbsp;=&nbsp;0.5" if len(self._classes) == 2 else "between&nbsp;classes"
+        wrong = f"<span style='color:{MISCLASSIFIED}'>◯</span>&nbsp;misclassified"
+        self.legend.setText(f"{swatches}<br>●&nbsp;train &nbsp; ▲&nbsp;test &nbsp; {wrong} &nbsp; <b>—</b>&nbsp;{line}")
 
     # -- one neuron in place of the output --
 
@@ -158,6 +164,16 @@ class BoundaryColumn(QWidget):
     # -- events --
 
     @Slot(object)
+    def _on_plot_resized(self, *_) -> None:
+        size = self.plot.getPlotItem().vb.size()
+        if size.width() < 10 or size.height() < 10:
+            return
+        aspect = size.width() / size.height()
+        if abs(aspect - self.aspect) >= 0.01:
+            self.aspect = aspect
+            self.aspect_changed.emit(aspect)
+
+    @Slot(object)
     def _on_plot_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton or self.view.extent is None:
             return
@@ -165,7 +181,7 @@ class BoundaryColumn(QWidget):
         if not vb.sceneBoundingRect().contains(event.scenePos()):
             return
         point = vb.mapSceneToView(event.scenePos())
-        x0, x1, y0, y1 = self.view.extent
+        x0, x1, y0, y1 = self.view.plane_extent or self.view.extent  # anywhere the plane is drawn
         if not (x0 <= point.x() <= x1 and y0 <= point.y() <= y1):
             return
         self.clicked.emit(point.x(), point.y(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))

@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
-from .colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut
+from .colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut, probability_lut
 from .contour import contour_segments
 from .grid import FocusMap
 from .points import grid_axes
@@ -39,7 +39,8 @@ class BoundaryView:
                                         brush=None, name="misclassified")
         for scatter in (*self.train, *self.test, self.wrong):
             item.addItem(scatter)
-        self.extent: tuple[float, float, float, float] | None = None
+        self.extent: tuple[float, float, float, float] | None = None  # the data's square: always in view
+        self.plane_extent: tuple[float, float, float, float] | None = None  # what the picture covers
         self.redraws = 0
         self.dark = False
         self.discrete = False  # the predicted class only, no shades of probability
@@ -69,6 +70,8 @@ class BoundaryView:
             self.test[label].setData(pos=X_test[y_test == label])
 
     def set_extent(self, extent) -> None:
+        """Keep the data's square ``extent`` in view; with equal scales on both axes, the plot shows more
+        of the plane across or up, as far as its shape asks (the picture may cover that too)."""
         if extent == self.extent:
             return
         self.extent = extent
@@ -80,7 +83,7 @@ class BoundaryView:
         """Show what the network predicts: P(class 1) as (R, R), or k classes' probabilities as (k, R, R);
         ``contour`` is its boundary as segment pairs (for two classes computed here if not given)."""
         if contour is None:
-            xs, ys = grid_axes(extent, probability.shape[-1])
+            xs, ys = grid_axes(extent, probability.shape[-1], probability.shape[-2])
             contour = (contour_segments(probability, 0.5, xs, ys) if probability.ndim == 2
                        else (np.empty(0), np.empty(0)))
         self._output = (probability, extent, contour)
@@ -113,13 +116,15 @@ class BoundaryView:
             self._paint(*self._output)
 
     def _paint(self, probability: np.ndarray, extent, contour) -> None:
-        self.set_extent(extent)
+        if self.extent is None:
+            self.set_extent(extent)
         if probability.ndim == 3:
             self.image.setImage(class_regions_rgb(probability, self.dark, self.discrete), autoLevels=False,
                                 levels=(0, 255), lut=None)
         else:
             shown = (probability > 0.5).astype(np.float32) if self.discrete else probability
-            self.image.setImage(shown, autoLevels=False, levels=(0.0, 1.0), lut=diverging_lut(self.dark))
+            lut = diverging_lut(self.dark) if self.discrete else probability_lut(self.dark)
+            self.image.setImage(shown, autoLevels=False, levels=(0.0, 1.0), lut=lut)
         self._place_image(extent)
         self.contour.setData(*contour, connect="pairs")
         self.redraws += 1
@@ -127,10 +132,11 @@ class BoundaryView:
     def _paint_focus(self) -> None:
         focus = self.focus
         self.image.setImage(focus.image, autoLevels=False, levels=self.focus_levels, lut=diverging_lut(self.dark))
-        self._place_image(self.extent)
+        self._place_image(self.plane_extent or self.extent)
         self.contour.setData(*focus.contour, connect="pairs")
         self.redraws += 1
 
     def _place_image(self, extent) -> None:
+        self.plane_extent = extent
         x0, x1, y0, y1 = extent
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))  # after setImage: the scale needs the image's size

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 class FlowLayout(QLayout):
     def __init__(self, parent: QWidget | None = None, spacing: int = 6, row_spacing: int = 4):
         super().__init__(parent)
+        self.setContentsMargins(0, 0, 0, 0)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
         self._row_spacing = row_spacing

@@ -11,10 +11,16 @@ neurons are zero everywhere, and, when asked, one neuron at full resolution (`fo
 The grid is as fine as the pictures want (`DISPLAY`, 150 x 150) when the network is small; a large
 one is run on a coarser grid (`grid_resolution`, down to 76 x 76 for six layers of 64) so that one
 pass costs about the same, and its images are interpolated up to the display's size.
+
+The data's square is the middle of the grid. When the plot it is shown on is wider or taller than
+square (`aspect`, width / height, up to `MAX_STRETCH`), the grid reaches as far beyond the square on
+both sides as the plot does, with pixels of the same size: the picture fills the plot, and the
+small neuron maps are still taken from the square alone.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +36,7 @@ DISPLAY = 150                    # the boundary image's side
 MAP_SIZE = 30                    # a neuron map's side, about (at least 24)
 GRID_BUDGET = 120e6              # multiply-adds one pass over the grid may take (150 x 150 of 2-16-16-1: 7e6)
 CHUNK_ROWS = 4096                # grid points per batched product
+MAX_STRETCH = 2.0                # a plot up to twice as tall as wide (or wide as tall) is filled
 # The level line drawn over one neuron's map: where it changes sign (a sigmoid: where it is one half).
 ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5}
 PROBABILITY_MIDPOINT = 0.5
@@ -57,24 +64,44 @@ class PlaneDrawing:
     focus: FocusMap | None = None
 
 
-def grid_resolution(settings: TrainingSettings, largest: int = DISPLAY, smallest: int = 60) -> int:
-    """The grid's side for the network of ``settings``: the finest within `GRID_BUDGET`."""
+def grid_resolution(settings: TrainingSettings, largest: int = DISPLAY, smallest: int = 60,
+                    stretch: float = 1.0) -> int:
+    """The side of the data's square in grid pixels for the network of ``settings``: the finest within
+    `GRID_BUDGET` for a grid ``stretch`` times as long as the square."""
     sizes = settings.layer_sizes
     per_point = sum(a * b for a, b in zip(sizes, sizes[1:]))
-    return int(np.clip(np.sqrt(GRID_BUDGET / per_point), smallest, largest))
+    return int(np.clip(np.sqrt(GRID_BUDGET / per_point / stretch), smallest, largest))
 
 
-def upsample(image: np.ndarray, size: int) -> np.ndarray:
+def stretched(extent, resolution: int, aspect: float) -> tuple[tuple[float, float, float, float], int, int]:
+    """The plane a plot of ``aspect`` (width / height) shows around the data's square ``extent`` of
+    ``resolution`` pixels a side: (its extent, pixels added on the left and right, above and below)."""
+    aspect = float(np.clip(aspect, 1 / MAX_STRETCH, MAX_STRETCH))
+    # Rounded up: the picture reaches to the plot's edges (or a little past them, out of sight).
+    pad_x = math.ceil(resolution * (aspect - 1) / 2 - 1e-9) if aspect > 1 else 0
+    pad_y = math.ceil(resolution * (1 / aspect - 1) / 2 - 1e-9) if aspect < 1 else 0
+    x0, x1, y0, y1 = extent
+    px, py = (x1 - x0) / resolution, (y1 - y0) / resolution
+    return (x0 - pad_x * px, x1 + pad_x * px, y0 - pad_y * py, y1 + pad_y * py), pad_x, pad_y
+
+
+def upsample(image: np.ndarray, size: int | tuple[int, int]) -> np.ndarray:
     """Bilinear interpolation of the last two axes of ``image`` (pixel centres on pixel centres) to
-    ``size`` x ``size``; the image itself when it already has that size."""
-    side = image.shape[-1]
-    if side == size:
+    ``size`` x ``size`` or (height, width); the image itself when it already has that size."""
+    height, width = (size, size) if isinstance(size, int) else size
+    if image.shape[-2:] == (height, width):
         return image
+    rows_at, columns_at = _sample_at(image.shape[-2], height), _sample_at(image.shape[-1], width)
+    (low_r, t_r), (low_c, t_c) = rows_at, columns_at
+    rows = image[..., low_r, :] * (1 - t_r)[:, None] + image[..., low_r + 1, :] * t_r[:, None]
+    return np.ascontiguousarray(rows[..., low_c] * (1 - t_c) + rows[..., low_c + 1] * t_c, dtype=np.float32)
+
+
+def _sample_at(side: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where ``size`` pixel centres fall among ``side`` ones: the pixel below each, and how far past it."""
     where = np.clip((np.arange(size) + 0.5) * side / size - 0.5, 0, side - 1)
-    low = np.minimum(where.astype(int), side - 2)
-    t = (where - low).astype(np.float32)
-    rows = image[..., low, :] * (1 - t)[:, None] + image[..., low + 1, :] * t[:, None]
-    return np.ascontiguousarray(rows[..., low] * (1 - t) + rows[..., low + 1] * t, dtype=np.float32)
+    low = np.minimum(where.astype(int), max(side - 2, 0))
+    return low, (where - low).astype(np.float32)
 
 
 def softmax_rows(logits: np.ndarray) -> np.ndarray:
@@ -103,15 +130,21 @@ def class_boundaries(probability: np.ndarray, xs: np.ndarray, ys: np.ndarray) ->
 
 
 class PlaneGrid:
-    """The grid over ``extent`` for the network of ``settings``; `draw` runs it."""
+    """The grid over the data's square ``extent`` (and around it, for a plot of ``aspect``) for the
+    network of ``settings``; `draw` runs it."""
 
-    def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY):
+    def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY, aspect: float = 1.0):
         self.settings = settings
         self.extent = extent
         self.display = display
-        self.resolution = resolution = min(display, grid_resolution(settings, display))
-        self.xs, self.ys = grid_axes(extent, resolution)
-        self.display_xs, self.display_ys = grid_axes(extent, display)
+        aspect = aspect if aspect > 0 else 1.0
+        stretch = min(max(aspect, 1 / aspect), MAX_STRETCH)
+        self.resolution = resolution = min(display, grid_resolution(settings, display, stretch=stretch))
+        self.view_extent, pad_x, pad_y = stretched(extent, resolution, aspect)
+        self.shape = (resolution + 2 * pad_y, resolution + 2 * pad_x)  # rows (y), columns (x)
+        # The pictures at the display's scale: the data's square `display` pixels a side.
+        self.display_shape = tuple(round(n * display / resolution) for n in self.shape)
+        self.xs, self.ys = grid_axes(self.view_extent, self.shape[1], self.shape[0])
         gx, gy = np.meshgrid(self.xs, self.ys)  # row i is y = ys[i]: row-major image, y up
         features = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), settings.features)
         self._features = features.astype(np.float32)
@@ -125,7 +158,8 @@ class PlaneGrid:
         stride = max(1, round(resolution / MAP_SIZE))
         picked = np.arange(stride // 2, resolution, stride)
         self.map_size = len(picked)
-        self._sampled = (picked[:, None] * resolution + picked[None, :]).ravel()
+        width = self.shape[1]
+        self._sampled = ((pad_y + picked[:, None]) * width + pad_x + picked[None, :]).ravel()
         self._input_maps = self._as_maps(self._features[self._sampled])
         self._twin = model_for(settings)
         for parameter in self._twin.parameters():
@@ -168,18 +202,18 @@ class PlaneGrid:
             contour = contour_segments(probability, PROBABILITY_MIDPOINT, self.xs, self.ys)
         else:
             contour = class_boundaries(probability, self.xs, self.ys)
-        return PlaneDrawing(upsample(probability, self.display), contour, maps, dead,
+        return PlaneDrawing(upsample(probability, self.display_shape), contour, maps, dead,
                             self._focus(focus, focus_parts, output_values) if focus is not None else None)
 
     def _probabilities(self, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boundary image(s), and the output neurons' values per grid point (R * R, outputs)."""
-        R = self.resolution
+        rows, columns = self.shape
         if logits.shape[1] == 1:
             values = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
             values = np.nan_to_num(values, nan=0.5).astype(np.float32, copy=False)
-            return values.reshape(R, R), values
+            return values.reshape(rows, columns), values
         values = np.nan_to_num(softmax_rows(logits), nan=1.0 / logits.shape[1]).astype(np.float32, copy=False)
-        return np.ascontiguousarray(values.T.reshape(-1, R, R)), values
+        return np.ascontiguousarray(values.T.reshape(-1, rows, columns)), values
 
     def _focus(self, focus: tuple[int, int], parts: list[np.ndarray], output_values: np.ndarray) -> FocusMap | None:
         layer, index = focus
@@ -192,6 +226,6 @@ class PlaneGrid:
             values, level = output_values[:, index], PROBABILITY_MIDPOINT
         else:
             values, level = np.concatenate(parts), ACTIVATION_MIDPOINT[self.settings.activation]
-        image = np.ascontiguousarray(values.reshape(self.resolution, self.resolution), dtype=np.float32)
+        image = np.ascontiguousarray(values.reshape(self.shape), dtype=np.float32)
         contour = contour_segments(image, level, self.xs, self.ys)
-        return FocusMap(layer, index, upsample(image, self.display), level, contour)
+        return FocusMap(layer, index, upsample(image, self.display_shape), level, contour)

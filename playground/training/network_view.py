@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number, full_number
-from .colours import class_colours, map_rgb, rgb, tint_rgb
+from .colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
 from .network import parameter_name
 from .neuron_map import NeuronMap, ParameterEditor
 from .settings import MAX_LAYERS, MAX_NEURONS
@@ -274,8 +274,8 @@ class NetworkCanvas(QWidget):
                 images = map_rgb(maps, -reach, reach, self.dark)
             elif layer == layers - 1 and len(column) > 1:  # P(class c): from nothing to its colour
                 images = [tint_rgb(m, colours[c], self.dark) for c, m in enumerate(maps)]
-            elif layer == layers - 1:
-                images = map_rgb(maps, 0.0, 1.0, self.dark)
+            elif layer == layers - 1:  # P(class 1), with the boundary plot's contrast
+                images = map_rgb(probability_contrast(maps), 0.0, 1.0, self.dark)
             else:
                 images = map_rgb(maps, -1.0, 1.0, self.dark)
             images = np.ascontiguousarray(np.asarray(images)[:, ::-1])  # row 0 of a map is the plane's bottom

@@ -66,6 +66,7 @@ class TrainingPanel(QWidget):
     point_requested = Signal(float, float, int)
     focus_requested = Signal(int, int)
     wire_layout_requested = Signal(object)
+    aspect_requested = Signal(float)
     parameter_requested = Signal(int, str, object, float)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
@@ -120,6 +121,9 @@ class TrainingPanel(QWidget):
         if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
             self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
         self.parameter_requested.connect(self.worker.set_parameter)
+        self.aspect_requested.connect(self.worker.set_aspect)
+        if self.boundary_column.aspect != 1.0:  # laid out before the worker existed
+            self.aspect_requested.emit(self.boundary_column.aspect)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -167,6 +171,7 @@ class TrainingPanel(QWidget):
                                            self.undo_stack.createRedoAction(self, "Redo"))
         self.boundary_column = BoundaryColumn()
         self.boundary_column.clicked.connect(self._on_boundary_clicked)
+        self.boundary_column.aspect_changed.connect(self.aspect_requested)
         self.curves = CurvesColumn(self.settings.loss)
 
         settings_column = QWidget()
@@ -565,7 +570,8 @@ class TrainingPanel(QWidget):
             self._compare_dialog.shutdown()
         for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
                        self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
-                       self.focus_requested, self.parameter_requested, self.wire_layout_requested):
+                       self.focus_requested, self.parameter_requested, self.wire_layout_requested,
+                       self.aspect_requested):
             try:
                 signal.disconnect()
             except (RuntimeError, TypeError):

@@ -131,9 +131,11 @@ def expand_features(X: np.ndarray, features: tuple[str, ...]) -> np.ndarray:
     return np.column_stack([_FEATURE_FUNCTIONS[name](x1, x2) for name in features])
 
 
-def grid_axes(extent, resolution: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel-centre coordinates of a resolution x resolution image covering ``extent``."""
+def grid_axes(extent, resolution: int, rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel-centre coordinates of an image covering ``extent``, ``resolution`` pixels wide and ``rows``
+    tall (as many as wide by default)."""
     x_min, x_max, y_min, y_max = extent
+    rows = resolution if rows is None else rows
     xs = x_min + (np.arange(resolution) + 0.5) * (x_max - x_min) / resolution
-    ys = y_min + (np.arange(resolution) + 0.5) * (y_max - y_min) / resolution
+    ys = y_min + (np.arange(rows) + 0.5) * (y_max - y_min) / rows
     return xs, ys

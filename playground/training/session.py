@@ -143,6 +143,7 @@ class TrainingSession:
         ``(X, y, name)`` or ``(X, y, name, class names)``, used when ``settings.dataset == 'csv'``."""
         self.settings = settings or TrainingSettings()
         self.resolution = resolution
+        self.aspect = 1.0  # width / height of the plot the plane is drawn for (`grid.PlaneGrid`)
         self._custom = custom
         if self.settings.dataset == "csv" and custom is None and data is None:
             raise ValueError("the 'csv' dataset needs the points: pass custom=(X, y, name)")
@@ -167,7 +168,7 @@ class TrainingSession:
         features = self.settings.features
         self.F_train = expand_features(self.data.X_train, features)
         self.F_test = expand_features(self.data.X_test, features)
-        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution)
+        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect)
 
     def _build_model(self) -> None:
         self._build_features()
@@ -364,6 +365,16 @@ class TrainingSession:
             confusion_matrix(y_train, train_predicted, k), confusion_matrix(y_test, test_predicted, k),
             self.optimizer.lr, self.epoch, self.batch, len(y_train),
         )
+
+    def set_aspect(self, aspect: float) -> bool:
+        """Draw the plane for a plot of ``aspect`` (width / height) from now on; True if the grid changed."""
+        if not math.isfinite(aspect) or aspect <= 0:
+            raise ValueError(f"an aspect ratio is a positive number, not {aspect!r}")
+        if abs(aspect - self.aspect) < 0.01:
+            return False
+        self.aspect = float(aspect)
+        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect)
+        return True
 
     def draw(self, focus: tuple[int, int] | None = None) -> PlaneDrawing:
         """The plane through the current weights: one batched float32 pass over the grid gives the

@@ -60,7 +60,7 @@ class BoundaryFrame:
     run: int
     step: int
     drawing: PlaneDrawing
-    extent: tuple[float, float, float, float]
+    extent: tuple[float, float, float, float]  # the plane the pictures cover: the data's square and around it
     misclassified: np.ndarray        # (k, 2) points the network gets wrong
     state: dict[str, np.ndarray]     # the weights this image was drawn with (diagram, JSON export)
     gradients: dict[str, np.ndarray]  # d(loss)/d(weight) over the training set at those weights
@@ -318,6 +318,13 @@ class TrainingWorker(_ThreadedWorker):
         if not self._timer.isActive():
             self._emit_frame()
 
+    @Slot(float)
+    @_guarded
+    def set_aspect(self, aspect: float) -> None:
+        """The boundary plot's shape (width / height): the plane is drawn to fill it."""
+        if self.session.set_aspect(aspect) and not self._timer.isActive():
+            self._emit_frame()
+
     @Slot(object)
     @_guarded
     def set_wire_layout(self, layout: WireLayout) -> None:
@@ -415,7 +422,7 @@ class TrainingWorker(_ThreadedWorker):
         self._last_frame = time.perf_counter()
         state = session.state_dict()
         self.boundary_updated.emit(BoundaryFrame(
-            self._run, session.step, session.draw(self._focus), session.data.extent, session.misclassified(),
+            self._run, session.step, session.draw(self._focus), session.grid.view_extent, session.misclassified(),
             state, self._current_gradients(), session.settings, session.data.classes, self._wires(state)))
 
     def _current_gradients(self) -> dict[str, np.ndarray]:
