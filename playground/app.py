@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
-from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoGroup, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QApplication,
@@ -102,9 +102,16 @@ class MainWindow(QMainWindow):
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
         self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
+        self.training.summary_changed.connect(lambda text: self._set_tab_summary(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
         self.undo_stack.cleanChanged.connect(self._update_title)
+        # Edit > Undo and Redo act on the stack of the tab shown (the animator has none: they are disabled).
+        self.undo_group = QUndoGroup(self)
+        self._undo_stacks = {self.editor: self.undo_stack, self.training: self.training.undo_stack}
+        for stack in self._undo_stacks.values():
+            self.undo_group.addStack(stack)
+        self.undo_group.setActiveStack(self.undo_stack)
 
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
@@ -153,10 +160,10 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         edit_menu = bar.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        undo = self.undo_group.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         undo.setObjectName("actionUndo")
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo = self.undo_group.createRedoAction(self, "&Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         redo.setObjectName("actionRedo")
         edit_menu.addActions([undo, redo])
@@ -476,6 +483,7 @@ class MainWindow(QMainWindow):
 
     def _on_tabs_current_changed(self, index: int) -> None:
         panel = self.tabs.widget(index)
+        self.undo_group.setActiveStack(self._undo_stacks.get(panel))
         self.statusBar().clearMessage()
         self.evaluation_label.setText(self._tab_summaries.get(panel, ""))
         if panel in self._tab_messages:
