@@ -11,8 +11,6 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QGridLayout,
-    QHBoxLayout,
     QLabel,
     QRadioButton,
     QSizePolicy,
@@ -22,11 +20,10 @@ from PySide6.QtWidgets import (
 
 from .boundary_view import BoundaryView
 from .colours import MISCLASSIFIED, class_colours
+from .flow_layout import FlowLayout
 from .grid import FocusMap
 from .points import COLOUR_NAMES
 from .widgets import heading_font, named, style_plot
-
-PICKER_COLUMNS = 4
 
 
 class ClassPicker(QWidget):
@@ -35,12 +32,9 @@ class ClassPicker(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class)")
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(0, 0, 0, 0)
-        self._grid.setHorizontalSpacing(10)
-        self._grid.setVerticalSpacing(2)
-        title = QLabel("Click adds:")
-        self._grid.addWidget(title, 0, 0)
+        self._flow = FlowLayout(self, spacing=10, row_spacing=2)  # wraps in a narrow column
+        self._flow.right_aligned_last = False
+        self._flow.addWidget(QLabel("Click adds:"))
         self.group = QButtonGroup(self)
         self.classes: tuple[str, ...] = ()
         self.dark = False
@@ -64,7 +58,7 @@ class ClassPicker(QWidget):
                 bold.setBold(True)
                 radio.setFont(bold)
                 self.group.addButton(radio, label)
-                self._grid.addWidget(radio, label // PICKER_COLUMNS, 1 + label % PICKER_COLUMNS)
+                self._flow.addWidget(radio)
         self.set_theme(self.dark)
         self.group.button(min(chosen, len(self.classes) - 1)).setChecked(True)
 
@@ -119,7 +113,9 @@ class BoundaryColumn(QWidget):
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend.setWordWrap(True)
         layout.addWidget(self.legend)
-        options = QHBoxLayout()
+        options_row = QWidget()
+        options = FlowLayout(options_row, spacing=10, row_spacing=2)
+        options.right_aligned_last = False
         self.discretize_check = named(QCheckBox("Discretise output"), "discretizeCheck",
                                       "Show the predicted class only, not how sure the network is")
         self.discretize_check.toggled.connect(self.view.set_discrete)
@@ -129,8 +125,7 @@ class BoundaryColumn(QWidget):
         self.show_test_check.toggled.connect(self.view.set_test_visible)
         options.addWidget(self.discretize_check)
         options.addWidget(self.show_test_check)
-        options.addStretch(1)
-        layout.addLayout(options)
+        layout.addWidget(options_row)
         self.class_picker = ClassPicker()
         layout.addWidget(self.class_picker)
         self._classes: tuple[str, ...] = COLOUR_NAMES[:2]

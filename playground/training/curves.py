@@ -154,7 +154,7 @@ class CurvesColumn(QWidget):
         layout.addWidget(title)
         self.accuracy_label = named(QLabel("Test accuracy –"), "accuracyLabel", "Accuracy on the test points")
         big = QFont(self.accuracy_label.font())
-        big.setPointSizeF(big.pointSizeF() * 1.6)
+        big.setPointSizeF(big.pointSizeF() * 1.35)
         big.setBold(True)
         self.accuracy_label.setFont(big)
         fix_size(self.accuracy_label, "Test accuracy 100.0%")

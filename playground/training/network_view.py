@@ -469,7 +469,7 @@ class NetworkView(QWidget):
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         layout.addWidget(hint)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumWidth(260)
+        self.setMinimumWidth(190)  # the diagram scrolls sideways in a narrow window
 
     def set_undo_actions(self, undo, redo) -> None:
         self.undo_button.setDefaultAction(undo)

@@ -38,7 +38,7 @@ from .settings import TrainingSettings, fitting_loss
 from .status_line import StatusLine
 from .summary import SummaryPace, summary_text
 from .toolbar import TrainingToolbar
-from .widgets import export_plot, named, scrolling_column
+from .widgets import export_plot, let_combos_narrow, named, scrolling_column
 from .worker import (
     BoundaryFrame,
     DataFrame,
@@ -185,7 +185,8 @@ class TrainingPanel(QWidget):
         stack.addWidget(self.network_controls)
         body = QHBoxLayout()
         body.setSpacing(8)
-        body.addWidget(scrolling_column(settings_column, 250))
+        let_combos_narrow(settings_column)
+        body.addWidget(scrolling_column(settings_column, 236))
         # The three views share the rest, as a person likes: drag the handles between them.
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setChildrenCollapsible(False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from .widgets import named
 
@@ -22,8 +22,10 @@ class StatusLine(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
-        self.hint_label = named(QLabel(hint), "hintLabel")
+        self.hint_label = named(QLabel(hint), "hintLabel", hint)
         self.hint_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        # A narrow window cuts the hint short (its tooltip has it whole) rather than widening the tab.
+        self.hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.message_label = named(QLabel(), "messageLabel")
         self.message_label.setWordWrap(True)
         self.message_label.setStyleSheet(
@@ -51,6 +53,7 @@ class StatusLine(QWidget):
 
     def set_hint(self, text: str) -> None:
         self.hint_label.setText(text)
+        self.hint_label.setToolTip(text)
 
     @property
     def message(self) -> str:

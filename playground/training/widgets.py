@@ -12,7 +12,7 @@ import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
+from PySide6.QtWidgets import QComboBox, QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
 
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.
@@ -43,6 +43,14 @@ def heading_font(widget: QWidget) -> QFont:
     font.setBold(True)
     font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 108)
     return font
+
+
+def let_combos_narrow(widget: QWidget, characters: int = 9) -> None:
+    """Every combo box in ``widget`` may be as narrow as ``characters`` letters (its list still shows
+    each choice whole): a long choice ("Binary cross-entropy") would otherwise set the column's width."""
+    for combo in widget.findChildren(QComboBox):
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(characters)
 
 
 def scrolling_column(widget: QWidget, width: int) -> QScrollArea:

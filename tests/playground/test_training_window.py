@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from playground.app import MainWindow
 
@@ -82,3 +82,19 @@ def test_ctrl_z_on_the_training_tab_undoes_the_typed_weight_not_the_editor(qtbot
     undo.trigger()
     assert editor_stack.index() == editor_steps - 1
     assert training.undo_stack.index() == 1  # the typed weight stays done
+
+
+def minimum_width(window) -> int:
+    QApplication.processEvents()
+    return window.minimumSizeHint().width()
+
+
+def test_the_window_with_the_learn_dock_fits_a_1366_pixel_laptop(window):
+    window.learning.show_panel()
+    window.learning.start("02-chain-rule")
+    window.learning.panel.next()  # an exercise: the widest the dock gets
+    window.tabs.setCurrentWidget(window.training)
+    for _ in range(6):  # six hidden layers: the widest the settings column gets
+        window.training.findChild(object, "addLayerButton").click()
+    assert window.training.minimumSizeHint().width() <= 900
+    assert minimum_width(window) <= 1366 - 16  # room for a window frame
