@@ -1,18 +1,18 @@
 """The training panel: TF Playground on the desktop, on our engine, with the training off the GUI thread.
 
-The panel only composes its rooms and wires them to the worker: the toolbar (`toolbar`), the
-status line (`status_line`), the settings column (`data_controls` and `network_controls`), the
-network diagram (`network_view`), the decision boundary (`boundary_plot`) and the output column
-with its curves and confusion matrices (`curves`). The controls describe a `TrainingSettings`;
-each edit sends the new settings to the `TrainingWorker`, which resets only what the change needs.
-Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it. A weight typed on
-the diagram is one undoable edit (`edits.ParameterEdit` on `undo_stack`).
+The panel only composes its rooms and wires them to the worker: the toolbar (`toolbar`, with the
+pace and the stop condition), the status line (`status_line`), the settings column
+(`data_controls` and `network_controls`), the network diagram (`network_view`), the decision
+boundary (`boundary_plot`) and the output column with its curves and confusion matrices
+(`curves`). The controls describe a `TrainingSettings`; each edit sends the new settings to the
+`TrainingWorker`, which resets only what the change needs. Whatever the worker sends is kept, and
+a ~60 Hz timer paints the latest of it (`painting`), with a summary for the main window's status
+bar (`summary_changed`). A weight typed on the diagram is one undoable edit
+(`edits.ParameterEdit` on `undo_stack`); files go through `exports`.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,22 +21,20 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
 
-from engine.data import save_csv
-
-from ..files import write_atomic
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
 from .curves import CurvesColumn
 from .data_controls import DataControls
 from .edits import ParameterEdit
-from .network import NetworkSnapshot, network_snapshot, weights_document
+from .exports import unusable_file_message, write_dataset, write_weights
+from .network import NetworkSnapshot, network_snapshot
 from .network_controls import NetworkControls
 from .network_view import NetworkView
-from .picture import focus_caption, names_of_inputs, names_of_outputs, network_picture
+from .painting import Painter
+from .picture import names_of_inputs, names_of_outputs
 from .points import load_points
 from .settings import TrainingSettings, fitting_loss
 from .status_line import StatusLine
-from .summary import SummaryPace, summary_text
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, let_combos_narrow, named, scrolling_column
 from .worker import (
@@ -50,7 +48,6 @@ from .worker import (
 )
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
-CURVE_REDRAW_S = 1 / 20  # one curve plot at most 20 times a second, the two in turns: axes cost more than images
 
 
 class TrainingPanel(QWidget):
@@ -87,15 +84,14 @@ class TrainingPanel(QWidget):
         self._frame_dirty = False
         self._progress: Progress | None = None
         self._progress_dirty = False
-        self._last_curve_draw = 0.0
         self._compare_dialog = None
         self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
         self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
         self.last_change = None
-        self._summary = SummaryPace()
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
 
         self._build_ui()
+        self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves)
         self._follow_theme()  # the app's theme may be dark already
         self._show_settings(self.settings)
 
@@ -304,16 +300,7 @@ class TrainingPanel(QWidget):
         """The hovered neuron's map goes on the big plot (the worker draws it at full resolution)."""
         self._hovered = (layer, index) if layer >= 0 else None
         self.focus_requested.emit(layer, index)
-        self._show_focus()
-
-    def _show_focus(self) -> None:
-        frame = self._frame
-        focus = frame.focus if frame is not None else None
-        if self._hovered is None or focus is None or (focus.layer, focus.index) != self._hovered:
-            self.boundary_column.show_focus(None, "")  # the output until the neuron's map arrives
-            return
-        title, levels = focus_caption(frame, *self._hovered)
-        self.boundary_column.show_focus(focus, title, levels)
+        self.painter.show_focus(self._frame, self._hovered)
 
     @Slot(str, object, float, float)
     def _on_network_view_parameter_edited(self, name: str, index: tuple, old: float, new: float) -> None:
@@ -377,11 +364,7 @@ class TrainingPanel(QWidget):
         try:
             X, y, classes = load_points(path)
         except (OSError, ValueError) as error:
-            name = Path(path).name
-            message = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
-            if not message.startswith(name):
-                message = f"{name}: {message}"
-            self.show_message(f"Could not use {message}. The current data is unchanged.")
+            self.show_message(unusable_file_message(path, error))
             return False
         name = Path(path).name
         self.data_controls.show_csv_name(name)
@@ -406,7 +389,7 @@ class TrainingPanel(QWidget):
     @property
     def summary(self) -> str:
         """The summary last sent to the status bar."""
-        return self._summary.shown
+        return self.painter.summary.shown
 
     @property
     def step(self) -> int:
@@ -450,16 +433,10 @@ class TrainingPanel(QWidget):
         export_plot(plots[which], path)
 
     def export_weights(self, path: str | Path) -> None:
-        if self._frame is None:
-            raise RuntimeError("no weights yet")
-        document = weights_document(self._frame.settings, self._frame.state, self._frame.step, self._frame.classes)
-        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        write_weights(self._frame, path)
 
     def export_dataset(self, path: str | Path) -> None:
-        if self._data is None:
-            raise RuntimeError("no data yet")
-        X, y = self._data.data.all_points()
-        save_csv(path, X, y)
+        write_dataset(self.data, path)
 
     @Slot(str, str)
     def _on_toolbar_export_chosen(self, what: str, path: str) -> None:
@@ -541,34 +518,18 @@ class TrainingPanel(QWidget):
         self._redraw()
 
     def _redraw(self, force: bool = False) -> None:
-        """Paint what changed. The boundary, the loss plot and the accuracy plot take turns (a tick that
-        draws the boundary leaves the curves for the next, unless they are overdue, and a tick draws one
-        curve plot): Qt paints every plot changed in one pass, and all three together would hold the
-        event loop three times as long."""
-        drew_boundary = False
-        if self._frame_dirty and self._frame is not None:
+        """Paint what changed since the last tick (`painting.Painter`; ``force``: every curve plot too)."""
+        drew_boundary = self._frame_dirty and self._frame is not None
+        if drew_boundary:
             self._frame_dirty = False
-            frame = self._frame
-            self.boundary.set_probability(frame.probability, frame.extent, frame.contour, frame.misclassified)
-            if self._hovered is not None:
-                self._show_focus()
-            self.network_view.show_picture(network_picture(frame))
-            drew_boundary = True
+            self.painter.paint_frame(self._frame, self._hovered)
         if self._progress_dirty:
             self._progress_dirty = False
-            progress = self._progress
-            self.toolbar.show_progress(progress.metrics if progress else None,
-                                       progress.steps_per_second if progress else None)
-            self.curves.show_figures(progress)
-            self._summary.offer(summary_text(progress.metrics if progress else None))
-        summary = self._summary.due()
+            self.painter.paint_progress(self._progress)
+        summary = self.painter.summary.due()
         if summary is not None:
             self.summary_changed.emit(summary)
-        since = time.perf_counter() - self._last_curve_draw
-        due = since >= CURVE_REDRAW_S and (not drew_boundary or since >= 3 * CURVE_REDRAW_S)
-        if self.curves.behind and (force or due):
-            self._last_curve_draw = time.perf_counter()
-            self.curves.draw_behind(every=force)
+        self.painter.paint_curves(drew_boundary, force)
 
     # -- the end -------------------------------------------------------------------------------------
 

@@ -1,0 +1,39 @@
+"""What the training panel writes to files: the weights as JSON and the points as CSV (the plots go
+through `widgets.export_plot`), each written whole or not at all."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.data import save_csv
+
+from ..files import write_atomic
+from .network import weights_document
+from .points import SplitData
+from .worker import BoundaryFrame
+
+
+def write_weights(frame: BoundaryFrame | None, path: str | Path) -> None:
+    """The weights a frame was drawn with, their architecture and step (`network.weights_document`)."""
+    if frame is None:
+        raise RuntimeError("no weights yet")
+    document = weights_document(frame.settings, frame.state, frame.step, frame.classes)
+    write_atomic(path, json.dumps(document, indent=1) + "\n")
+
+
+def write_dataset(data: SplitData | None, path: str | Path) -> None:
+    """Every point, training and test, as x1,x2,label rows."""
+    if data is None:
+        raise RuntimeError("no data yet")
+    X, y = data.all_points()
+    save_csv(path, X, y)
+
+
+def unusable_file_message(path: str | Path, error: Exception) -> str:
+    """Why a file of points was refused, as the status line says it."""
+    name = Path(path).name
+    message = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
+    if not message.startswith(name):
+        message = f"{name}: {message}"
+    return f"Could not use {message}. The current data is unchanged."

@@ -1,0 +1,61 @@
+"""Painting what the worker sent, on the panel's paint timer: a frame on the decision boundary and the
+diagram, a progress report on the toolbar, the figures and the status-bar summary, and the curve
+plots in turns.
+
+The boundary, the loss plot and the accuracy plot take turns: a tick that draws the boundary leaves
+the curves for the next, unless they are overdue, and a tick draws one curve plot. Qt paints every
+plot changed in one pass, and all three together would hold the event loop three times as long.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .boundary_plot import BoundaryColumn
+from .curves import CurvesColumn
+from .network_view import NetworkView
+from .picture import focus_caption, network_picture
+from .summary import SummaryPace, summary_text
+from .toolbar import TrainingToolbar
+from .worker import BoundaryFrame, Progress
+
+CURVE_REDRAW_S = 1 / 20  # one curve plot at most 20 times a second, the two in turns: axes cost more than images
+
+
+class Painter:
+    def __init__(self, toolbar: TrainingToolbar, boundary_column: BoundaryColumn, network_view: NetworkView,
+                 curves: CurvesColumn):
+        self.toolbar, self.boundary_column, self.network_view, self.curves = (
+            toolbar, boundary_column, network_view, curves)
+        self.summary = SummaryPace()
+        self._last_curve_draw = 0.0
+
+    def paint_frame(self, frame: BoundaryFrame, hovered: tuple[int, int] | None) -> None:
+        self.boundary_column.view.set_probability(frame.probability, frame.extent, frame.contour,
+                                                  frame.misclassified)
+        if hovered is not None:
+            self.show_focus(frame, hovered)
+        self.network_view.show_picture(network_picture(frame))
+
+    def show_focus(self, frame: BoundaryFrame | None, hovered: tuple[int, int] | None) -> None:
+        """The hovered neuron's map on the big plot, once the worker has drawn it; the output until then."""
+        focus = frame.focus if frame is not None else None
+        if hovered is None or focus is None or (focus.layer, focus.index) != hovered:
+            self.boundary_column.show_focus(None, "")
+            return
+        title, levels = focus_caption(frame, *hovered)
+        self.boundary_column.show_focus(focus, title, levels)
+
+    def paint_progress(self, progress: Progress | None) -> None:
+        metrics = progress.metrics if progress else None
+        self.toolbar.show_progress(metrics, progress.steps_per_second if progress else None)
+        self.curves.show_figures(progress)
+        self.summary.offer(summary_text(metrics))
+
+    def paint_curves(self, drew_boundary: bool, force: bool = False) -> None:
+        """The curve plot that is behind, when its turn has come (all of them with ``force``)."""
+        since = time.perf_counter() - self._last_curve_draw
+        due = since >= CURVE_REDRAW_S and (not drew_boundary or since >= 3 * CURVE_REDRAW_S)
+        if self.curves.behind and (force or due):
+            self._last_curve_draw = time.perf_counter()
+            self.curves.draw_behind(every=force)
