@@ -34,8 +34,8 @@ from .wires import WireLayout
 log = logging.getLogger("autograd_playground.training")
 
 TICK_MS = 20          # one chunk of steps per tick: 50 a second
-FASTEST_BUDGET_S = 0.015  # "as fast as it goes": steps for this long each tick, the rest of it for the GUI
-MAX_OWED_STEPS = 0.25  # of a second's steps: the most a slow tick (a busy machine) may catch up on at once
+CHUNK_BUDGET_S = 0.010  # a chunk of steps ends after this long ("Fastest" fills it): pictures go out between
+MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
 FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
@@ -352,14 +352,16 @@ class TrainingWorker(_ThreadedWorker):
             return
         pace = self.session.settings.steps_per_second
         now = time.perf_counter()
+        deadline = now + CHUNK_BUDGET_S
         if pace is None:
-            deadline = now + FASTEST_BUDGET_S
-            taken = self._train(1_000_000, lambda: not self._running or time.perf_counter() >= deadline)
+            count = 1_000_000
         else:
-            self._owed = min(self._owed + pace * (now - self._last_tick), max(1.0, MAX_OWED_STEPS * pace))
+            limit = max(2.0, pace * MAX_OWED_TICKS * TICK_MS / 1000)  # never below one step and its fraction
+            self._owed = min(self._owed + pace * (now - self._last_tick), limit)
             count = int(self._owed)
-            self._owed -= count
-            taken = self._train(count, self._should_stop) if count else 0
+        taken = self._train(count, lambda: not self._running or time.perf_counter() >= deadline) if count else 0
+        if pace is not None:
+            self._owed -= taken
         self._last_tick = now
         if self._running and taken:
             self._emit_progress()
