@@ -34,11 +34,13 @@ from .learn.wiring import install_learning
 from .paths import EXAMPLES
 from .theme import apply_theme
 from .training.panel import TrainingPanel
+from .training.setup_actions import install_setup_actions
 
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
-OPEN_FILTER = "Autograd Playground files (*.json *.lesson);;Graphs (*.json);;Lessons (*.lesson);;All files (*)"
+OPEN_FILTER = ("Autograd Playground files (*.json *.lesson);;Graphs and training setups (*.json);;Lessons (*.lesson);;"
+               "All files (*)")
 LESSON_SUFFIX = " (lesson)"
 
 CANVAS_GESTURES = (
@@ -108,6 +110,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
+        self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")
@@ -140,7 +143,7 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Save", self.save, QKeySequence.StandardKey.Save)
         self._action(file_menu, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs, "actionSaveAs")
         file_menu.addSeparator()
-        export_menu = file_menu.addMenu("E&xport")
+        self.export_menu = export_menu = file_menu.addMenu("E&xport")
         self._action(export_menu, "Image as PNG…", lambda: self._on_export_image_triggered("png"), None,
                      "actionExportPng")
         self._action(export_menu, "Image as SVG…", lambda: self._on_export_image_triggered("svg"), None,
@@ -152,7 +155,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
-        edit_menu = bar.addMenu("&Edit")
+        self.edit_menu = edit_menu = bar.addMenu("&Edit")
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         undo.setObjectName("actionUndo")
@@ -249,6 +252,8 @@ class MainWindow(QMainWindow):
         if item.kind == "graph":
             self._set_document(item.content, item.path, item.path.name)
             self.tabs.setCurrentWidget(self.editor)
+        elif item.kind == "setup":
+            self.training_setups.open(item.content, item.path.name)
         elif item.kind == "lesson":
             try:
                 self.learning.open_lesson(item.content)

@@ -35,6 +35,7 @@ from .network_view import NetworkView
 from .picture import focus_caption, names_of_inputs, names_of_outputs, network_picture
 from .points import load_points
 from .settings import TrainingSettings, fitting_loss
+from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named, scrolling_column
@@ -67,6 +68,7 @@ class TrainingPanel(QWidget):
     focus_requested = Signal(int, int)
     wire_layout_requested = Signal(object)
     parameter_requested = Signal(int, str, object, float)
+    setup_requested = Signal(object)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -118,6 +120,7 @@ class TrainingPanel(QWidget):
         if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
             self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
         self.parameter_requested.connect(self.worker.set_parameter)
+        self.setup_requested.connect(self.worker.load_setup)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -377,6 +380,21 @@ class TrainingPanel(QWidget):
         self.clear_message()
         self.points_requested.emit(X, y, name, classes)
         return True
+
+    def current_setup(self, with_weights: bool = True) -> TrainingSetup:
+        """The tab as it stands, for a file or the clipboard: data, network, every control, and with
+        ``with_weights`` the trained weights, the optimizer's state and the step."""
+        return self.worker.setup_now(with_weights)
+
+    def apply_setup(self, setup: TrainingSetup) -> None:
+        """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
+        self.pause()
+        if setup.settings.dataset == "csv":
+            self.data_controls.show_csv_name(setup.data.name)
+        self.settings = setup.settings
+        self._show_settings(setup.settings)
+        self.clear_message()
+        self.setup_requested.emit(setup)
 
     def show_message(self, text: str) -> None:
         self.status.show_message(text)

@@ -196,6 +196,15 @@ class TrainingSession:
         self.F_train = expand_features(self.data.X_train, self.settings.features)
         self._new_steps()
 
+    def anchor_batches(self) -> None:
+        """Restart the minibatch order from this step, as a session resumed at this step starts it."""
+        self._new_steps()
+
+    def resume_schedule(self) -> None:
+        """Put the learning-rate schedule and the minibatch order where they stand at `step` (after the
+        step and the optimizer's state were set from a saved setup)."""
+        self._new_schedule()
+
     def reset(self) -> None:
         """Start over: the network's initial weights for the seed, a fresh optimizer, step 0."""
         self._build_model()
