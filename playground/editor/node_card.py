@@ -67,7 +67,8 @@ class NodeItem(CardItem):
     def title(self) -> str:
         node_kind = kind(self._node.kind)
         if node_kind.is_leaf:
-            return f"{self._name} = {format_number(self.shown_value())}"
+            value = format_number(self.shown_value())
+            return value if self._name == value else f"{self._name} = {value}"  # a bare constant: "3", not "3 = 3"
         return self._name
 
     def kind_title(self) -> str:
