@@ -100,12 +100,13 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
-        self.editor.evaluated.connect(self._on_evaluated)
+        self.editor.summary_changed.connect(self._on_editor_summary_changed)
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
         self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
+        self.animator.concealment_changed.connect(self.editor.conceal)  # a quiz hides its answers in both tabs
         self.undo_stack.cleanChanged.connect(self._update_title)
 
         self._build_menus()
@@ -471,8 +472,8 @@ class MainWindow(QMainWindow):
         else:
             self._tab_messages[panel] = text
 
-    def _on_evaluated(self, evaluation) -> None:
-        self._set_tab_summary(self.editor, evaluation.summary())
+    def _on_editor_summary_changed(self, text: str) -> None:
+        self._set_tab_summary(self.editor, text)
 
     def _set_tab_summary(self, panel: QWidget, text: str) -> None:
         self._tab_summaries[panel] = text
