@@ -52,6 +52,37 @@ class Optimizer:
     def _update(self, state: dict, param: np.ndarray, grad: np.ndarray) -> None:
         raise NotImplementedError
 
+    # The running state a step leaves behind (Adam's moments and step count, SGD's momentum
+    # buffer), saved and restored as with ``torch.optim.Optimizer.state_dict()``: so that a run
+    # resumed from saved weights takes exactly the step it would have taken.
+    _SCRATCH = ("scratch",)  # working memory, not state
+
+    def state_dict(self) -> dict:
+        """``{"state": {index: {name: array or number}}, "lr": lr}``, copies of the running state."""
+        state = {index: {name: (np.array(value) if isinstance(value, np.ndarray) else value)
+                         for name, value in entry.items() if name not in self._SCRATCH}
+                 for index, entry in enumerate(self.state) if entry}
+        return {"state": state, "lr": self.lr}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Take the running state of `state_dict` (of an optimizer over parameters of the same shapes)."""
+        entries = state_dict["state"]
+        for index, entry in entries.items():
+            if not 0 <= int(index) < len(self.state):
+                raise ValueError(f"state for parameter {index}, but there are {len(self.state)} parameters")
+            shape = np.shape(self.params[int(index)].data) if not self._scalar else (len(self.params),)
+            for name, value in entry.items():
+                if isinstance(value, np.ndarray) and value.shape != shape:
+                    raise ValueError(f"{name} of parameter {index} has shape {value.shape}, the parameter {shape}")
+        self.state = [{} for _ in self.params]
+        for index, entry in entries.items():
+            restored = {name: (np.array(value, dtype=np.float64) if isinstance(value, np.ndarray) else value)
+                        for name, value in entry.items()}
+            if "exp_avg" in restored:
+                restored["scratch"] = np.empty_like(restored["exp_avg"])
+            self.state[int(index)] = restored
+        self.lr = float(state_dict.get("lr", self.lr))
+
 
 def _check_non_negative(**settings: float) -> None:
     for name, value in settings.items():

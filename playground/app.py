@@ -34,11 +34,13 @@ from .learn.wiring import install_learning
 from .paths import EXAMPLES
 from .theme import apply_theme
 from .training.panel import TrainingPanel
+from .training.setup_actions import install_setup_actions
 
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
-OPEN_FILTER = "Autograd Playground files (*.json *.lesson);;Graphs (*.json);;Lessons (*.lesson);;All files (*)"
+OPEN_FILTER = ("Autograd Playground files (*.json *.lesson);;Graphs and training setups (*.json);;Lessons (*.lesson);;"
+               "All files (*)")
 LESSON_SUFFIX = " (lesson)"
 
 CANVAS_GESTURES = (
@@ -98,13 +100,14 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
-        self.editor.evaluated.connect(self._on_evaluated)
+        self.editor.summary_changed.connect(self._on_editor_summary_changed)
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
         self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
         self.training.summary_changed.connect(lambda text: self._set_tab_summary(self.training, text))
         self.training.animate_backward_requested.connect(self.animate_network)
         self.animator.network_requested.connect(self._load_network_into_animator)
+        self.animator.concealment_changed.connect(self.editor.conceal)  # a quiz hides its answers in both tabs
         self.undo_stack.cleanChanged.connect(self._update_title)
         # Edit > Undo and Redo act on the stack of the tab shown (the animator has none: they are disabled).
         self.undo_group = QUndoGroup(self)
@@ -115,6 +118,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
+        self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")
@@ -147,7 +151,7 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Save", self.save, QKeySequence.StandardKey.Save)
         self._action(file_menu, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs, "actionSaveAs")
         file_menu.addSeparator()
-        export_menu = file_menu.addMenu("E&xport")
+        self.export_menu = export_menu = file_menu.addMenu("E&xport")
         self._action(export_menu, "Image as PNG…", lambda: self._on_export_image_triggered("png"), None,
                      "actionExportPng")
         self._action(export_menu, "Image as SVG…", lambda: self._on_export_image_triggered("svg"), None,
@@ -159,7 +163,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
-        edit_menu = bar.addMenu("&Edit")
+        self.edit_menu = edit_menu = bar.addMenu("&Edit")
         undo = self.undo_group.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         undo.setObjectName("actionUndo")
@@ -256,6 +260,8 @@ class MainWindow(QMainWindow):
         if item.kind == "graph":
             self._set_document(item.content, item.path, item.path.name)
             self.tabs.setCurrentWidget(self.editor)
+        elif item.kind == "setup":
+            self.training_setups.open(item.content, item.path.name)
         elif item.kind == "lesson":
             try:
                 self.learning.open_lesson(item.content)
@@ -473,8 +479,8 @@ class MainWindow(QMainWindow):
         else:
             self._tab_messages[panel] = text
 
-    def _on_evaluated(self, evaluation) -> None:
-        self._set_tab_summary(self.editor, evaluation.summary())
+    def _on_editor_summary_changed(self, text: str) -> None:
+        self._set_tab_summary(self.editor, text)
 
     def _set_tab_summary(self, panel: QWidget, text: str) -> None:
         self._tab_summaries[panel] = text

@@ -12,6 +12,9 @@ from .editor.document import DocumentFormatError, GraphDocument
 from .files import FileFormatError, read_json, read_text
 from .learn.lesson import FORMAT_NAME as LESSON_FORMAT
 from .learn.lesson import LessonFormatError, parse_lesson
+from .training.setup_file import FORMAT_NAME as SETUP_FORMAT
+from .training.setup_file import SetupFormatError
+from .training.setup_file import from_dict as setup_from_dict
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,9 @@ def read_any(path: str | Path) -> ReadFile:
     try:
         if kind == GRAPH_FORMAT:
             return ReadFile("graph", path, GraphDocument.from_dict(data))
-    except DocumentFormatError as error:
+        if kind == SETUP_FORMAT:
+            return ReadFile("setup", path, setup_from_dict(data))
+    except (DocumentFormatError, SetupFormatError) as error:
         raise FileFormatError(f"{path.name}: {error}") from None
     raise FileFormatError(f"{path.name}: this is not an Autograd Playground graph, nor another file it opens "
-                          "(a lesson, ...): 'format' is missing or unknown")
+                          "(a training setup, a lesson): 'format' is missing or unknown")

@@ -9,6 +9,8 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def python_blocks() -> list[str]:
+    """The ```python blocks: run here. (The playground.show() example is a ```py block: it opens a window
+    and waits for it to close, which tests/playground/test_show.py checks in a subprocess.)"""
     return re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..editor.concealment import NOTHING_CONCEALED, Concealment
 from ..editor.document import GraphDocument
 from .predict_view import PredictBox
 from .reveal import Reveal, after, unpredicted
@@ -75,3 +76,20 @@ class QuizHiding:
 
     def hides(self, position: int) -> bool:
         return self.reveal is not None and self.reveal.hides(position)
+
+
+def editor_concealment(timeline, hidden: Iterable[int]) -> Concealment:
+    """What the editor's cards must not show while the animator hides the steps at ``hidden`` (positions,
+    1 = the first frame) of ``timeline``, a timeline of the editor's own graph: the values computed at
+    hidden forward steps, the gradients that a hidden step adds to, and the wires of hidden steps."""
+    values, grads, wires = set(), set(), set()
+    for position in hidden:
+        frame = timeline.frames[position - 1]
+        if frame.phase == "forward":
+            values.add(frame.node_id)
+        elif frame.step is not None and frame.edge is not None:
+            grads.add(frame.edge.source)
+            wires.add(frame.edge)
+    if not (values or grads or wires):
+        return NOTHING_CONCEALED
+    return Concealment(frozenset(values), frozenset(grads), frozenset(wires))

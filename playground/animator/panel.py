@@ -15,6 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
+from ..editor.concealment import NOTHING_CONCEALED
 from ..editor.document import Change, GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
@@ -23,7 +24,7 @@ from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
 from .follower import DocumentFollower
-from .hiding import QuizHiding
+from .hiding import QuizHiding, editor_concealment
 from .keys import PlaybackKeys
 from .pitfall_view import PitfallView
 from .player import SPEEDS, Player, speed_text
@@ -56,6 +57,7 @@ class AnimatorPanel(QWidget):
     """Steps through the forward and backward pass of a graph; see the module docstring."""
 
     status_message = Signal(str)
+    concealment_changed = Signal(object)  # an editor Concealment: what the editor's cards must hide as well
     step_reached = Signal(int)  # the new position (0 = before the first frame)
     network_requested = Signal()  # the person chose the training network: the main window sends a snapshot
 
@@ -67,6 +69,7 @@ class AnimatorPanel(QWidget):
         self._animation: DocumentAnimation | TensorAnimation | None = None
         self._source = "graph"  # what is shown: "graph" (the editor's), "network" (the training panel's), "python"
         self._python_result = None  # the tensor playground.show() sent, if any
+        self._concealment = NOTHING_CONCEALED  # what the editor was last told to hide
         self._maths: tuple | None = None
         self._stale = False
         self._dark = False
@@ -475,6 +478,12 @@ class AnimatorPanel(QWidget):
     def _apply_hiding(self) -> None:
         if self._animation is not None:
             self.hiding.apply(self._animation, self._document, self._maths)
+        concealment = NOTHING_CONCEALED
+        if self._source == "graph" and isinstance(self._animation, DocumentAnimation):
+            concealment = editor_concealment(self._animation.timeline, self.hidden_positions)
+        if concealment != self._concealment:  # the editor's cards hide what the animator hides
+            self._concealment = concealment
+            self.concealment_changed.emit(concealment)
 
     @guarded
     def _on_predict_hiding_changed(self) -> None:

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import networkx as nx
 
+from ..numbers import format_number
 from .catalog import DEFAULT_SUM_INPUTS, KINDS, kind
 
 FORMAT_NAME = "autograd-playground-graph"
@@ -155,18 +156,22 @@ class GraphDocument:
 
         A label is used as it is. Unlabelled results are t1, t2, ... in forward order, the way a
         textbook names the intermediate values of an exercise; unlabelled leaves are x1, x2, ...
-        (inputs), w1, w2, ... (parameters) and c1, c2, ... (constants). A generated name skips every
-        name that a label already uses, so no two nodes read alike by accident.
+        (inputs) and w1, w2, ... (parameters), and an unlabelled constant is its number (``3``).
+        A generated name skips every name that a label already uses, so no two nodes read alike by
+        accident.
         """
         if self._names is None:
             taken = {node.label for node in self._nodes.values() if node.label}
-            counters = {"input": 0, "parameter": 0, "constant": 0}
-            prefixes = {"input": "x", "parameter": "w", "constant": "c"}
+            counters = {"input": 0, "parameter": 0}
+            prefixes = {"input": "x", "parameter": "w"}
             names = {}
             for node_id in self.topological_order():
                 node = self._nodes[node_id]
                 if node.label:
                     names[node_id] = node.label
+                    continue
+                if node.kind == "constant":  # the 3 of 3 * x is read as itself
+                    names[node_id] = format_number(node.value)
                     continue
                 family = node.kind if node.kind in prefixes else "result"
                 prefix = prefixes.get(family, "t")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from ..numbers import format_number, full_number
 from .cards import BODY_PADDING, HEADER_HEIGHT, ROW_HEIGHT, CardItem
 from .catalog import kind
+from .concealment import HIDDEN
 from .document import Node
 from .evaluate import NodeResult, same_numbers
 
@@ -28,6 +29,7 @@ class NodeItem(CardItem):
         self._node = replace(node)
         self._name = name or node.label or kind(node.kind).title  # the document's readable name (t1, x1, ...)
         self._result: NodeResult | None = None
+        self._concealed = (False, False)  # value, grad: "?" while a quiz asks for them
         self._layout()
         self._refresh_tooltip()
 
@@ -67,7 +69,8 @@ class NodeItem(CardItem):
     def title(self) -> str:
         node_kind = kind(self._node.kind)
         if node_kind.is_leaf:
-            return f"{self._name} = {format_number(self.shown_value())}"
+            value = format_number(self.shown_value())
+            return value if self._name == value else f"{self._name} = {value}"  # a bare constant: "3", not "3 = 3"
         return self._name
 
     def kind_title(self) -> str:
@@ -82,6 +85,16 @@ class NodeItem(CardItem):
     def display_name(self) -> str:
         return self._name
 
+    def set_concealed(self, value: bool, grad: bool) -> None:
+        """Print "?" for the value and/or the gradient: a quiz asks for them (`concealment`)."""
+        if (value, grad) != self._concealed:
+            self._concealed = (value, grad)
+            self._refresh_tooltip()
+            self.update()
+
+    def _shown(self, number: float | None, concealed: bool, full: bool = False) -> str:
+        return HIDDEN if concealed else (full_number if full else format_number)(number)
+
     def shown_value(self) -> float | None:
         if self._result is not None:
             return self._result.value
@@ -91,7 +104,8 @@ class NodeItem(CardItem):
         return self._result.grad if self._result is not None else None
 
     def default_body_lines(self) -> list[str]:
-        return [f"value {format_number(self.shown_value())}", f"grad {format_number(self.shown_grad())}"]
+        value, grad = self._concealed
+        return [f"value {self._shown(self.shown_value(), value)}", f"grad {self._shown(self.shown_grad(), grad)}"]
 
     def problem_text(self) -> str | None:
         """Why this node is drawn in red: a nan/inf result or unconnected inputs; None if fine."""
@@ -108,8 +122,9 @@ class NodeItem(CardItem):
         return None
 
     def tooltip_text(self) -> str:
-        text = (f"{self._name} ({self._node.kind}) = {full_number(self.shown_value())}, "
-                f"grad = {full_number(self.shown_grad())}")
+        value, grad = self._concealed
+        text = (f"{self._name} ({self._node.kind}) = {self._shown(self.shown_value(), value, True)}, "
+                f"grad = {self._shown(self.shown_grad(), grad, True)}")
         problem = self.problem_text()
         return f"{text}\n{problem}" if problem else text
 

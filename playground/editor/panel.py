@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ..numbers import format_number, full_number
 from . import edits
 from .commands import EditCommand
+from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from .document import Change, Edge, GraphDocument, Node
 from .evaluate import Evaluation, evaluate
 from .expression import ExpressionError, parse_expression
@@ -45,6 +46,7 @@ SIDE_WIDTH = 290
 
 class EditorPanel(QWidget):
     evaluated = Signal(object)  # the new Evaluation
+    summary_changed = Signal(str)  # what the status bar says of the graph: "Output = 0.7071"
     status_message = Signal(str)
     animate_backward_requested = Signal()  # "Animate backward": the main window opens the animator on this graph
 
@@ -53,6 +55,7 @@ class EditorPanel(QWidget):
         self.setObjectName("editorPanel")
         self.document, self.undo_stack = document, undo_stack
         self._evaluation: Evaluation | None = None
+        self._concealment = NOTHING_CONCEALED
         self._evaluation_timer = QTimer(self, singleShot=True, interval=0)
         self._evaluation_timer.timeout.connect(self.refresh)
 
@@ -147,6 +150,23 @@ class EditorPanel(QWidget):
         self.scene.show_evaluation(self._evaluation)
         self.properties.set_evaluation(self._evaluation)
         self.evaluated.emit(self._evaluation)
+        self.summary_changed.emit(self.summary())
+
+    def summary(self) -> str:
+        """The evaluation's summary, but "Output = ?" while a quiz asks for the output's value."""
+        output = self.evaluation.output
+        if output is not None and output in self._concealment.values:
+            return f"Output = {HIDDEN} (a quiz asks for it)"
+        return self.evaluation.summary()
+
+    def conceal(self, concealment: Concealment) -> None:
+        """Show "?" on the cards, the wires and the properties for what a quiz asks for."""
+        if concealment == self._concealment:
+            return
+        self._concealment = concealment
+        self.scene.conceal(concealment)
+        self.properties.conceal(concealment)
+        self.summary_changed.emit(self.summary())
 
     # -- building from an expression --------------------------------------------------------
 

@@ -28,6 +28,7 @@ from ..numbers import format_number, full_number
 from . import edits
 from .catalog import kind
 from .commands import EditCommand
+from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from .document import GraphDocument
 from .evaluate import Evaluation
 
@@ -58,6 +59,7 @@ class PropertiesPanel(QWidget):
         self.document, self.undo_stack = document, undo_stack
         self.node_id: str | None = None
         self._evaluation: Evaluation | None = None
+        self._concealment = NOTHING_CONCEALED
         self._slider_range: dict[str, tuple[float, float]] = {}  # per node, view state only
         self._drag = 0  # counts slider drags: the value edits of one drag are one undo step
 
@@ -129,6 +131,11 @@ class PropertiesPanel(QWidget):
         self.node_id = node_id
         self.refresh()
 
+    def conceal(self, concealment: Concealment) -> None:
+        """Show "?" for the computed value or gradient a quiz asks for."""
+        self._concealment = concealment
+        self.refresh()
+
     def set_evaluation(self, evaluation: Evaluation) -> None:
         self._evaluation = evaluation
         self.refresh()
@@ -189,8 +196,14 @@ class PropertiesPanel(QWidget):
             self.inputs_spin.setValue(node.inputs)
         result = self._evaluation.results.get(node.id) if self._evaluation else None
         # About four significant figures to read; every digit in the tooltip, for whoever asks.
-        for label, number in ((self.computed_value, result.value if result else None),
-                              (self.computed_grad, result.grad if result else None)):
+        hidden = self._concealment
+        shown = ((self.computed_value, result.value if result else None, node.id in hidden.values),
+                 (self.computed_grad, result.grad if result else None, node.id in hidden.grads))
+        for label, number, concealed in shown:
+            if concealed:  # a quiz asks for it
+                label.setText(HIDDEN)
+                label.setToolTip("Hidden while the quiz asks for it")
+                continue
             label.setText(format_number(number))
             label.setToolTip(f"Full precision: {full_number(number)}" if number is not None else "")
         self.problem.setText(result.problem or "" if result else "")

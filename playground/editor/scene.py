@@ -33,6 +33,7 @@ from ..errors import guarded
 from . import edits
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
+from .concealment import NOTHING_CONCEALED, Concealment
 from .context_menu import ContextMenus
 from .document import Change, Edge, GraphDocument, Node
 from .evaluate import Evaluation
@@ -57,6 +58,7 @@ class GraphScene(CardScene):
         self.undo_stack = undo_stack if undo_stack is not None else QUndoStack(self)
         self._show_wire_grads = True
         self._evaluation: Evaluation | None = None
+        self._concealment = NOTHING_CONCEALED
 
         # The parts the scene is built from (its Qt children: see `ScenePart`).
         self._canvas_edits = CanvasEdits(self, document, self.undo_stack)
@@ -141,6 +143,14 @@ class GraphScene(CardScene):
             wire.set_grad(evaluation.edge_grads.get(edge) if evaluation else None)
         self._refresh_output_marks()
 
+    def conceal(self, concealment: Concealment) -> None:
+        """Show "?" for the numbers a quiz asks for (`Concealment`); `NOTHING_CONCEALED` shows them all."""
+        self._concealment = concealment
+        for node_id, item in self._nodes.items():
+            item.set_concealed(node_id in concealment.values, node_id in concealment.grads)
+        for edge, wire in self._wires.items():
+            wire.set_concealed(edge in concealment.wires)
+
     # -- following the document ------------------------------------------------------------
 
     def rebuild(self) -> None:
@@ -205,6 +215,7 @@ class GraphScene(CardScene):
     def _add_node_item(self, node: Node) -> NodeItem:
         item = NodeItem(node, self.document.name(node.id))
         item.set_editable(True)
+        item.set_concealed(node.id in self._concealment.values, node.id in self._concealment.grads)
         if self._evaluation is not None:
             item.set_result(self._evaluation.results.get(node.id))
         self.add_card(node.id, item)
@@ -216,6 +227,7 @@ class GraphScene(CardScene):
             return None
         wire = WireItem(edge, source, target)
         wire.set_label_visible(self._show_wire_grads)
+        wire.set_concealed(edge in self._concealment.wires)
         if self._evaluation is not None:
             wire.set_grad(self._evaluation.edge_grads.get(edge))
         self.addItem(wire)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
 
 from ..numbers import format_number, full_number
 from .cards import CardItem
+from .concealment import HIDDEN
 from .document import Edge
 from .evaluate import same_number
 from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
@@ -51,6 +52,7 @@ class WireItem(QGraphicsObject):
         self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
         self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
         self._grad: float | None = None
+        self._concealed = False  # "grad ?" while a quiz asks for it
         self._label_visible = True
         self._emphasized = False
         self._highlight: QColor | None = None
@@ -74,7 +76,17 @@ class WireItem(QGraphicsObject):
         return self._grad
 
     def label_text(self) -> str:
-        return "" if self._grad is None else f"grad {format_number(self._grad)}"
+        if self._grad is None:
+            return ""
+        return f"grad {HIDDEN if self._concealed else format_number(self._grad)}"
+
+    def set_concealed(self, concealed: bool) -> None:
+        """Label the wire "grad ?": a quiz asks for what it carries (`concealment`)."""
+        if concealed != self._concealed:
+            self._concealed = concealed
+            self._label_size = None
+            self.place_label()
+            self._refresh_tooltip()
 
     def set_grad(self, grad: float | None) -> None:
         if same_number(grad, self._grad):
@@ -162,7 +174,7 @@ class WireItem(QGraphicsObject):
         port = self.target_item.port_name(self.edge.port)
         text = f"{self.source_item.display_name()} → {self.target_item.display_name()} (input '{port}')"
         if self._grad is not None:
-            text += f"\ngradient carried = {full_number(self._grad)}"
+            text += f"\ngradient carried = {HIDDEN if self._concealed else full_number(self._grad)}"
         self.setToolTip(text)
 
     def _label_rect(self) -> QRectF:

@@ -34,6 +34,7 @@ from .painting import Painter
 from .picture import names_of_inputs, names_of_outputs
 from .points import load_points
 from .settings import TrainingSettings, fitting_loss
+from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, let_combos_narrow, named, scrolling_column
@@ -66,6 +67,7 @@ class TrainingPanel(QWidget):
     wire_layout_requested = Signal(object)
     aspect_requested = Signal(float)
     parameter_requested = Signal(int, str, object, float)
+    setup_requested = Signal(object)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -123,6 +125,7 @@ class TrainingPanel(QWidget):
         self.aspect_requested.connect(self.worker.set_aspect)
         if self.boundary_column.aspect != 1.0:  # laid out before the worker existed
             self.aspect_requested.emit(self.boundary_column.aspect)
+        self.setup_requested.connect(self.worker.load_setup)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -375,6 +378,21 @@ class TrainingPanel(QWidget):
         self.clear_message()
         self.points_requested.emit(X, y, name, classes)
         return True
+
+    def current_setup(self, with_weights: bool = True) -> TrainingSetup:
+        """The tab as it stands, for a file or the clipboard: data, network, every control, and with
+        ``with_weights`` the trained weights, the optimizer's state and the step."""
+        return self.worker.setup_now(with_weights)
+
+    def apply_setup(self, setup: TrainingSetup) -> None:
+        """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
+        self.pause()
+        if setup.settings.dataset == "csv":
+            self.data_controls.show_csv_name(setup.data.name)
+        self.settings = setup.settings
+        self._show_settings(setup.settings)
+        self.clear_message()
+        self.setup_requested.emit(setup)
 
     def show_message(self, text: str) -> None:
         self.status.show_message(text)

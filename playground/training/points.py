@@ -32,6 +32,9 @@ _FEATURE_FUNCTIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = 
     "sin x1": lambda x1, x2: np.sin(x1),
     "sin x2": lambda x1, x2: np.sin(x2),
 }
+# The same features as Python source, for an exported script (a test holds the two tables together).
+FEATURE_FORMULAS = {"x1": "x1", "x2": "x2", "x1^2": "x1 * x1", "x2^2": "x2 * x2", "x1*x2": "x1 * x2",
+                    "sin x1": "np.sin(x1)", "sin x2": "np.sin(x2)"}
 
 
 @dataclass(frozen=True)

@@ -251,6 +251,20 @@ class TrainingSession:
         self._new_steps()
         self.watch.rearm()
 
+    def anchor_batches(self) -> None:
+        """Restart the minibatch order from this step, as a session resumed at this step starts it."""
+        self._new_steps()
+
+    def resume_schedule(self) -> None:
+        """Put the learning-rate schedule and the minibatch order where they stand at `step` (after the
+        step and the optimizer's state were set from a saved setup); the epochs as that many steps of
+        this batch make, and the watch and the stop condition start afresh on these weights."""
+        self._new_schedule()
+        self._epochs_before, self._points_seen = 0.0, self.step * self.batch
+        self.watch = RunWatch()
+        self._look()
+        self.arm_stop()
+
     def reset(self) -> None:
         """Start over: the network's initial weights for the seed, a fresh optimizer, step 0."""
         self._build_model()

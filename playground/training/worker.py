@@ -14,11 +14,12 @@ from __future__ import annotations
 import atexit
 import functools
 import logging
+import threading
 import time
 import traceback
 import weakref
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
@@ -29,6 +30,7 @@ from .network import parameter_name
 from .points import SplitData
 from .session import Metrics, TrainingSession
 from .settings import Change, TrainingSettings
+from .setup_file import TrainingSetup, capture, restore
 from .wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
@@ -214,6 +216,14 @@ def _hook_quit() -> None:
         _quit_hooked = True
 
 
+@dataclass
+class _SetupRequest:
+    with_weights: bool
+    done: threading.Event = field(default_factory=threading.Event)
+    setup: TrainingSetup | None = None
+    error: Exception | None = None
+
+
 class TrainingWorker(_ThreadedWorker):
     """Drives one `TrainingSession` in its thread."""
 
@@ -226,6 +236,7 @@ class TrainingWorker(_ThreadedWorker):
     stalled = Signal(str)             # message: the run goes nowhere (training goes on)
     stop_reached = Signal(str)        # message: the stop condition is met; training has paused
     paused = Signal()                 # a run has stopped (pause, divergence, failure)
+    _setup_asked = Signal(object)     # a _SetupRequest, from `setup_now` in another thread
 
     def __init__(self, settings: TrainingSettings | None = None, resolution: int = 150):
         super().__init__()
@@ -239,6 +250,35 @@ class TrainingWorker(_ThreadedWorker):
         self._wire_layout: WireLayout | None = None
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
+        self._setup_asked.connect(self._on_setup_asked)
+
+    def setup_now(self, with_weights: bool = True, timeout: float = 10.0) -> TrainingSetup:
+        """The run as it stands, for a file: called from the GUI thread, answered by the worker's thread
+        between two of its steps (so the weights, the step and the optimizer's state belong together)."""
+        request = _SetupRequest(with_weights)
+        self._setup_asked.emit(request)
+        if not request.done.wait(timeout):
+            raise TimeoutError("the training thread did not answer")
+        if request.error is not None:
+            raise request.error
+        return request.setup
+
+    @Slot(object)
+    def _on_setup_asked(self, request: _SetupRequest) -> None:
+        try:
+            request.setup = capture(self.session, request.with_weights)
+        except Exception as error:  # handed to the asking thread, which reports it
+            request.error = error
+        finally:
+            request.done.set()
+
+    @Slot(object)
+    @_guarded
+    def load_setup(self, setup: TrainingSetup) -> None:
+        """Go on from a saved setup: its data, network, step and optimizer state (a new run)."""
+        self.session = restore(setup, self.session.resolution)
+        self._after_rebuild("setup")
+        self.settings_applied.emit(self.session.settings, Change.DATA)
 
     # -- requests (queued slots: they run in the worker's thread) --
 

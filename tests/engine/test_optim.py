@@ -357,3 +357,38 @@ def test_schedules_refuse_bad_periods():
     for make in (lambda: StepLR(optimizer, step_size=0), lambda: CosineAnnealingLR(optimizer, T_max=0)):
         with pytest.raises(ValueError):
             make()
+
+
+@pytest.mark.parametrize("make", [
+    lambda ps: Adam(ps, lr=0.05),
+    lambda ps: SGD(ps, lr=0.1, momentum=0.9),
+])
+def test_an_optimizer_resumed_from_its_state_dict_takes_the_very_same_steps(make):
+    rng = np.random.default_rng(3)
+    start = [rng.normal(size=(3, 2)), rng.normal(size=(2,))]
+
+    def loss_of(params):
+        w, b = params
+        return ((w.sum(axis=0) * b).tanh() ** 2).sum()
+
+    def run(steps, params, optimizer):
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss_of(params).backward()
+            optimizer.step()
+
+    straight = [Tensor(a, requires_grad=True) for a in start]
+    run(10, straight, make(straight))
+    first = [Tensor(a, requires_grad=True) for a in start]
+    optimizer = make(first)
+    run(4, first, optimizer)
+    saved, weights = optimizer.state_dict(), [p.data.copy() for p in first]
+    resumed = [Tensor(w, requires_grad=True) for w in weights]
+    again = make(resumed)
+    again.load_state_dict(saved)
+    run(6, resumed, again)
+    for a, b in zip(straight, resumed):
+        assert np.array_equal(a.data, b.data)  # bit for bit, not close
+    with pytest.raises(ValueError, match="shape"):
+        make([Tensor(np.zeros((4, 4)), requires_grad=True), Tensor(np.zeros(2), requires_grad=True)]
+             ).load_state_dict(saved)

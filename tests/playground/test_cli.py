@@ -104,3 +104,17 @@ def test_a_broken_lesson_stops_the_command_with_its_line(tmp_path):
     done = command(path)
     assert done.returncode == 2
     assert done.stderr.startswith(f"autograd-playground: {path}: line 6: the graph does not parse at column 22")
+
+
+def test_a_training_setup_is_told_from_a_graph_by_its_content(tmp_path):
+    from playground.file_kinds import read_any
+    from playground.training.settings import TrainingSettings
+    from playground.training.setup_file import TrainingSetup, save_setup
+
+    path = tmp_path / "class.json"
+    save_setup(path, TrainingSetup(TrainingSettings(hidden=(4, 4))))
+    item = read_any(path)
+    assert item.kind == "setup" and item.content.settings.hidden == (4, 4)
+    path.write_text(path.read_text().replace('"version": 1', '"version": 9'))
+    done = command(path)
+    assert done.returncode == 2 and "newer" in done.stderr

@@ -412,7 +412,7 @@ def named_graph() -> GraphDocument:
 
 def test_unlabelled_results_are_named_t1_t2_in_forward_order_and_leaves_by_kind():
     doc = named_graph()
-    assert doc.names() == {"n1": "x1", "n2": "w1", "n3": "c1", "n4": "t2", "n5": "t1", "n9": "t3"}
+    assert doc.names() == {"n1": "x1", "n2": "w1", "n3": "1", "n4": "t2", "n5": "t1", "n9": "t3"}  # 1: a constant
 
 
 def test_names_follow_labels_and_structure_but_not_moves():

@@ -449,3 +449,26 @@ def test_the_learn_panel_writes_a_gradient_in_the_animators_order(window):
     answered = panel.answered_list.text()
     assert "×" in answered and " x " not in row(window, 10)
     assert row(window, 10) == "10.  L → t2: 1 × 7 = 7"  # upstream × local, as the Learn panel's "∂L/∂L × t3"
+
+
+def test_the_editors_cards_hide_what_the_exercise_asks_too(window):
+    window.learning.start("02-chain-rule")
+    panel = window.learning.panel
+    panel.next()  # the values exercise
+    scene, t1, a = window.editor.scene, label(window.document, "t1"), label(window.document, "a")
+    assert scene.node_item(t1).body_lines() == ["value ?", "grad ?"]  # one tab away, no answer either
+    assert scene.node_item(a).body_lines()[0] == "value 2"  # the inputs are given
+    assert window.editor.summary().startswith("Output = ?")  # L is asked too: not in the status bar either
+    assert all(wire.label_text() in ("", "grad ?") for wire in scene.wire_items())
+    panel.answer("6")
+    assert scene.node_item(t1).body_lines() == ["value 6", "grad ?"]
+
+
+def test_predict_mode_hides_the_gradients_on_the_editors_cards(window):
+    window.editor.build_from_expression("a=2; b=3; L=a*b")
+    window.animator.load(window.document)
+    window.animator.set_predict(True)
+    scene, a = window.editor.scene, label(window.document, "a")
+    assert scene.node_item(a).body_lines() == ["value 2", "grad ?"]
+    window.animator.set_predict(False)
+    assert scene.node_item(a).body_lines() == ["value 2", "grad 3"]

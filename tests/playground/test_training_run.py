@@ -138,3 +138,20 @@ def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, pane
     assert "The learning rate 10 is probably too large: try 0.01, or Reset." in panel.message
     assert panel.is_playing  # said, not stopped: a teacher may want to show where it goes
     panel.pause()
+
+
+def test_a_reopened_setup_counts_its_epochs_and_reads_the_first_files_pace():
+    from playground.training.setup_file import capture, from_dict, restore, to_dict
+
+    session = TrainingSession(TrainingSettings(batch_size=35, stop_when="epochs", stop_at=12.0,
+                                               steps_per_second=None))
+    session.train_steps(8)
+    document = to_dict(capture(session))
+    assert document["settings"]["steps_per_second"] is None and document["settings"]["stop_at"] == 12.0
+    reopened = restore(from_dict(document))
+    assert reopened.step == 8 and reopened.epoch == pytest.approx(2.0)  # 8 steps of 35 out of 140
+    assert reopened.settings.stop_when == "epochs"
+    assert reopened.train_steps(1000, stop_condition=True).stopped is not None and reopened.step == 48
+    old = dict(document, settings={**{k: v for k, v in document["settings"].items() if k != "steps_per_second"},
+                                   "steps_per_frame": 10})
+    assert from_dict(old).settings.steps_per_second == 500  # ten steps at each of 50 frames a second

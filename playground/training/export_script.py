@@ -1,0 +1,200 @@
+"""Export > Training as Python: a script that takes the training tab's run again with the engine (and, as
+an option, beside it with PyTorch), from the same points, the same initial weights, optimizer, schedule
+and minibatches, printing the losses the tab's curves show. Qt-free.
+
+The run starts from the network's initial weights (those of the settings' seed and initialisation),
+so a script exported after 1,000 steps retraces those 1,000 steps rather than starting from where
+they ended; its step k prints the loss the curve showed at step k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .network import LEAKY_SLOPE, model_for
+from .points import FEATURE_FORMULAS, SplitData
+from .settings import ACTIVATIONS, DATASETS, TrainingSettings
+
+_ENGINE_ACTIVATIONS = {"tanh": "Tanh()", "relu": "ReLU()", "sigmoid": "Sigmoid()",
+                       "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})"}
+_TORCH_ACTIVATIONS = {"tanh": "torch.nn.Tanh()", "relu": "torch.nn.ReLU()", "sigmoid": "torch.nn.Sigmoid()",
+                      "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})"}
+_TORCH_LOSSES = {
+    "bce": "F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))",
+    "hinge": "(1.0 - (2.0 * y - 1.0).reshape(logits.shape) * logits).clamp(min=0.0).mean()",
+    "mse": "F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))",
+    "cross_entropy": "F.cross_entropy(logits, y)",
+}
+BATCH_SEED_SALT = 104729  # `TrainingSession` seeds its minibatch order with (seed, step, this)
+
+
+def _array(values: np.ndarray) -> str:
+    """A numpy literal that reads back exactly (floats as repr)."""
+    return f"np.array({np.asarray(values).tolist()!r})"
+
+
+def _layers(settings: TrainingSettings, activations: dict[str, str], linear: str) -> str:
+    sizes = settings.layer_sizes
+    parts = []
+    for index, (fan_in, fan_out) in enumerate(zip(sizes, sizes[1:])):
+        parts.append(f"{linear}({fan_in}, {fan_out})")
+        if index < len(sizes) - 2:
+            parts.append(activations[settings.activation])
+    return ",\n    ".join(parts)
+
+
+def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool = False) -> str:
+    """The script's text for a run of ``settings`` on ``data``."""
+    s = settings
+    weights = model_for(s).state_dict()
+    features = ", ".join(FEATURE_FORMULAS[name] for name in s.features)
+    engine_imports = sorted({"Linear", "Sequential", _ENGINE_ACTIVATIONS[s.activation].split("(")[0]})
+    optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r}, weight_decay={s.weight_decay!r})"
+                 if s.optimizer == "adam" else
+                 f"SGD(model.parameters(), lr={s.learning_rate!r}, momentum="
+                 f"{s.momentum if s.optimizer == 'momentum' else 0.0!r}, weight_decay={s.weight_decay!r})")
+    schedule = {"constant": None,
+                "step": f"StepLR({{}}, step_size={s.schedule_steps}, gamma={s.schedule_gamma!r})",
+                "cosine": f"CosineAnnealingLR({{}}, T_max={s.schedule_steps})"}[s.schedule]
+    dataset = DATASETS[s.dataset] if s.dataset != "csv" else f"the points of {data.name or 'a CSV'}"
+    lines = [
+        '"""Exported by Autograd Playground: the training tab\'s run, taken again with the engine'
+        + (" and beside it with PyTorch (float64)." if use_torch else "."),
+        "",
+        f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, {s.classes} classes.",
+        f"Network: {s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}.",
+        f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
+        f"batch {s.batch_size or 'full'}.",
+        "",
+        "Run: python this_file.py [steps] [print every]   (500 and 50 unless given)",
+        '"""',
+        "",
+        "import sys",
+        "",
+        "import numpy as np",
+        "",
+    ]
+    if use_torch:
+        lines += ["import torch", "import torch.nn.functional as F", ""]
+    lines += [
+        "import engine",
+        "from engine import Tensor",
+        f"from engine.nn import {', '.join(engine_imports)}",
+        f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
+        + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
+        "from engine.train import classification_loss, train",
+        "",
+        "STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 500",
+        "PRINT_EVERY = int(sys.argv[2]) if len(sys.argv) > 2 else 50",
+        "",
+        "# The points (x1, x2) and their classes, as the training tab split them.",
+        f"X_train = {_array(data.X_train)}",
+        f"y_train = {_array(data.y_train)}",
+        f"X_test = {_array(data.X_test)}",
+        f"y_test = {_array(data.y_test)}",
+        "",
+        "",
+        "def features(X):",
+        f'    """The network\'s inputs: {", ".join(s.features)}."""',
+        "    x1, x2 = X[:, 0], X[:, 1]",
+        f"    return np.column_stack([{features}])",
+        "",
+        "",
+        "F_train, F_test = features(X_train), features(X_test)",
+        "",
+        f"# The network with the weights it started from (seed {s.seed}, initialisation {s.init!r}).",
+        "model = Sequential(\n    " + _layers(s, _ENGINE_ACTIVATIONS, "Linear") + ",\n)",
+        "INITIAL_WEIGHTS = {",
+        *(f"    {name!r}: {_array(value)}," for name, value in weights.items()),
+        "}",
+        "model.load_state_dict(INITIAL_WEIGHTS)",
+        f"optimizer = {optimizer}",
+        f"scheduler = {schedule.format('optimizer') if schedule else None}",
+        f"loss_fn = classification_loss({s.loss!r})",
+        "# The minibatches in the order the app drew them (the same generator, the same seed).",
+        f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
+        f"steps = train(model, optimizer, loss_fn, F_train, y_train, batch_size={s.batch_size!r}, "
+        "random_state=batches, scheduler=scheduler)",
+        "",
+        "",
+        "def engine_losses():",
+        '    """The loss over the whole training and test sets, as the tab\'s curves show them."""',
+        "    with engine.no_grad():",
+        "        return tuple(loss_fn(model(Tensor(F)), y).item() for F, y in ((F_train, y_train), (F_test, y_test)))",
+        "",
+        "",
+    ]
+    if use_torch:
+        lines += _torch_part(s, optimizer, schedule)
+    lines += [
+        "worst = 0.0",
+        "for step in range(1, STEPS + 1):",
+        "    next(steps)",
+    ]
+    if use_torch:
+        lines += ["    torch_step()"]
+    lines += [
+        "    if step % PRINT_EVERY == 0 or step == STEPS:",
+        "        train_loss, test_loss = engine_losses()",
+    ]
+    if use_torch:
+        lines += [
+            "        torch_train, torch_test = torch_losses()",
+            "        worst = max(worst, abs(train_loss - torch_train), abs(test_loss - torch_test))",
+            '        print(f"step {step:6d}  train loss {train_loss!r}  test loss {test_loss!r}  "',
+            '              f"torch {torch_train!r} {torch_test!r}")',
+            'print(f"largest difference between the engine and PyTorch: {worst:.3g}")',
+        ]
+    else:
+        lines += ['        print(f"step {step:6d}  train loss {train_loss!r}  test loss {test_loss!r}")']
+    return "\n".join(lines) + "\n"
+
+
+def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> list[str]:
+    torch_optimizer = optimizer.replace("model.parameters()", "torch_model.parameters()")
+    torch_optimizer = ("torch.optim." + torch_optimizer)
+    as_targets = "" if s.loss == "cross_entropy" else ".astype(float)"  # class indices, or 0/1 as floats
+    lines = [
+        "# The same run in PyTorch, float64: the same weights, optimizer, schedule and minibatches.",
+        "torch.set_default_dtype(torch.float64)",
+        "torch_model = torch.nn.Sequential(\n    " + _layers(s, _TORCH_ACTIVATIONS, "torch.nn.Linear") + ",\n)",
+        "torch_model.load_state_dict({name: torch.tensor(value) for name, value in INITIAL_WEIGHTS.items()})",
+        f"torch_optimizer = {torch_optimizer}",
+        "torch_scheduler = " + (("torch.optim.lr_scheduler." + schedule.format("torch_optimizer"))
+                                if schedule else "None"),
+        f"torch_batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
+        "torch_order, torch_position = np.arange(len(F_train)), len(F_train)",
+        "",
+        "",
+        "def torch_loss(logits, y):",
+        f"    return {_TORCH_LOSSES[s.loss]}",
+        "",
+        "",
+        "def torch_step():",
+        '    """One step on the next minibatch, drawn as engine.train draws it."""',
+        "    global torch_order, torch_position",
+        f"    batch_size = {s.batch_size!r}",
+        "    if batch_size is None or batch_size >= len(F_train):",
+        "        picked = slice(None)",
+        "    else:",
+        "        if torch_position + batch_size > len(F_train):  # a new epoch",
+        "            torch_order, torch_position = torch_batches.permutation(len(F_train)), 0",
+        "        picked = torch_order[torch_position:torch_position + batch_size]",
+        "        torch_position += batch_size",
+        "    logits = torch_model(torch.tensor(F_train[picked]))",
+        f"    loss = torch_loss(logits, torch.tensor(y_train[picked]{as_targets}))",
+        "    torch_optimizer.zero_grad()",
+        "    loss.backward()",
+        "    torch_optimizer.step()",
+        "    if torch_scheduler is not None:",
+        "        torch_scheduler.step()",
+        "",
+        "",
+        "def torch_losses():",
+        "    with torch.no_grad():",
+        f"        return tuple(torch_loss(torch_model(torch.tensor(F)), torch.tensor(y{as_targets})).item()",
+        "                     for F, y in ((F_train, y_train), (F_test, y_test)))",
+        "",
+        "",
+    ]
+    return lines

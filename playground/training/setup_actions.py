@@ -1,0 +1,150 @@
+"""Training setups in the main window: File > Save training setup…, Open training setup…, Edit > Copy and
+Paste training setup, File > Export > Training as Python (optionally with a PyTorch check). Kept here so
+that the main window only calls `install_setup_actions` and opens a setup file like any other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import QFileDialog
+
+from ..errors import guarded
+from ..files import write_atomic
+from .export_script import training_script
+from .setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
+
+WITH_WEIGHTS_FILTER = "Training setup with its trained weights (*.json)"
+UNTRAINED_FILTER = "Training setup, untrained (*.json)"
+PYTHON_FILTER = "Python scripts (*.py)"
+
+
+class SetupActions(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.training = window.training
+        file_menu, export_menu, edit_menu = window.file_menu, window.export_menu, window.edit_menu
+        before = export_menu.menuAction()
+        self.save_action = self._add(file_menu, "Save &training setup…", "actionSaveTrainingSetup",
+                                     self._on_save_triggered, before)
+        self.open_action = self._add(file_menu, "Open training set&up…", "actionOpenTrainingSetup",
+                                     self._on_open_triggered, before)
+        file_menu.insertSeparator(before)
+        self._add(export_menu, "Training as Python…", "actionExportTrainingPython", self._on_export_triggered)
+        self._add(export_menu, "Training as Python with a PyTorch check…", "actionExportTrainingPythonTorch",
+                  self._on_export_torch_triggered)
+        edit_menu.addSeparator()
+        self.copy_action = self._add(edit_menu, "Copy training setup", "actionCopyTrainingSetup",
+                                     self._on_copy_triggered)
+        self.paste_action = self._add(edit_menu, "Paste training setup", "actionPasteTrainingSetup",
+                                      self._on_paste_triggered)
+
+    def _add(self, menu, text: str, name: str, slot, before: QAction | None = None) -> QAction:
+        action = QAction(text, self.window)
+        action.setObjectName(name)
+        action.triggered.connect(slot)
+        if before is None:
+            menu.addAction(action)
+        else:
+            menu.insertAction(before, action)
+        return action
+
+    # -- what the actions do (tests call these) ------------------------------------------------------
+
+    def save(self, path: str | Path, with_weights: bool = True) -> bool:
+        path = Path(path)
+        try:
+            save_setup(path, self.training.current_setup(with_weights))
+        except (OSError, TimeoutError) as error:
+            self.window._show_error(f"{path.name} could not be saved", str(error))
+            return False
+        self._say(f"Saved the training setup{' with its trained weights' if with_weights else ''} to {path}")
+        return True
+
+    def open(self, setup: TrainingSetup, where: str) -> None:
+        """Show a setup read from a file or the clipboard on the Training tab."""
+        self.window.tabs.setCurrentWidget(self.training)
+        self.training.apply_setup(setup)
+        trained = f", step {setup.step}" if setup.has_weights else ""
+        self._say(f"Opened the training setup from {where} ({setup.settings.architecture()}{trained})")
+
+    def copy_setup(self) -> str:
+        """Put the setup (with its trained weights) on the clipboard as one line of text; returns it."""
+        text = to_text(self.training.current_setup(True))
+        QGuiApplication.clipboard().setText(text)
+        self._say(f"Copied the training setup ({len(text):,} characters): paste it in a message, "
+                  "then Edit > Paste training setup")
+        return text
+
+    def paste_setup(self) -> bool:
+        text = QGuiApplication.clipboard().text()
+        try:
+            setup = from_text(text)
+        except SetupFormatError as error:
+            self.window._show_error("The training setup could not be pasted", f"{error}. The tab is unchanged.")
+            return False
+        self.open(setup, "the clipboard")
+        return True
+
+    def export_script(self, path: str | Path, use_torch: bool = False) -> bool:
+        path = Path(path)
+        setup = self.training.current_setup(False)
+        data = points_of(setup)
+        try:
+            write_atomic(path, training_script(setup.settings, data, use_torch))
+        except OSError as error:
+            self.window._show_error(f"{path.name} could not be written", str(error))
+            return False
+        self._say(f"Wrote {path}: run it with the project's Python to take the run again")
+        return True
+
+    # -- dialogs -----------------------------------------------------------------------------------------
+
+    def _folder(self) -> str:
+        return str(self.window._start_folder())
+
+    @guarded
+    def _on_save_triggered(self, _checked: bool = False) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self.window, "Save training setup",
+                                                   str(Path(self._folder()) / "training.json"),
+                                                   f"{WITH_WEIGHTS_FILTER};;{UNTRAINED_FILTER}")
+        if path:
+            self.save(path, with_weights=chosen != UNTRAINED_FILTER)
+
+    @guarded
+    def _on_open_triggered(self, _checked: bool = False) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open training setup", self._folder(),
+                                              "Training setups (*.json);;All files (*)")
+        if path:
+            self.window.open_path(path)
+
+    @guarded
+    def _on_export_triggered(self, _checked: bool = False, use_torch: bool = False) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export training as Python",
+                                              str(Path(self._folder()) / "training.py"), PYTHON_FILTER)
+        if path:
+            self.export_script(path, use_torch)
+
+    @guarded
+    def _on_export_torch_triggered(self, _checked: bool = False) -> None:
+        self._on_export_triggered(use_torch=True)
+
+    @guarded
+    def _on_copy_triggered(self, _checked: bool = False) -> None:
+        self.copy_setup()
+
+    @guarded
+    def _on_paste_triggered(self, _checked: bool = False) -> None:
+        self.paste_setup()
+
+    def _recover(self, error: Exception) -> None:
+        """Nothing to put right: an action either finished or changed nothing (the error was shown)."""
+
+    def _say(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 8000)
+
+
+def install_setup_actions(window) -> SetupActions:
+    return SetupActions(window)

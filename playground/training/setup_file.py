@@ -1,0 +1,325 @@
+"""Training setups as files and as text to paste: the data, the network, every control, and (if asked)
+the trained weights, the optimizer's running state and the step, so that a run opens where it was saved
+and goes on taking the very steps it would have taken. Qt-free.
+
+The file is versioned JSON (``"format": "autograd-playground-training-setup"``), written atomically.
+A generated dataset is kept as its generator and seed (the settings say which); points a person
+added, or a CSV, are kept as the points themselves. The text form for a chat message is the same
+JSON, compressed and base64-encoded behind the prefix ``agp-setup:``. Anything that cannot be read
+is refused with a `SetupFormatError` that says what is wrong; nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import zlib
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from engine import Tensor
+
+from ..files import read_json, read_text, write_atomic
+from .network import make_optimizer, model_for
+from .points import SplitData, make_dataset, split
+from .session import TrainingSession
+from .settings import DATASETS, MAX_CLASSES, TrainingSettings
+
+FORMAT_NAME = "autograd-playground-training-setup"
+FORMAT_VERSION = 1
+TEXT_PREFIX = "agp-setup:"
+MAX_POINTS = 100_000
+MAX_STEP = 10**12
+
+
+class SetupFormatError(ValueError):
+    """A setup that cannot be used; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class TrainingSetup:
+    """A training tab as it stands: its settings, its points (None: the settings' generator makes them),
+    and, for a trained network, the step, the weights and the optimizer's running state."""
+
+    settings: TrainingSettings
+    data: SplitData | None = None
+    step: int = 0
+    weights: dict[str, np.ndarray] | None = None
+    optimizer: dict | None = None
+
+    @property
+    def has_weights(self) -> bool:
+        return self.weights is not None
+
+
+# -- from and to a session ---------------------------------------------------------------------------
+
+
+def capture(session: TrainingSession, with_weights: bool = True) -> TrainingSetup:
+    """The setup of ``session``; with ``with_weights``, its network as trained so far.
+
+    The session's minibatch order restarts from this step, as the order of a session opened from
+    the setup does, so that both go on alike step for step.
+    """
+    data = None if _regenerates(session.settings, session.data) else session.data.copy()
+    if not with_weights:
+        return TrainingSetup(session.settings, data)
+    session.anchor_batches()
+    return TrainingSetup(session.settings, data, session.step, session.state_dict(), session.optimizer.state_dict())
+
+
+def restore(setup: TrainingSetup, resolution: int = 150) -> TrainingSession:
+    """A session in the state ``setup`` describes (raises `SetupFormatError` if its parts do not fit)."""
+    settings, data = setup.settings, setup.data
+    custom = None
+    if data is not None:
+        X, y = data.all_points()
+        custom = (X, y, data.name, data.classes)
+    elif settings.dataset == "csv":
+        raise SetupFormatError("a setup on a CSV's points must carry the points")
+    try:
+        session = TrainingSession(settings, data=data, custom=custom, resolution=resolution)
+        if setup.weights is not None:
+            session.model.load_state_dict(setup.weights)
+            session.step = setup.step
+            if setup.optimizer is not None:
+                session.optimizer.load_state_dict(setup.optimizer)
+            session.start_loss = None
+            session.resume_schedule()
+    except (KeyError, ValueError) as error:
+        raise SetupFormatError(f"the setup's parts do not fit together: {error}") from None
+    return session
+
+
+def points_of(setup: TrainingSetup) -> SplitData:
+    """The setup's points: its own, or those its settings' generator makes."""
+    if setup.data is not None:
+        return setup.data
+    s = setup.settings
+    X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
+    return split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset])
+
+
+def _regenerates(settings: TrainingSettings, data: SplitData) -> bool:
+    """Whether the settings' generator and seed make exactly ``data`` (no point added, not a CSV)."""
+    if settings.dataset == "csv":
+        return False
+    X, y = make_dataset(settings.dataset, settings.points, settings.noise, settings.seed, settings.classes)
+    made = split(X, y, settings.test_fraction, settings.seed)
+    return all(np.array_equal(a, b) for a, b in ((made.X_train, data.X_train), (made.y_train, data.y_train),
+                                                  (made.X_test, data.X_test), (made.y_test, data.y_test)))
+
+
+# -- to and from JSON ----------------------------------------------------------------------------------
+
+
+def to_dict(setup: TrainingSetup) -> dict:
+    settings = {f.name: getattr(setup.settings, f.name) for f in fields(TrainingSettings)}
+    settings["features"], settings["hidden"] = list(settings["features"]), list(settings["hidden"])
+    out = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "settings": settings, "data": None}
+    if setup.data is not None:
+        d = setup.data
+        out["data"] = {"name": d.name, "classes": list(d.classes), "extent": list(d.extent),
+                       "x_train": d.X_train.tolist(), "y_train": d.y_train.tolist(),
+                       "x_test": d.X_test.tolist(), "y_test": d.y_test.tolist()}
+    if setup.weights is not None:
+        out["step"] = setup.step
+        out["weights"] = {name: np.asarray(value).tolist() for name, value in setup.weights.items()}
+        if setup.optimizer is not None:
+            out["optimizer"] = {
+                "lr": setup.optimizer["lr"],
+                "state": {str(index): {name: (value.tolist() if isinstance(value, np.ndarray) else value)
+                                       for name, value in entry.items()}
+                          for index, entry in setup.optimizer["state"].items()},
+            }
+    return out
+
+
+def from_dict(data) -> TrainingSetup:
+    """A setup from its JSON form; `SetupFormatError` says what is wrong with it."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+        raise SetupFormatError("this is not an Autograd Playground training setup ('format' is missing or wrong)")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SetupFormatError("the setup has no valid format version")
+    if version > FORMAT_VERSION:
+        raise SetupFormatError(f"the setup uses format version {version}, written by a newer Autograd Playground; "
+                               f"this one reads version {FORMAT_VERSION}")
+    settings = _settings(data.get("settings"))
+    points = None if data.get("data") is None else _points(data["data"], settings)
+    if "weights" not in data:
+        return TrainingSetup(settings, points)
+    step = data.get("step")
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= MAX_STEP:
+        raise SetupFormatError(f"'step' must be a whole number from 0, not {step!r}")
+    weights = _weights(data["weights"], settings)
+    optimizer = None if data.get("optimizer") is None else _optimizer(data["optimizer"], settings, weights)
+    return TrainingSetup(settings, points, step, weights, optimizer)
+
+
+def _settings(data) -> TrainingSettings:
+    if not isinstance(data, dict):
+        raise SetupFormatError("'settings' must be an object of the training panel's settings")
+    known = {f.name for f in fields(TrainingSettings)}
+    unknown = sorted(set(data) - known - {"steps_per_frame"})
+    if unknown:
+        raise SetupFormatError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    values = dict(data)
+    if "steps_per_frame" in values and "steps_per_second" not in values:
+        # The first setups kept the pace as steps per frame, at the worker's 50 frames a second.
+        frames = values.pop("steps_per_frame")
+        if isinstance(frames, int) and not isinstance(frames, bool):
+            values["steps_per_second"] = min(50 * frames, 100_000)
+    for name in ("features", "hidden"):
+        if name in values:
+            if not isinstance(values[name], list):
+                raise SetupFormatError(f"setting {name!r} must be a list, not {values[name]!r}")
+            values[name] = tuple(values[name])
+    for name, value in values.items():
+        if isinstance(value, bool):
+            raise SetupFormatError(f"setting {name!r} must not be true/false")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SetupFormatError(f"setting {name!r} must be a finite number, not {value!r}")
+    try:
+        return TrainingSettings(**values)
+    except (TypeError, ValueError) as error:
+        raise SetupFormatError(f"bad settings: {error}") from None
+
+
+def _array(value, what: str, shape: tuple, dtype) -> np.ndarray:
+    """``value`` (nested lists) as an array of ``shape`` (-1: any length), every number finite."""
+    try:
+        array = np.array(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        raise SetupFormatError(f"{what} must hold numbers only") from None
+    if array.ndim != len(shape) or any(want not in (-1, got) for want, got in zip(shape, array.shape)):
+        raise SetupFormatError(f"{what} has shape {array.shape}, not {tuple('n' if s == -1 else s for s in shape)}")
+    if dtype is np.float64 and not np.all(np.isfinite(array)):
+        raise SetupFormatError(f"{what} holds a number that is not finite")
+    return array
+
+
+def _labels(value, what: str) -> np.ndarray:
+    """A flat list of whole numbers (not 0.5, not true) as an int64 array."""
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise SetupFormatError(f"{what} must hold whole numbers")
+    return np.array(value, dtype=np.int64).reshape(-1)
+
+
+def _points(data, settings: TrainingSettings) -> SplitData:
+    if not isinstance(data, dict):
+        raise SetupFormatError("'data' must be null (the settings' generator) or an object with the points")
+    for key in ("x_train", "y_train", "x_test", "y_test"):
+        if not isinstance(data.get(key), list):
+            raise SetupFormatError(f"'data' needs the list {key!r}")
+    if len(data["x_train"]) + len(data["x_test"]) > MAX_POINTS:
+        raise SetupFormatError(f"the setup has more than {MAX_POINTS:,} points")
+    X_train, X_test = (_array(data[k], f"data.{k}", (-1, 2), np.float64) for k in ("x_train", "x_test"))
+    y_train, y_test = (_labels(data[k], f"data.{k}") for k in ("y_train", "y_test"))
+    if len(X_train) != len(y_train) or len(X_test) != len(y_test):
+        raise SetupFormatError("'data' has a different number of points and labels")
+    if len(X_train) < 1:
+        raise SetupFormatError("'data' has no training points")
+    k = settings.classes
+    for labels in (y_train, y_test):
+        if labels.size and (labels.min() < 0 or labels.max() >= k):
+            raise SetupFormatError(f"'data' has labels outside 0..{k - 1} ({k} classes in the settings)")
+    classes = data.get("classes")
+    if (not isinstance(classes, list) or len(classes) != k or len(classes) > MAX_CLASSES
+            or not all(isinstance(c, str) and 0 < len(c) <= 100 for c in classes)):
+        raise SetupFormatError(f"'data.classes' must name the {k} classes")
+    extent = _array(data.get("extent"), "data.extent", (4,), np.float64)
+    if not (extent[0] < extent[1] and extent[2] < extent[3]):
+        raise SetupFormatError("'data.extent' must be x_min < x_max, y_min < y_max")
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > 200:
+        raise SetupFormatError("'data.name' must be a short text")
+    return SplitData(X_train, y_train, X_test, y_test, tuple(float(v) for v in extent), name, tuple(classes))
+
+
+def _weights(data, settings: TrainingSettings) -> dict[str, np.ndarray]:
+    if not isinstance(data, dict):
+        raise SetupFormatError("'weights' must be an object: parameter name -> numbers")
+    expected = model_for(settings).state_dict()
+    if set(data) != set(expected):
+        missing, extra = sorted(set(expected) - set(data)), sorted(set(data) - set(expected))
+        raise SetupFormatError(f"the weights do not fit the network {settings.architecture()}: "
+                               f"missing {missing}, unexpected {extra}")
+    return {name: _array(data[name], f"weights.{name}", shape.shape, np.float64) for name, shape in expected.items()}
+
+
+def _optimizer(data, settings: TrainingSettings, weights: dict[str, np.ndarray]) -> dict:
+    if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+        raise SetupFormatError("'optimizer' must be an object with the optimizer's 'state'")
+    lr = data.get("lr")
+    if not isinstance(lr, (int, float)) or isinstance(lr, bool) or not math.isfinite(lr) or lr < 0:
+        raise SetupFormatError(f"'optimizer.lr' must be a finite number, not {lr!r}")
+    shapes = [np.shape(w) for w in weights.values()]
+    state = {}
+    for index, entry in data["state"].items():
+        if not (isinstance(index, str) and index.isdigit() and int(index) < len(shapes)) or not isinstance(entry, dict):
+            raise SetupFormatError(f"'optimizer.state' has no parameter {index!r}")
+        values = {}
+        for name, value in entry.items():
+            if name == "step":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise SetupFormatError("'optimizer.state' holds a step that is not a whole number")
+                values[name] = value
+            elif name in ("exp_avg", "exp_avg_sq", "momentum_buffer"):
+                values[name] = _array(value, f"optimizer.state.{index}.{name}", shapes[int(index)], np.float64)
+            else:
+                raise SetupFormatError(f"'optimizer.state' holds an unknown entry {name!r}")
+        state[int(index)] = values
+    optimizer = make_optimizer(settings, [Tensor(w, requires_grad=True) for w in weights.values()])
+    try:
+        optimizer.load_state_dict({"state": state, "lr": float(lr)})
+    except ValueError as error:
+        raise SetupFormatError(f"the optimizer's state does not fit: {error}") from None
+    return {"state": state, "lr": float(lr)}
+
+
+# -- files and text ------------------------------------------------------------------------------------
+
+
+def save_setup(path: str | Path, setup: TrainingSetup) -> None:
+    write_atomic(path, json.dumps(to_dict(setup), indent=1) + "\n")
+
+
+def load_setup(path: str | Path) -> TrainingSetup:
+    """Read a setup file; `SetupFormatError` (or OSError) names the file and says what is wrong."""
+    path = Path(path)
+    try:
+        return from_dict(read_json(path, read_text(path, SetupFormatError), SetupFormatError))
+    except SetupFormatError as error:
+        message = str(error)
+        raise SetupFormatError(message if message.startswith(path.name) else f"{path.name}: {message}") from None
+
+
+def to_text(setup: TrainingSetup) -> str:
+    """One line to paste in a chat message."""
+    packed = zlib.compress(json.dumps(to_dict(setup), separators=(",", ":")).encode("utf-8"), 9)
+    return TEXT_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii")
+
+
+def from_text(text: str) -> TrainingSetup:
+    """A setup from `to_text`'s line, or from its JSON pasted as it is."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return from_dict(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise SetupFormatError(f"the pasted setup is not valid JSON ({error.msg}, column {error.colno})") from None
+    if not text.startswith(TEXT_PREFIX):
+        raise SetupFormatError(f"the clipboard holds no training setup (one starts with '{TEXT_PREFIX}' or '{{')")
+    try:
+        packed = base64.urlsafe_b64decode(text[len(TEXT_PREFIX):].encode("ascii"))
+        raw = zlib.decompressobj().decompress(packed, 64 * 1024 * 1024)  # a bomb stops at 64 MB
+        data = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, ValueError, zlib.error, UnicodeError):
+        raise SetupFormatError("the pasted setup is damaged (cut short or changed?)") from None
+    return from_dict(data)
+
