@@ -34,15 +34,17 @@ def test_the_plot_fills_its_column_and_the_picture_fills_the_plot(qtbot, panel):
     assert plot.height() > 1.3 * plot.width() * 0.9  # a tall column: a tall plot, not a square with bands
     used = sum(w.height() for w in (plot, column.legend, column.class_picker))
     assert used > 0.8 * column.height()
-    # The worker draws the plane for the plot's shape: the image covers the whole data area.
-    qtbot.waitUntil(lambda: panel._frame is not None and abs(
-        (panel._frame.extent[1] - panel._frame.extent[0]) / (panel._frame.extent[3] - panel._frame.extent[2])
-        - vb.width() / vb.height()) < 0.03, timeout=WAIT)
-    qtbot.waitUntil(lambda: not panel._frame_dirty, timeout=WAIT)
-    image = panel.boundary.image.mapRectToScene(panel.boundary.image.boundingRect())
-    area = vb.sceneBoundingRect()
-    assert image.top() <= area.top() + 2 and image.bottom() >= area.bottom() - 2
-    assert image.left() <= area.left() + 2 and image.right() >= area.right() - 2
+    # The worker draws the plane for the plot's shape: the image comes to cover the whole data area (once
+    # the layout has settled and the frame for the plot's last shape is painted).
+    def covered() -> bool:
+        image = panel.boundary.image.mapRectToScene(panel.boundary.image.boundingRect())
+        area = vb.sceneBoundingRect()
+        return (image.top() <= area.top() + 2 and image.bottom() >= area.bottom() - 2
+                and image.left() <= area.left() + 2 and image.right() >= area.right() - 2)
+
+    qtbot.waitUntil(covered, timeout=WAIT)
+    panel.resize(1100, 700)  # and again after the window changes shape
+    qtbot.waitUntil(covered, timeout=WAIT)
     # The data's aspect is kept: one unit is as long across as up.
     x_size, y_size = vb.viewPixelSize()
     assert x_size == pytest.approx(y_size, rel=0.02)
