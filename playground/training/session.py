@@ -215,7 +215,7 @@ class TrainingSession:
             set_optimizer_settings(self.optimizer, settings)
             self._new_schedule()
         if Change.OPTIMIZER <= change < Change.MODEL:  # the same weights, trained otherwise: watch afresh
-            self.watch.rearm()
+            self._rewatch()
         self.arm_stop()
         return change
 
@@ -249,7 +249,7 @@ class TrainingSession:
                             y_train=np.append(d.y_train, np.int64(label)))
         self.F_train = expand_features(self.data.X_train, self.settings.features)
         self._new_steps()
-        self.watch.rearm()
+        self._rewatch()
 
     def anchor_batches(self) -> None:
         """Restart the minibatch order from this step, as a session resumed at this step starts it."""
@@ -349,6 +349,12 @@ class TrainingSession:
             return None
         return StopReached(self.step, self.epoch, self.settings.stop_when, self.settings.stop_at, value)
 
+    def _rewatch(self) -> None:
+        """Watch afresh from the weights as they are now: their loss is where progress is measured from
+        (a learning rate set too large at step 0 must not count its first spikes down as progress)."""
+        self.watch.rearm()
+        self._look()
+
     def _look(self) -> Stall | None:
         """Show the watch the network over the training set: one forward pass."""
         with no_grad(), np.errstate(all="ignore"):
@@ -435,7 +441,7 @@ class TrainingSession:
             raise ValueError(f"a weight must be a finite number, not {value!r}")
         old = float(data[index])
         data[index] = value
-        self.watch.rearm()
+        self._rewatch()
         return old
 
     def state_dict(self) -> dict[str, np.ndarray]:

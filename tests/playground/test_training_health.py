@@ -37,6 +37,13 @@ def test_adam_at_learning_rate_10_on_two_moons_is_reported_with_what_to_try():
     assert np.isfinite(session.evaluate().train_loss)
 
 
+def test_a_learning_rate_set_too_large_after_the_start_is_said_as_soon():
+    session = TrainingSession()
+    session.apply(replace(session.settings, learning_rate=10.0))  # as a person types it, before Play
+    stall = first_stall(session, 1000)
+    assert stall is not None and stall.step <= 300 and "The learning rate 10 is probably too large" in stall.message()
+
+
 def test_a_run_predicting_one_class_everywhere_is_reported_as_collapsed():
     session = TrainingSession(TrainingSettings(init="zeros"))
     stall = first_stall(session, 1000)

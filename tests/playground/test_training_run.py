@@ -132,9 +132,10 @@ def test_the_stop_condition_pauses_training_and_says_why(qtbot, panel):
 
 
 def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, panel):
-    panel.set_settings(replace(panel.settings, learning_rate=10.0, steps_per_second=None))
+    panel.set_settings(replace(panel.settings, learning_rate=10.0, steps_per_second=200))  # as a person sets it
     panel.play()
     qtbot.waitUntil(lambda: "probably too large" in panel.message, timeout=WAIT)
+    assert panel.worker.session.step <= 400  # said within a few hundred steps
     assert "The learning rate 10 is probably too large: try 0.01, or Reset." in panel.message
     assert panel.is_playing  # said, not stopped: a teacher may want to show where it goes
     panel.pause()
