@@ -36,7 +36,8 @@ from .wires import WireLayout
 log = logging.getLogger("autograd_playground.training")
 
 TICK_MS = 20          # one chunk of steps per tick: 50 a second
-CHUNK_BUDGET_S = 0.010  # a chunk of steps ends after this long ("Fastest" fills it): pictures go out between
+CHUNK_BUDGET_S = 0.010  # a chunk of steps at a pace ends after this long: pictures go out between chunks
+FASTEST_CHUNK_S = 0.015  # "Fastest": chunks of this long, one after another, the pictures between them
 MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
 FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
@@ -392,7 +393,7 @@ class TrainingWorker(_ThreadedWorker):
             return
         pace = self.session.settings.steps_per_second
         now = time.perf_counter()
-        deadline = now + CHUNK_BUDGET_S
+        deadline = now + (FASTEST_CHUNK_S if pace is None else CHUNK_BUDGET_S)
         if pace is None:
             count = 1_000_000
         else:
@@ -407,6 +408,10 @@ class TrainingWorker(_ThreadedWorker):
             self._emit_progress()
             if time.perf_counter() - self._last_frame >= 1.0 / FRAME_RATE:
                 self._emit_frame()
+        # Fastest: the next chunk as soon as the requests queued meanwhile have run; a pace: every tick.
+        interval = 0 if pace is None else TICK_MS
+        if self._timer.interval() != interval:
+            self._timer.setInterval(interval)
 
     def _train(self, count: int, should_stop=None) -> int:
         """Take up to ``count`` steps (the stop condition applies while running); the steps taken."""
