@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QWidget
 
 ZOOMS = (1.25, 1.5, 1.75, 2.0)
 DEFAULT_ZOOM = 1.5
@@ -110,7 +110,9 @@ class Presentation(QObject):
         # Widgets with a font of their own do not follow the application's: their size at 100% is
         # read before anything changes (or kept from the last time), and set again for the new factor.
         own = []
-        for widget in QApplication.allWidgets():
+        # This window's widgets (its dialogs and docks are its children), not every widget of the
+        # application: another window's may be half-way through being deleted.
+        for widget in [self.window, *self.window.findChildren(QWidget)]:
             if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont) and widget.font().pointSizeF() > 0:
                 base = widget.property(BASE_SIZE)
                 own.append((widget, float(base) if base is not None else widget.font().pointSizeF() / old))
