@@ -235,6 +235,7 @@ class CardItem(QGraphicsObject):
     def _layout(self) -> None:
         names = self.port_names()
         count = len(names)
+        before = (self._height, len(self._input_ports))
         editable = self.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsMovable
         while len(self._input_ports) > count:
             port = self._input_ports.pop()
@@ -256,7 +257,8 @@ class CardItem(QGraphicsObject):
             port.setPos(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5))
         body_top = HEADER_HEIGHT + BODY_PADDING
         self._output_port.setPos(self.WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
-        self.geometry_changed.emit()
+        if (self._height, len(self._input_ports)) != before:  # new text in the same shape moves no wire
+            self.geometry_changed.emit()
 
     # -- drawing ---------------------------------------------------------------------------
 
