@@ -547,6 +547,7 @@ class AnimatorPanel(QWidget):
     def set_text_scale(self, factor: float) -> None:
         """Presentation mode: fit no smaller than ``factor`` times the readable zoom; a larger legend."""
         self._text_scale = float(factor)
+        self.view.text_scale = self._text_scale  # the fit's upper limit grows too: cards really drawn larger
         paired = self.pitfalls.animation is not None
         self.fitting.readable_zoom = (PAIRED_ZOOM if paired else READABLE_ZOOM) * self._text_scale
         self.legend.setText(legend_html(self._text_scale))

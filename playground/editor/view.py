@@ -406,7 +406,7 @@ class GraphView(QGraphicsView):
             width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
             zoom = min(area.width() / width, max(area.height(), 50.0) / height)
             fits = zoom >= min_zoom
-            zoom = min(max(zoom, min_zoom), FIT_MAX_ZOOM * self.text_scale)
+            zoom = max(min(zoom, FIT_MAX_ZOOM * self.text_scale), min_zoom)  # the readable zoom wins
             self.resetTransform()
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom

@@ -126,4 +126,5 @@ class Presentation(QObject):
             widget.setFont(sized)
         self.window.editor.view.set_text_scale(factor)
         self.window.animator.set_text_scale(factor)
+        self.window.training.set_text_scale(factor)
         self.changed.emit(factor)

@@ -48,6 +48,7 @@ class ConfusionView(QWidget):
         self.matrices: dict[str, np.ndarray | None] = dict.fromkeys(MATRICES)
         self.classes: tuple[str, ...] = COLOUR_NAMES[:2]
         self.dark = False
+        self.text_scale = 1.0  # presentation mode
         self.shown = "test"  # the one matrix shown when there is no room for both
         self._cells: list[tuple[QRectF, str]] = []  # for the tooltips
         self._titles: list[tuple[QRectF, str]] = []  # where to click to see the other matrix
@@ -78,22 +79,30 @@ class ConfusionView(QWidget):
         self.dark = dark
         self.update()
 
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: cells (and the numbers in them) ``factor`` times their usual size."""
+        self.text_scale = float(factor)
+        self.updateGeometry()
+        self.update()
+
     def _geometry(self, width: int) -> tuple[float, bool]:
         """The side of a cell, and whether the two matrices stand side by side (else one at a time)."""
         k = len(self.classes)
-        side_by_side = width / (2 * (k + BLOCK_EXTRA)) >= CELL_WIDE
+        side_by_side = width / (2 * (k + BLOCK_EXTRA)) >= CELL_WIDE * self.text_scale
         cell = width / ((2 if side_by_side else 1) * (k + BLOCK_EXTRA))
-        return float(np.clip(cell, CELL_MIN, CELL_MAX)), side_by_side
+        return float(np.clip(cell, CELL_MIN * self.text_scale, CELL_MAX * self.text_scale)), side_by_side
 
     def _block_height(self, cell: float) -> float:
         return (len(self.classes) + 1.6) * cell
 
     def sizeHint(self) -> QSize:
         k = len(self.classes)
-        return QSize(int(2 * (k + BLOCK_EXTRA) * CELL_MAX), int(self._block_height(CELL_MAX)) + 4)
+        cell = CELL_MAX * self.text_scale
+        return QSize(int(2 * (k + BLOCK_EXTRA) * cell), int(self._block_height(cell)) + 4)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(int((len(self.classes) + BLOCK_EXTRA) * CELL_MIN), int(self._block_height(CELL_MIN)) + 4)
+        cell = CELL_MIN * self.text_scale
+        return QSize(int((len(self.classes) + BLOCK_EXTRA) * cell), int(self._block_height(cell)) + 4)
 
     def hasHeightForWidth(self) -> bool:
         return True

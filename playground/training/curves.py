@@ -20,11 +20,12 @@ from ..numbers import format_number
 from .axes import LossAxis, PercentAxis
 from .confusion import ConfusionView
 from .session import Metrics, percent
-from .widgets import CURVE_PENS, fix_size, heading_font, named, style_plot
+from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
 
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
+LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
 
 
 def nice_ceiling(value: float) -> float:
@@ -120,7 +121,7 @@ def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette
     return plot
 
 
-def show_legend(plot: pg.PlotWidget, palette) -> None:
+def show_legend(plot: pg.PlotWidget, palette, text_scale: float = 1.0) -> None:
     """The legend in the plot's title row, above the data, never on it: a wide pale line for train and a
     thin dark one for test, as the curves are drawn (where they coincide, the thin one runs inside the wide)."""
     text = palette.color(palette.ColorRole.Text).name()
@@ -128,7 +129,7 @@ def show_legend(plot: pg.PlotWidget, palette) -> None:
     plot.getPlotItem().setTitle(
         f"<span style='color:{train[0]}; font-weight:900'>━━</span>&nbsp;<span style='color:{text}'>train</span>"
         f"&nbsp;&nbsp;&nbsp;<span style='color:{test[0]}'>──</span>&nbsp;<span style='color:{text}'>test</span>",
-        size="8pt")
+        size=f"{LEGEND_POINTS * text_scale:g}pt")
 
 
 def curve_pen(which: str) -> QPen:
@@ -146,6 +147,7 @@ class CurvesColumn(QWidget):
         self.behind: list[str] = []  # curve plots not yet showing the latest history
         self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
         self._loss_axis_range = None
+        self.text_scale = 1.0  # presentation mode
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -205,6 +207,14 @@ class CurvesColumn(QWidget):
     @property
     def plots(self) -> tuple[pg.PlotWidget, ...]:
         return (self.loss_plot, self.accuracy_plot)
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: the plots' labels, legends and axes, and the confusion cells ``factor`` times larger."""
+        self.text_scale = float(factor)
+        for plot in self.plots:
+            scale_plot_text(plot, factor, LEGEND_POINTS)
+            plot.getPlotItem().getAxis("left").setWidth(round(AXIS_WIDTH * factor))
+        self.confusion.set_text_scale(factor)
 
     # -- the history --
 
@@ -321,4 +331,4 @@ class CurvesColumn(QWidget):
         self.confusion.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
         for plot in self.plots:
             style_plot(plot, palette)
-            show_legend(plot, palette)
+            show_legend(plot, palette, self.text_scale)

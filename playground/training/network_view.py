@@ -93,6 +93,7 @@ class NetworkCanvas(QWidget):
         self.hovered_wire: tuple[int, int, int] | None = None  # layer, out, in
         self.hovered_neuron: NeuronMap | None = None
         self.dark = False
+        self.text_scale = 1.0  # presentation mode: the header, buttons and names this much larger
         self.editor = ParameterEditor(self)
         self.editor.committed.connect(self._on_editor_committed)
 
@@ -201,10 +202,20 @@ class NetworkCanvas(QWidget):
         button = named(QToolButton(), name, tip)
         button.setText(text)
         button.setAutoRaise(True)
-        button.setFixedSize(19, 19)
+        button.setFixedSize(self._px(19), self._px(19))
         return button
 
     # -- geometry --
+
+    def _px(self, pixels: float) -> int:
+        """A length of the layout at 100%, in presentation mode's scale."""
+        return int(round(pixels * self.text_scale))
+
+    def set_text_scale(self, factor: float) -> None:
+        self.text_scale = float(factor)
+        for button in self.findChildren(QToolButton):
+            button.setFixedSize(self._px(19), self._px(19))
+        self.relayout()
 
     def relayout(self) -> None:
         """Place the columns in the width the view gives and the height it has, shrinking the squares to
@@ -215,21 +226,22 @@ class NetworkCanvas(QWidget):
         layers = len(self.sizes)
         tallest = max(self.sizes)
         scroll_bar = self.view.scroll.verticalScrollBar().sizeHint().width()
-        width = max(viewport.width(), LEFT + RIGHT + SQUARE_MAX + (layers - 1) * MIN_STEP)
+        left, right, header_height = self._px(LEFT), self._px(RIGHT), self._px(HEADER)
+        width = max(viewport.width(), left + right + SQUARE_MAX + (layers - 1) * self._px(MIN_STEP))
         height = max(self.view.scroll.height() - (scroll_bar if width > viewport.width() else 0), 200)
-        span = width - LEFT - RIGHT
+        span = width - left - right
         step = span / max(layers - 1, 1)
-        side = min(SQUARE_MAX, (height - HEADER - 8) / (tallest * SPACING), step * 0.45)
+        side = min(SQUARE_MAX, (height - header_height - 8) / (tallest * SPACING), step * 0.45)
         self.square = side = int(max(SQUARE_MIN, side))
-        needed = HEADER + 8 + int(tallest * side * SPACING)
+        needed = header_height + 8 + int(tallest * side * SPACING)
         self.setFixedSize(width, max(height, needed))
         for caption, top in zip(self._row_captions, (HEADER_ROWS[0], HEADER_ROWS[2])):
-            caption.setGeometry(0, top, LEFT - 4, 19)
-        body_top, body_height = HEADER, self.height() - HEADER - 4
+            caption.setGeometry(0, self._px(top), left - 4, self._px(19))
+        body_top, body_height = header_height, self.height() - header_height - 4
         self._centres = []
         labels = iter(self._name_labels)
         for layer, column in enumerate(self.neurons):
-            x = LEFT + side / 2 + (span - side) * (layer / max(layers - 1, 1))
+            x = left + side / 2 + (span - side) * (layer / max(layers - 1, 1))
             n = len(column)
             slot = side * SPACING
             top = body_top + (body_height - n * slot) / 2 + slot / 2
@@ -239,14 +251,14 @@ class NetworkCanvas(QWidget):
                 neuron.setGeometry(int(round(cx - side / 2)), int(round(cy - side / 2)), side, side)
             header = self._headers[layer]
             header_width = max(int(step) - 4, header.sizeHint().width()) if layers > 1 else 80
-            header.setGeometry(int(x - header_width / 2), HEADER_ROWS[0], header_width, HEADER - 6)
+            header.setGeometry(int(x - header_width / 2), self._px(HEADER_ROWS[0]), header_width, header_height - 6)
             if layer in (0, layers - 1):
                 for cx, cy in centres:
                     label = next(labels)
                     if layer == 0:
-                        label.setGeometry(0, int(cy - 10), int(cx - side / 2 - 3), 20)
+                        label.setGeometry(0, int(cy - self._px(10)), int(cx - side / 2 - 3), self._px(20))
                     else:
-                        label.setGeometry(int(cx + side / 2 + 3), int(cy - 10), RIGHT - 4, 20)
+                        label.setGeometry(int(cx + side / 2 + 3), int(cy - self._px(10)), right - 4, self._px(20))
         self._build_wires()
         self._announce_wires()
         self.update()
@@ -490,6 +502,10 @@ class NetworkView(QWidget):
     def show_picture(self, picture: NetworkPicture) -> None:
         self.hidden = tuple(picture.sizes[1:-1])
         self.canvas.show_picture(picture)
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: the columns' headers, buttons and names ``factor`` times their usual room."""
+        self.canvas.set_text_scale(factor)
 
     def set_theme(self, dark: bool) -> None:
         self.canvas.dark = dark

@@ -574,6 +574,12 @@ class TrainingPanel(QWidget):
     def is_shut_down(self) -> bool:
         return self._shut_down
 
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: what Qt's fonts do not reach (plot labels, confusion cells, the diagram's header)
+        ``factor`` times larger."""
+        self.curves.set_text_scale(factor)
+        self.network_view.set_text_scale(factor)
+
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the app switched between light and dark

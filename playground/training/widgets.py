@@ -9,10 +9,20 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QComboBox, QFrame, QGraphicsItem, QLabel, QScrollArea, QSizePolicy, QStyle, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFrame,
+    QGraphicsItem,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
+    QWidget,
+)
 
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.
@@ -32,9 +42,40 @@ def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
 
 def fix_size(label: QLabel, widest: str) -> None:
     """A label whose text changes many times a second gets a fixed size: otherwise every new text
-    asks the whole panel to lay itself out and repaint."""
-    metrics = label.fontMetrics()
-    label.setFixedSize(metrics.horizontalAdvance(widest) + 8, metrics.height() + 4)
+    asks the whole panel to lay itself out and repaint. The size follows the label's font, so that
+    presentation mode's larger text still fits."""
+    _SizedToText(label, widest)
+
+
+class _SizedToText(QObject):
+    """Keeps a label's fixed size that of ``widest`` in the label's font, whenever the font changes."""
+
+    def __init__(self, label: QLabel, widest: str):
+        super().__init__(label)
+        self.widest = widest
+        self._fit(label)
+        label.installEventFilter(self)
+
+    def _fit(self, label: QLabel) -> None:
+        metrics = label.fontMetrics()
+        label.setFixedSize(metrics.horizontalAdvance(self.widest) + 8, metrics.height() + 4)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FontChange and isinstance(watched, QLabel):
+            self._fit(watched)
+        return False
+
+
+def scale_plot_text(plot: pg.PlotWidget, factor: float, title_points: float = 8.0) -> None:
+    """Presentation mode for a plot: its axis labels in the application's (scaled) font, its title
+    ``title_points`` times ``factor`` points. The tick labels follow the widget's font by themselves."""
+    item = plot.getPlotItem()
+    font = QApplication.font()
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.label.setFont(font)
+        axis.update()
+    item.titleLabel.setText(item.titleLabel.text, size=f"{title_points * factor:g}pt")
 
 
 def heading_font(widget: QWidget) -> QFont:
@@ -61,9 +102,27 @@ def scrolling_column(widget: QWidget, width: int) -> QScrollArea:
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    scroll_bar = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-    area.setFixedWidth(max(width, widget.minimumSizeHint().width() + scroll_bar))
+    _ColumnWidth(area, widget, width)
     return area
+
+
+class _ColumnWidth(QObject):
+    """Keeps a scrolling column as wide as its widest control, also once the font grows (presentation mode)."""
+
+    def __init__(self, area: QScrollArea, widget: QWidget, width: int):
+        super().__init__(area)
+        self.area, self.widget, self.width = area, widget, width
+        self.fit()
+        widget.installEventFilter(self)
+
+    def fit(self) -> None:
+        scroll_bar = self.area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.area.setFixedWidth(max(self.width, self.widget.minimumSizeHint().width() + scroll_bar))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self, self.fit)  # once the column's layout has taken the new font in
+        return False
 
 
 def style_plot(plot: pg.PlotWidget, palette) -> None:
