@@ -478,6 +478,7 @@ class AnimatorPanel(QWidget):
     def _apply_hiding(self) -> None:
         if self._animation is not None:
             self.hiding.apply(self._animation, self._document, self._maths)
+            self.pitfalls.conceal(self.hidden_positions, self._animation.timeline)  # the mistaken replay too
         concealment = NOTHING_CONCEALED
         if self._source == "graph" and isinstance(self._animation, DocumentAnimation):
             concealment = editor_concealment(self._animation.timeline, self.hidden_positions)

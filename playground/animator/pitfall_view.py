@@ -3,7 +3,9 @@ mistake (`pitfalls`), stepping in lockstep, with the step where the two part and
 gradients that differ.
 
 The panel asks `prepare(document)` for the correct replay's passes (for "forget to zero" the
-correct replay has two passes as well), then calls `seek` with every move.
+correct replay has two passes as well), then calls `seek` with every move, and `conceal` whenever a
+quiz (Predict, a lesson's exercise) hides steps of the correct replay: the mistaken one must not
+give those answers away.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from ..editor.document import GraphDocument
 from ..editor.view import GraphView
 from ..numbers import format_number
 from .pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
+from .reveal import Reveal
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
-from .timeline import BackwardPass, DisplayState, DocumentAnimation
+from .timeline import BackwardPass, DisplayState, DocumentAnimation, Timeline
 
 CORRECT_STYLE = "color: #1b7a3a; font-weight: bold;"
 MISTAKE_STYLE = "color: #b3261e; font-weight: bold;"
@@ -31,6 +34,7 @@ class MistakeAnimation(DocumentAnimation):
     def __init__(self, document: GraphDocument, replay: PitfallReplay):
         self.replay = replay
         self.wrong_finals = replay.mistaken.final_grads(replay.output)
+        self.tells_right = True  # False while a quiz hides answers: the right gradient is one of them
         super().__init__(document, replay.mistaken.passes)
 
     def flagged(self, node_id: str, state: DisplayState) -> bool:
@@ -39,7 +43,7 @@ class MistakeAnimation(DocumentAnimation):
 
     def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
         lines = super().node_lines(node_id, state)
-        if self.flagged(node_id, state):
+        if self.flagged(node_id, state) and self.tells_right:
             lines.append(f"✗ right: {format_number(self.replay.differing[node_id][0])}")
         return lines
 
@@ -52,7 +56,9 @@ class PitfallView(QWidget):
         self.setObjectName("pitfallPanel")
         self.replay: PitfallReplay | None = None
         self.animation: MistakeAnimation | None = None
+        self._document: GraphDocument | None = None
         self._forward_frames = 0
+        self.concealed = False  # a quiz hides steps of the correct replay: the numbers here wait
 
         self.combo = QComboBox()
         self.combo.setObjectName("pitfallCombo")
@@ -115,7 +121,8 @@ class PitfallView(QWidget):
             return None
         replay = pitfall_replay(document, self.key)
         animation = MistakeAnimation(document, replay)
-        self.replay, self.animation = replay, animation
+        self.replay, self.animation, self._document = replay, animation, document
+        self.concealed = False
         self._forward_frames = sum(frame.phase == "forward" for frame in animation.timeline.frames)
         self.scene.show_document(document)
         self.sync.start(animation)
@@ -129,10 +136,35 @@ class PitfallView(QWidget):
         return replay.correct.passes
 
     def clear(self) -> None:
-        self.replay = self.animation = None
+        self.replay = self.animation = self._document = None
+        self.concealed = False
         self.sync.start(None)
         self.correct_caption.setVisible(False)
         self.setVisible(False)
+
+    def conceal(self, hidden: frozenset[int], correct: Timeline) -> None:
+        """The correct replay ``correct`` hides the steps at ``hidden`` (a quiz asks for them): hide here
+        the same steps and every step that treats an edge the correct replay has not revealed yet (a
+        wrong order reaches edges at other times), keep the right gradients off the cards, and the
+        summary says where the replays part without the numbers, until nothing is hidden."""
+        if self.animation is None:
+            return
+        mistaken = self.animation.timeline
+        concealed = bool(hidden)
+        shown_hidden = set(hidden) if concealed else set()
+        if concealed:
+            correct_positions = _step_positions(correct)
+            for key, position in _step_positions(mistaken).items():
+                if correct_positions.get(key) in hidden or key not in correct_positions:
+                    shown_hidden.add(position)
+        reveal = Reveal(mistaken, self._document, shown_hidden) if shown_hidden else None
+        if concealed == self.concealed and _hidden(self.sync.reveal) == _hidden(reveal):
+            return
+        self.concealed = concealed
+        self.animation.tells_right = not concealed
+        self.sync.reveal = reveal
+        self.sync.refresh_all()
+        self.summary.setText(self._summary_html(self._document))
 
     @property
     def parting_position(self) -> int | None:
@@ -152,7 +184,9 @@ class PitfallView(QWidget):
             return ""
         frame = self.animation.timeline.frames[position - 1]
         marker = "  ⚑ the replays part here" if position == self.parting_position else ""
-        return f"\n\nWith the mistake{marker}:\n{frame.explanation}"
+        reveal = self.sync.reveal
+        explanation = reveal.explanation(position) if reveal is not None else frame.explanation
+        return f"\n\nWith the mistake{marker}:\n{explanation}"
 
     def follow_zoom(self, zoom: float) -> None:
         """Show the mistaken replay at the main view's ``zoom``, so that the two read alike."""
@@ -168,6 +202,10 @@ class PitfallView(QWidget):
             lines.append("On this graph the two replays never part: every node that passes a gradient on "
                          "is used only once, so nothing is lost. Try a graph where an intermediate result "
                          "is used twice (lesson 5's).")
+        elif self.concealed:
+            lines.append(f"They part at <b>step {self.parting_position}</b>. What each pass makes of it, and the "
+                         f"final gradients, show here once every step is answered.")
+            return "<br>".join(lines)
         else:
             wrong, right = replay.mistaken.steps[replay.parting], replay.correct.steps[replay.parting]
             lines.append(
@@ -176,7 +214,9 @@ class PitfallView(QWidget):
                 f"<span style='{MISTAKE_STYLE}'>{format_number(wrong.total)}</span> where the correct pass has "
                 f"{escape(name[right.parent])}.grad = "
                 f"<span style='{CORRECT_STYLE}'>{format_number(right.total)}</span>.")
-        if replay.differing:
+        if self.concealed:
+            lines.append("The final gradients show here once every step is answered.")
+        elif replay.differing:
             finals = ", ".join(f"{escape(name[node])}: <span style='{CORRECT_STYLE}'>{format_number(right)}</span> "
                                f"→ <span style='{MISTAKE_STYLE}'>{format_number(wrong)}</span>"
                                for node, (right, wrong) in replay.differing.items())
@@ -188,3 +228,19 @@ class PitfallView(QWidget):
     def _on_part_button_clicked(self, _checked: bool = False) -> None:
         if self.parting_position is not None:
             self.part_requested.emit(self.parting_position)
+
+
+def _step_positions(timeline: Timeline) -> dict[tuple, int]:
+    """Each chain-rule step's position, keyed by the edge it treats and how often that edge came before
+    (a second pass treats every edge again)."""
+    positions, seen = {}, {}
+    for position, frame in enumerate(timeline.frames, start=1):
+        if frame.step is not None:
+            edge = (frame.step.node, frame.step.parent, frame.step.port)
+            seen[edge] = seen.get(edge, 0) + 1
+            positions[(*edge, seen[edge])] = position
+    return positions
+
+
+def _hidden(reveal: Reveal | None) -> frozenset[int]:
+    return reveal.hidden if reveal is not None else frozenset()

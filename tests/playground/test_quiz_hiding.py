@@ -128,3 +128,56 @@ def test_an_exercise_hides_only_on_the_graph_it_was_set_for(panel):
     assert panel.hidden_positions == frozenset()  # other maths: the lesson's hiding does not apply
     assert panel.load(parse_expression(LESSON_2))
     assert 5 in panel.hidden_positions  # the lesson's graph again: hidden again
+
+
+def pitfall_texts(panel: AnimatorPanel) -> str:
+    """What the mistaken replay beside prints: its summary, its cards and their tooltips, its wires."""
+    view = panel.pitfalls
+    texts = [view.summary.text(), panel.steps.explanation.text()]
+    for card in view.scene.node_items():
+        texts += [*card.body_lines(), card.toolTip()]
+    for wire in view.scene.wire_items():
+        texts += [wire.label_text() if wire.label_visible else "", wire.toolTip()]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("pitfall", ["overwrite", "zero"])
+def test_predict_hides_the_answers_in_the_mistaken_replay_too(panel, pitfall):
+    """With a pitfall beside the quiz, the mistaken replay and its summary gave the answers away (the
+    final gradients, correct and mistaken, and every step the two replays share)."""
+    assert panel.set_pitfall(pitfall)
+    panel.last()
+    assert "31" in pitfall_texts(panel)  # no quiz: the correct final gradient of a is in the summary
+    panel.set_predict(True)
+    panel.last()
+    shown = pitfall_texts(panel)
+    assert not {"31", "21", "14", "62"} & numbers_in(shown)  # a's and b's answers (and doubled, 62)
+    assert "They part at" in shown or "never part" in shown
+    assert "once every step is answered" in panel.pitfalls.summary.text()
+    a = node_id(panel.document, "a")
+    assert panel.pitfalls.scene.node_item(a).body_lines()[1] == "grad ?"
+    panel.set_predict(False)
+    assert "31" in pitfall_texts(panel)
+
+
+def test_a_wrong_order_replay_hides_the_steps_the_correct_one_has_not_revealed(qtbot):
+    """A depth-first order treats an edge at another time than the correct replay: the mistaken replay
+    hides it as long as the correct one hides that edge's step."""
+    panel = AnimatorPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    assert panel.load(parse_expression("a=3; b=a*2; c=b*b; d=b+c; L=d*a"))
+    assert panel.set_pitfall("order")
+    assert panel.pitfalls.replay.parting is not None
+    panel.hide_after(len(panel.timeline.frames) - 1)  # a lesson reveals all but the very last step
+    correct = panel.timeline
+    last_edge = correct.frames[-1].step
+    hidden_here = panel.pitfalls.sync.reveal.hidden
+    mistaken = panel.pitfalls.animation.timeline
+    same_edge = [p for p, frame in enumerate(mistaken.frames, 1) if frame.step is not None
+                 and (frame.step.node, frame.step.parent, frame.step.port)
+                 == (last_edge.node, last_edge.parent, last_edge.port)]
+    assert same_edge and same_edge[0] < len(mistaken.frames)  # the mistake treats it earlier
+    assert same_edge[0] in hidden_here and len(mistaken.frames) in hidden_here
+    panel.hide_after(None)
+    assert panel.pitfalls.sync.reveal is None
