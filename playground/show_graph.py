@@ -48,21 +48,27 @@ def _application(shell) -> tuple[QApplication, bool]:
     return app, shell is not None
 
 
-def show(x, title: str = "Graph from Python"):
+def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), constants=()):
     """Open the app on the graph behind ``x``.
 
     An `engine.Value` (or a list of them, the first being the output) opens in the editor: every op
     a node showing its value and gradient, leaves inputs or parameters by their labels (constants if
-    unlabelled), laid out left to right. A scalar `engine.Tensor` (a loss) opens in the backward
+    unlabelled; w, b, weight... parameters), laid out left to right. A leaf Value listed in
+    ``inputs``, ``parameters`` or ``constants`` is that kind whatever its label (an exported script
+    ends with the call that brings its graph back exactly). A scalar `engine.Tensor` (a loss) opens in the backward
     animator at tensor level, each node with its shape and norms, the engine's backward replayed.
     Returns the window when a Qt event loop runs elsewhere (IPython, Jupyter), else runs the app and
     returns None once the window is closed.
     """
     if isinstance(x, Tensor):
+        if any((inputs, parameters, constants)):
+            raise TypeError("inputs=, parameters= and constants= name the leaves of a Value graph; "
+                            "a Tensor graph's leaves are told apart by requires_grad")
         graph_animation(x)  # refuses what it cannot show, with the reason, before any window opens
         document = None
     else:
-        document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x])
+        document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x],
+                                        inputs=inputs, parameters=parameters, constants=constants)
     app, loop_elsewhere = _application(_ipython())
     from .app import MainWindow
     from .errors import ExceptionReporter

@@ -17,6 +17,7 @@ from collections import Counter
 from .catalog import kind
 from .document import GraphDocument
 from .evaluate import evaluate
+from .from_engine import leaf_kind
 
 # Names the script itself uses: a node label must not shadow them.
 _RESERVED = frozenset({"Value", "torch", "show", "tensor"}) | frozenset(dir(builtins))
@@ -64,6 +65,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
         lines += [f"{names[node_id]}.label = {_string(document.node(node_id).label)}" for node_id in labelled]
     lines += ["", f"# Backward pass from the output {out_name}: its gradient is 1, the chain rule does the rest.",
               f"{out_name}.backward()"]
+    lines += ["", *_show_call(document, order, names, out_name)]
 
     if use_torch:
         lines += ["", "# The same graph in PyTorch, float64."]
@@ -100,6 +102,23 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
         arguments = [_string(name), names[node_id]] + ([torch_names[node_id]] if use_torch else [])
         lines.append(f"show({', '.join(arguments)})")
     return "\n".join(lines) + "\n"
+
+
+def _show_call(document: GraphDocument, order: list[str], names: dict[str, str], out_name: str) -> list[str]:
+    """Comment lines with the `playground.show` call that opens this graph in the app again, exactly:
+    a leaf whose label does not tell its kind (a named constant, a parameter called ``c``) is listed."""
+    misread: dict[str, list[str]] = {"input": [], "parameter": [], "constant": []}
+    for node_id in order:
+        node = document.node(node_id)
+        if node.is_leaf:
+            label = node.label or (document.name(node_id) if node.kind != "constant" else "")
+            if leaf_kind(label) != node.kind:
+                misread[node.kind].append(names[node_id])
+    arguments = [out_name] + [f"{kind_name}s=[{', '.join(leaves)}]" for kind_name, leaves in misread.items() if leaves]
+    lines = ["# To look at this graph in the app (from this script, or a notebook):"]
+    if len(arguments) > 1:
+        lines.append("# (the leaves listed are of a kind their labels do not tell)")
+    return [*lines, f"#     import playground; playground.show({', '.join(arguments)})"]
 
 
 # -- expressions ----------------------------------------------------------------------------

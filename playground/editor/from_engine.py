@@ -4,8 +4,10 @@ Each op of the engine's `Value` graph becomes the editor node of the same op, wi
 operand order, so the editor's evaluation computes the very same numbers. A leaf's kind follows
 the rule the expression box uses: a leaf without a label is a constant (``x * 2`` makes one), a
 label that names a parameter (``w``, ``w1``, ``b``, ``weight``, ``bias``...) gives a parameter,
-any other label an input. A neuron's ``Value.dot`` (``b + w . x`` as one engine node) is drawn as
-what it computes, a product per weight and a Sum, so every step of it can be seen.
+any other label an input, unless the caller names the leaf's kind (``inputs=``, ``parameters=``,
+``constants=``: what an exported script's last lines pass, so that its graph comes back exactly).
+A neuron's ``Value.dot`` (``b + w . x`` as one engine node) is drawn as what it computes, a
+product per weight and a Sum, so every step of it can be seen.
 
 micrograd's own ``Value`` (and the lecture's, and any class shaped like it: ``data``, ``_prev``,
 ``_op``, maybe ``label``) is drawn as well: its ops are ``+``, ``*``, ``**k`` (the exponent a
@@ -15,7 +17,7 @@ constant), ``tanh``, ``exp``, ``ReLU``..., and it keeps its operands in a set, s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine import Value
 from engine.graph import reading_order
@@ -88,16 +90,40 @@ def _expand_dot(document: GraphDocument, add, operands: list[str]) -> list[str]:
     return operands[2 * n:] + products
 
 
-def document_from_values(roots: Sequence[Value]) -> GraphDocument:
-    """The graph behind ``roots`` as a document, laid out; its output is the first root.
+def named_kinds(inputs: Iterable = (), parameters: Iterable = (), constants: Iterable = ()) -> dict[int, str]:
+    """Leaves whose kind the caller names, by identity: ``{id(leaf): kind}``. A leaf named twice is refused."""
+    kinds: dict[int, str] = {}
+    for kind_name, leaves in (("input", inputs), ("parameter", parameters), ("constant", constants)):
+        if _is_value_like(leaves):
+            leaves = [leaves]
+        for leaf in leaves:
+            if not _is_value_like(leaf):
+                raise TypeError(f"{kind_name}s= takes the graph's leaf Values, not {type(leaf).__name__}")
+            if kinds.setdefault(id(leaf), kind_name) != kind_name:
+                raise ValueError(f"a leaf ({_describe(leaf)}) is named both {kinds[id(leaf)]} and {kind_name}")
+    return kinds
+
+
+def _describe(value) -> str:
+    label = getattr(value, "label", "") or ""
+    return f"{label!r} = {value.data!r}" if label else f"value {value.data!r}"
+
+
+def document_from_values(roots: Sequence[Value], inputs: Iterable = (), parameters: Iterable = (),
+                         constants: Iterable = ()) -> GraphDocument:
+    """The graph behind ``roots`` as a document, laid out; its output is the first root. A leaf in
+    ``inputs``, ``parameters`` or ``constants`` is that kind, whatever its label says.
 
     Raises ``TypeError`` for anything but `Value`s (the engine's, or micrograd-style ones) and
-    ``ValueError`` for an op the editor has no node for (the message names it).
+    ``ValueError`` for an op the editor has no node for (the message names it), or a leaf named
+    for a kind that is not a leaf of this graph.
     """
     roots = list(roots)
     if not roots or not all(_is_value_like(root) for root in roots):
         raise TypeError("show() takes an engine.Value (or a micrograd-style Value: .data, ._prev, ._op), a list of "
                         "them, or a scalar engine.Tensor")
+    kinds = named_kinds(inputs, parameters, constants)
+    named_leaves = dict.fromkeys(kinds, False)  # found in the graph as a leaf?
     ids: dict[int, str] = {}
     document = GraphDocument()
 
@@ -110,7 +136,9 @@ def document_from_values(roots: Sequence[Value]) -> GraphDocument:
         label = getattr(value, "label", "") or ""
         parents = _parents(value)
         if not parents:  # a leaf (or an empty dot product, which is a plain 0)
-            ids[id(value)] = add(leaf_kind(label), label, value=float(value.data))
+            if id(value) in kinds:
+                named_leaves[id(value)] = True
+            ids[id(value)] = add(kinds.get(id(value)) or leaf_kind(label), label, value=float(value.data))
             continue
         operands = [ids[id(parent)] for parent in parents]
         kind, exponent = _kind_of(value)
@@ -123,6 +151,10 @@ def document_from_values(roots: Sequence[Value]) -> GraphDocument:
         node_id = ids[id(value)] = add(kind, label, inputs=len(operands) if kind == "sum" else 0)
         for port, operand in enumerate(operands):
             document.add_edge(Edge(operand, node_id, port))
+    strays = [key for key, found in named_leaves.items() if not found]
+    if strays:
+        raise ValueError(f"{len(strays)} of the Values named as inputs, parameters or constants "
+                         f"{'is' if len(strays) == 1 else 'are'} not a leaf of this graph")
     for node_id, (x, y) in layered_layout(document).items():
         document.move_node(node_id, x, y)
     document.set_output(ids[id(roots[0])])
