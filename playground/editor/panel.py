@@ -42,6 +42,8 @@ from .view import GraphView
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
 SIDE_WIDTH = 290
+QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
+                  "(switch Predict off, or finish the lesson's exercise)")
 
 
 class EditorPanel(QWidget):
@@ -167,6 +169,9 @@ class EditorPanel(QWidget):
         self.scene.conceal(concealment)
         self.properties.conceal(concealment)
         self.summary_changed.emit(self.summary())
+        if concealment.grads and self.gradcheck_table.rowCount():  # its Engine column holds answers now asked for
+            self.gradcheck_table.setRowCount(0)
+        self.gradcheck_button.setToolTip(QUIZ_GRADCHECK if concealment.grads else "")
 
     # -- building from an expression --------------------------------------------------------
 
@@ -284,6 +289,9 @@ class EditorPanel(QWidget):
     # -- gradient check ----------------------------------------------------------------------
 
     def run_gradient_check(self) -> None:
+        if self._concealment.grads:  # the check prints every leaf's gradient: the very answers a quiz asks for
+            self.status_message.emit(QUIZ_GRADCHECK)
+            return
         rows = check_gradients(self.document)
         table = self.gradcheck_table
         table.setToolTip("")

@@ -472,3 +472,24 @@ def test_predict_mode_hides_the_gradients_on_the_editors_cards(window):
     assert scene.node_item(a).body_lines() == ["value 2", "grad ?"]
     window.animator.set_predict(False)
     assert scene.node_item(a).body_lines() == ["value 2", "grad 3"]
+
+
+def test_check_gradients_waits_while_a_quiz_asks_for_the_gradients(window):
+    """The gradient check prints every leaf's gradient: while Predict hides them it says why it waits,
+    and a table filled before is emptied."""
+    window.editor.build_from_expression("a=2; b=3; L=a*b")
+    window.editor.run_gradient_check()
+    table = window.editor.gradcheck_table
+    assert table.rowCount() == 2
+    window.animator.load(window.document)
+    window.animator.set_predict(True)
+    assert table.rowCount() == 0
+    messages = []
+    window.editor.status_message.connect(messages.append)
+    window.editor.run_gradient_check()
+    assert table.rowCount() == 0 and "quiz" in messages[-1]
+    shown = "\n".join(table.item(r, c).text() for r in range(table.rowCount()) for c in range(5))
+    assert "3" not in shown
+    window.animator.set_predict(False)
+    window.editor.run_gradient_check()
+    assert table.rowCount() == 2
