@@ -42,6 +42,7 @@ from .view import GraphView
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
 SIDE_WIDTH = 290
+PALETTE_WIDTH = 115
 QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
                   "(switch Predict off, or finish the lesson's exercise)")
 
@@ -101,19 +102,19 @@ class EditorPanel(QWidget):
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
         expression_row.addWidget(self.animate_button)
-        side = QWidget()
+        self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.properties, 3)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
         side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.palette)
         splitter.addWidget(self.view)
         splitter.addWidget(side)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([115, 800, SIDE_WIDTH])
+        splitter.setSizes([PALETTE_WIDTH, 800, SIDE_WIDTH])
         layout = QVBoxLayout(self)
         layout.addLayout(expression_row)
         layout.addWidget(self.expression_error)
@@ -160,6 +161,15 @@ class EditorPanel(QWidget):
         if output is not None and output in self._concealment.values:
             return f"Output = {HIDDEN} (a quiz asks for it)"
         return self.evaluation.summary()
+
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: cards drawn ``factor`` times larger, the palette and the side panel as much
+        wider (their text grew with the application's font), the canvas taking what is left."""
+        self.view.set_text_scale(factor)
+        palette, side = round(PALETTE_WIDTH * factor), round(SIDE_WIDTH * factor)
+        self.side.setMinimumWidth(side)
+        total = sum(self.splitter.sizes())
+        self.splitter.setSizes([palette, max(total - palette - side, 100), side])
 
     def conceal(self, concealment: Concealment) -> None:
         """Show "?" on the cards, the wires and the properties for what a quiz asks for."""

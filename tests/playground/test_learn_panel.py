@@ -350,6 +350,29 @@ def test_presentation_mode_reaches_what_fonts_do_not(qtbot, settings):
     window.close()
 
 
+def test_presentation_mode_reaches_styled_labels_the_dock_title_and_the_editors_columns(qtbot, settings):
+    """Labels with a style sheet of their own (the pitfall captions, the Learn banner) kept their font, the
+    Learn dock's title stayed in the platform's small title font, the palette's names were cut off."""
+    window = open_window(qtbot, settings)
+    caption = window.animator.pitfalls.caption
+    size = caption.font().pointSizeF()
+    palette_width = window.editor.splitter.sizes()[0]
+    child(window, QAction, "presentationZoom200").trigger()
+    child(window, QAction, "presentationAction").trigger()
+    try:
+        assert caption.styleSheet() and caption.font().pointSizeF() == pytest.approx(size * 2)
+        dock = window.learning.dock
+        assert dock.font() != QApplication.font("QDockWidget")  # else Qt paints the title in its own small font
+        assert dock.font().pointSizeF() == pytest.approx(QApplication.font().pointSizeF())
+        assert window.editor.splitter.sizes()[0] >= 1.9 * palette_width
+        assert window.editor.side.minimumWidth() >= 2 * 290
+    finally:
+        child(window, QAction, "presentationAction").trigger()
+    assert caption.font().pointSizeF() == pytest.approx(size)
+    assert window.learning.dock.font() == QApplication.font("QDockWidget")
+    window.close()
+
+
 def test_f11_toggles_full_screen(window, qtbot):
     action = child(window, QAction, "fullScreenAction")
     assert action.shortcut().toString() == "F11"
