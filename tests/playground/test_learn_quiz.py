@@ -493,3 +493,20 @@ def test_check_gradients_waits_while_a_quiz_asks_for_the_gradients(window):
     window.animator.set_predict(False)
     window.editor.run_gradient_check()
     assert table.rowCount() == 2
+
+
+def test_a_copy_of_a_shipped_lesson_file_opens_the_shipped_lesson(qtbot, settings, tmp_path):
+    """The source tree's copy of a shipped lesson (beside an installed app's) was listed again as a lesson
+    of one's own, once per copy; the very same text is the shipped lesson, with its progress."""
+    copy = tmp_path / "elsewhere" / "02-chain-rule.lesson"
+    copy.parent.mkdir()
+    shutil.copyfile(LESSONS / "02-chain-rule.lesson", copy)
+    window = open_window(qtbot, settings)
+    lesson = window.learning.open_lesson(copy)
+    panel = window.learning.panel
+    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == 7
+    assert panel.lesson_list.currentRow() == 1
+    window.close()
+    again = open_window(qtbot, settings)
+    assert again.learning.panel.lesson_list.count() == 7
+    again.close()
