@@ -66,6 +66,17 @@ def example_index() -> list[dict]:
                 for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
 
 
+def first_window_size(available: QSize | None) -> QSize:
+    """The window's size on a first run, on a screen with ``available`` room: 1280 x 820, or as much as
+    85% of a bigger screen (up to 1800 x 1100), so that the Learn dock beside the editor leaves the graph
+    room on a 1920 x 1080 screen. A smaller screen's window manager fits the window to it."""
+    size = QSize(1280, 820)
+    if available is not None:
+        size = size.expandedTo(QSize(min(round(available.width() * 0.85), 1800),
+                                     min(round(available.height() * 0.85), 1100)))
+    return size
+
+
 class MainWindow(QMainWindow):
     """Top-level window: the editor and the other panels in tabs, menus, a status bar."""
 
@@ -438,7 +449,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 820)
+            screen = self.screen()
+            self.resize(first_window_size(screen.availableGeometry().size() if screen is not None else None))
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)

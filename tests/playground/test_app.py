@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
@@ -477,3 +477,12 @@ def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_
     assert bar.fontMetrics().horizontalAdvance(shown) < room
     bar.showMessage("Saved")
     assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""
+
+
+def test_a_first_window_takes_most_of_a_big_screen_and_no_less_than_before():
+    from playground.app import first_window_size
+
+    assert first_window_size(QSize(1920, 1050)) == QSize(1632, 892)
+    assert first_window_size(QSize(3840, 2100)) == QSize(1800, 1100)
+    assert first_window_size(QSize(1366, 740)) == QSize(1280, 820)  # the window manager fits it to the screen
+    assert first_window_size(None) == QSize(1280, 820)
