@@ -1,0 +1,62 @@
+"""A setup pasted or opened in a running tab is drawn like any other run: the decision boundary's map fills
+the plot (the plane drawn for the plot's shape, not the data's square with bands above and below), and the
+curves, which a setup does not carry, start at the setup's step and grow from there."""
+
+from __future__ import annotations
+
+import pytest
+
+from playground.training.panel import TrainingPanel
+
+WAIT = 20_000
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = TrainingPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1300, 900)  # a tall plot: a square map would leave bands above and below it
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
+    yield panel
+    panel.shutdown()
+
+
+def map_covers_plot(panel) -> bool:
+    image = panel.boundary.image.mapRectToScene(panel.boundary.image.boundingRect())
+    area = panel.boundary_plot.getPlotItem().vb.sceneBoundingRect()
+    return (image.top() <= area.top() + 2 and image.bottom() >= area.bottom() - 2
+            and image.left() <= area.left() + 2 and image.right() >= area.right() - 2)
+
+
+def take_steps(qtbot, panel, count: int) -> None:
+    for _ in range(count):
+        target = panel.step + 1
+        panel.step_requested.emit()
+        qtbot.waitUntil(lambda target=target: panel.step == target, timeout=WAIT)
+    qtbot.waitUntil(lambda: panel.weights_step == panel.step, timeout=WAIT)
+
+
+def painted(panel, step: int) -> bool:
+    """The frame of the current run at ``step`` is on the plot."""
+    frame = panel._frame
+    return frame is not None and frame.run == panel._run and frame.step == step and not panel._frame_dirty
+
+
+@pytest.mark.parametrize("reset_between", [False, True])
+def test_a_pasted_setup_s_map_fills_the_plot(qtbot, panel, reset_between):
+    qtbot.waitUntil(lambda: map_covers_plot(panel), timeout=WAIT)
+    take_steps(qtbot, panel, 5)
+    setup = panel.current_setup()
+    if reset_between:
+        panel.reset_requested.emit()
+        qtbot.waitUntil(lambda: painted(panel, 0), timeout=WAIT)
+    run = panel._run
+    panel.apply_setup(setup)
+    qtbot.waitUntil(lambda: panel._run > run and painted(panel, 5), timeout=WAIT)
+    assert panel.worker.session.aspect == pytest.approx(panel.boundary_column.aspect, abs=0.01)
+    assert map_covers_plot(panel)
+    # The plane drawn is as tall as the plot asks for, around the data's square.
+    x0, x1, y0, y1 = panel._frame.extent
+    assert (y1 - y0) / (x1 - x0) == pytest.approx(1 / panel.boundary_column.aspect, rel=0.05)
