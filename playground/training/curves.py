@@ -145,7 +145,7 @@ class CurvesColumn(QWidget):
         self.history = History()
         self.loss = loss  # the loss the curves show: another one starts them afresh
         self.behind: list[str] = []  # curve plots not yet showing the latest history
-        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self._loss_axis_range = None
         self.text_scale = 1.0  # presentation mode
 
@@ -234,7 +234,7 @@ class CurvesColumn(QWidget):
 
     def start_over(self) -> None:
         """A new network: new curves, and the step axes back to their first range."""
-        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self.clear()
 
     def set_loss(self, loss: str) -> None:
@@ -271,12 +271,14 @@ class CurvesColumn(QWidget):
         h = self.history
         steps = h.steps
         plot = self.loss_plot if which == "loss" else self.accuracy_plot
-        # The step axis grows in nice jumps (100, 200, 500, 1000, ...), not on every redraw: a new
-        # range means new tick labels to lay out, the costliest part of painting a plot.
-        right = nice_ceiling(max(float(steps[-1]) if len(steps) else 0.0, 100.0))
-        if right != self._step_axis_end[which]:
-            self._step_axis_end[which] = right
-            plot.getPlotItem().setXRange(0, right, padding=0.02)
+        # The step axis starts where the history does (step 0, or the step of a setup opened mid-run, whose
+        # earlier curves the file does not carry), and grows in nice jumps (100, 200, 500, 1000, ... steps),
+        # not on every redraw: a new range means new tick labels to lay out, the costliest part of painting a plot.
+        left = float(steps[0]) if len(steps) else 0.0
+        span = nice_ceiling(max(float(steps[-1]) - left if len(steps) else 0.0, 100.0))
+        if (left, span) != self._step_axis[which]:
+            self._step_axis[which] = (left, span)
+            plot.getPlotItem().setXRange(left, left + span, padding=0.02)
         if which == "loss":
             self._draw_loss_axis()
             self.loss_readout.steps = steps.copy()

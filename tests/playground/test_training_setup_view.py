@@ -60,3 +60,32 @@ def test_a_pasted_setup_s_map_fills_the_plot(qtbot, panel, reset_between):
     # The plane drawn is as tall as the plot asks for, around the data's square.
     x0, x1, y0, y1 = panel._frame.extent
     assert (y1 - y0) / (x1 - x0) == pytest.approx(1 / panel.boundary_column.aspect, rel=0.05)
+
+
+def test_the_curves_of_a_pasted_setup_start_at_its_step_and_grow_from_there(qtbot, panel):
+    take_steps(qtbot, panel, 60)
+    setup = panel.current_setup()
+    panel.reset_requested.emit()
+    qtbot.waitUntil(lambda: painted(panel, 0), timeout=WAIT)
+    panel.apply_setup(setup)
+    qtbot.waitUntil(lambda: painted(panel, 60), timeout=WAIT)
+    panel._redraw(force=True)
+    for plot in (panel.loss_plot, panel.accuracy_plot):
+        (left, right), _ = plot.getPlotItem().vb.viewRange()
+        # The axis begins at the setup's step (no empty stretch from 0 with everything at its right end),
+        # and the one report there is a dot with room to its right for the steps to come.
+        assert 55 <= left <= 60 and 100 <= right - left <= 300
+    assert panel.curves.train_loss_curve.opts["symbol"] == "o"
+    take_steps(qtbot, panel, 10)
+    panel._redraw(force=True)
+    steps = panel.curves.train_loss_curve.xData
+    assert steps[0] == 60 and steps[-1] == 70 and len(steps) == 11
+    assert panel.curves.train_loss_curve.opts["symbol"] is None
+    (left, right), _ = panel.loss_plot.getPlotItem().vb.viewRange()
+    assert 55 <= left <= 60 and right >= 70
+    # A reset starts the axis at 0 again.
+    panel.reset_requested.emit()
+    qtbot.waitUntil(lambda: painted(panel, 0) and panel.curves.history.size == 1, timeout=WAIT)
+    panel._redraw(force=True)
+    (left, right), _ = panel.loss_plot.getPlotItem().vb.viewRange()
+    assert left <= 0 < right
