@@ -71,7 +71,7 @@ class TrainingPanel(QWidget):
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
-    summary_changed = Signal(str)  # "Step 1234 · epoch 9 · test accuracy 98.33%", at most four a second
+    summary_changed = Signal(str)  # "Step 1234 · epoch 9 · test accuracy 98.33%", with the toolbar's step count
     animate_backward_requested = Signal()  # the main window opens the animator on `network_snapshot()`
 
     def __init__(self, parent: QWidget | None = None, settings: TrainingSettings | None = None):
@@ -407,7 +407,7 @@ class TrainingPanel(QWidget):
     @property
     def summary(self) -> str:
         """The summary last sent to the status bar."""
-        return self.painter.summary.shown
+        return self.painter.summary
 
     @property
     def step(self) -> int:
@@ -543,8 +543,8 @@ class TrainingPanel(QWidget):
             self.painter.paint_frame(self._frame, self._hovered)
         if self._progress_dirty:
             self._progress_dirty = False
-            self.painter.paint_progress(self._progress)
-        summary = self.painter.summary.due()
+            self.painter.offer_progress(self._progress)
+        summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
         self.painter.paint_curves(drew_boundary, force)
