@@ -33,6 +33,7 @@ from .network_view import NetworkView
 from .painting import Painter
 from .picture import names_of_inputs, names_of_outputs
 from .points import load_points
+from .reset_confirmation import ResetConfirmation
 from .settings import TrainingSettings, fitting_loss
 from .setup_file import TrainingSetup
 from .status_line import StatusLine
@@ -91,6 +92,7 @@ class TrainingPanel(QWidget):
         self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
+        self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
 
         self._build_ui()
         self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves)
@@ -279,9 +281,11 @@ class TrainingPanel(QWidget):
 
     @Slot()
     def _on_reset_button_clicked(self) -> None:
+        """Asks first when steps were taken (`reset_confirmation`); a "no" lets a run that was playing go on."""
+        was_playing = self._playing
         self.pause()
         self.clear_message()
-        self.reset_requested.emit()
+        self.reset_confirmation.ask(self.step, self.reset_requested.emit, self.play if was_playing else None)
 
     @Slot(float, float, bool)
     def _on_boundary_clicked(self, x1: float, x2: float, shift: bool) -> None:
