@@ -17,7 +17,7 @@ from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
-from .axes import LossAxis, PercentAxis
+from .axes import LossAxis, PercentAxis, StepAxis
 from .confusion import ConfusionView
 from .session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
@@ -26,6 +26,7 @@ from .worker import Progress
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
+STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
 
 
 def nice_ceiling(value: float) -> float:
@@ -109,7 +110,7 @@ class Readout:
 
 
 def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette) -> pg.PlotWidget:
-    plot = named(pg.PlotWidget(axisItems={"left": axis}), name, tip)
+    plot = named(pg.PlotWidget(axisItems={"left": axis, "bottom": StepAxis(orientation="bottom")}), name, tip)
     style_plot(plot, palette)
     item = plot.getPlotItem()
     item.setMouseEnabled(False, False)
@@ -278,7 +279,10 @@ class CurvesColumn(QWidget):
         span = nice_ceiling(max(float(steps[-1]) - left if len(steps) else 0.0, 100.0))
         if (left, span) != self._step_axis[which]:
             self._step_axis[which] = (left, span)
-            plot.getPlotItem().setXRange(left, left + span, padding=0.02)
+            item = plot.getPlotItem()
+            # A little more room on the left than on the right: the first report's dot clear of the axis.
+            item.setXRange(left - STEP_MARGINS[0] * span, left + span * (1 + STEP_MARGINS[1]), padding=0)
+            item.getAxis("bottom").set_start(left)
         if which == "loss":
             self._draw_loss_axis()
             self.loss_readout.steps = steps.copy()

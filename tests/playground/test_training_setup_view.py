@@ -75,6 +75,11 @@ def test_the_curves_of_a_pasted_setup_start_at_its_step_and_grow_from_there(qtbo
         # The axis begins at the setup's step (no empty stretch from 0 with everything at its right end),
         # and the one report there is a dot with room to its right for the steps to come.
         assert 55 <= left <= 60 and 100 <= right - left <= 300
+        # The step the curves start at is labelled, and the dot there is clear of the left axis.
+        axis = plot.getPlotItem().getAxis("bottom")
+        (_, major), *_ = axis.tickValues(left, right, axis.geometry().width())
+        assert 60.0 in major and "60" in axis.tickStrings(major, 1.0, 20.0)
+        assert left < 59
     assert panel.curves.train_loss_curve.opts["symbol"] == "o"
     take_steps(qtbot, panel, 10)
     panel._redraw(force=True)
