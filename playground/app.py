@@ -32,6 +32,7 @@ from .files import FileFormatError, load_document, save_document, without_file_n
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .paths import EXAMPLES
+from .status_bar import StatusBar
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 from .training.setup_actions import install_setup_actions
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self._tab_messages: dict[QWidget, str] = {}
         self.evaluation_label = QLabel()
         self.evaluation_label.setObjectName("evaluationLabel")
+        self.setStatusBar(StatusBar(self))  # long messages elided, never drawn over the summary
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))

@@ -242,6 +242,11 @@ class _Parser:
             body = body[:-1]
         if not body:
             self.fail(f"the step '{title}' has no text", step.line)
+        for number, line in enumerate(body, start=start + 1):
+            match = _ACTION_LINE.match(line.strip())
+            if match is not None and match.group(1) in ACTIONS:  # a misplaced action would show as text
+                self.fail(f"'{match.group(1)}:' is an action, but here it would be read as the step's text: "
+                          "actions go right under the step's '## ' heading, before its text", number)
         step.text, step.text_line = "\n".join(body), start + 1
         step.facts, step.source, step.training = self.facts, self.source, dict(self.training)
         self._check_placeholders(step)

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QTableWidget, QTabWidget
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
 from playground.editor.document import GraphDocument
@@ -463,3 +463,17 @@ def test_the_properties_heading_says_what_the_node_computes_with_its_own_operand
     window.editor.scene.select_nodes([node_by_label(window, "L").id])
     heading = window.findChild(object, "propertiesHeading").text()
     assert "L = t2 * t3" in heading and "a * b" not in heading  # not the port names, which read like variables
+
+
+def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_it(window):
+    window.resize(900, 600)
+    bar = window.statusBar()
+    long = "The graph is larger than the view at a readable size: " + "press F to see it all, " * 6
+    bar.showMessage(long)
+    assert bar.currentMessage() == long  # what was said, whole (and in the tooltip)
+    shown = QStatusBar.currentMessage(bar)  # what Qt draws
+    assert shown.endswith("…") and len(shown) < len(long) and bar.toolTip() == long
+    room = bar.width() - window.evaluation_label.width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < room
+    bar.showMessage("Saved")
+    assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""

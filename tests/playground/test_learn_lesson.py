@@ -169,6 +169,7 @@ def test_a_network_lesson_states_the_bias_gradient_as_the_engine_computes_it():
     (lambda t: t.replace("graph: a=2; b=3; t=a*b; L=t+a", "graph: a=2; b=3; t=a**; L=t+a"), 6, "does not parse"),
     (lambda t: t.replace("select: t", "select: z"), 7, "no node named 'z'"),
     (lambda t: t.replace("select: t", "selekt: t"), 7, "unknown action 'selekt:'"),
+    (lambda t: t.replace("What is", "animator: end\nWhat is"), 14, "would be read as the step's text"),
     (lambda t: t.replace("{a.grad}", "{q.grad}"), 9, "'{q.grad}'"),
     (lambda t: t.replace("and $L", "and L"), 9, "formula '$...$' is not closed"),
     (lambda t: t.replace("ask: grad a", "ask: grad"), 12, "'ask:' is 'value <node>' or 'grad <node>'"),
