@@ -157,6 +157,21 @@ def test_a_finished_lesson_resumed_after_another_shows_its_last_step_as_it_was(w
     assert not notice.isVisibleTo(panel), plain(notice)
 
 
+def test_the_learn_dock_keeps_its_width_from_step_to_step(window, qtbot):
+    """Its width followed each step's text (274 to 338 px in lessons 1 and 2): the editor beside it shifted."""
+    window.resize(1400, 850)
+    widths = set()
+    for lesson_id in ("01-value-and-gradient", "02-chain-rule"):
+        window.learning.start(lesson_id)
+        run = window.learning.panel.run
+        for index in range(len(run.lesson.steps)):
+            run.go(index)
+            window.learning.panel._show(perform=True)
+            qtbot.wait(20)
+            widths.add(window.learning.dock.width())
+    assert len(widths) == 1, widths
+
+
 def test_a_wrong_answer_gets_a_hint_and_no_progress(window, qtbot):
     window.learning.start("02-chain-rule")
     panel = window.learning.panel

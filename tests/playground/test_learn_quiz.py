@@ -234,7 +234,7 @@ def test_a_lesson_resumed_after_a_restart_shows_its_steps_graph_and_setup(qtbot,
     assert not second.learning.panel.notice.isVisible()  # nothing the student changed
     second.learning.start("07-training")
     training = second.training.settings
-    assert (training.dataset, training.hidden, training.learning_rate) == ("moons", (8, 8), 5.0)
+    assert (training.dataset, training.hidden, training.learning_rate) == ("moons", (8, 8), 10.0)
     second.training.pause()
     second.close()
 
