@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
+        self.training.reset_confirmation.remember_in(self.settings)  # its "Don't ask again"
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")

@@ -5,7 +5,7 @@ one axis read 0.001, 0.0001 and 10⁻⁵; with less than a decade in view it lab
 (0.2 0.3 ... 0.9 in one pile). `LossAxis` labels whole decades only, all as powers of ten (10⁻³,
 10⁰, 10¹), on a log scale, and numbers through the app's formatter on a linear one.
 `PercentAxis` labels 0 and 100 whatever the plot's height (and 20, 40, ... when they fit), so a
-curve at 100% has its tick.
+curve at 100% has its tick. `StepAxis` labels the step the curves start at when that is not 0.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MIN_DECADE_PIXELS = 18   # labelled decades at least this far apart: else every second (or fifth) one
 PERCENT_STEPS = (20, 50, 100)
 MIN_LABEL_PIXELS = 16    # a percentage label needs this much height
+MIN_STEP_LABEL_PIXELS = 40  # a step label's room beside the first step's
 
 
 def power_of_ten(exponent: int) -> str:
@@ -74,3 +75,31 @@ class PercentAxis(EdgeLabelsAxis):
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
         return [format_number(v) for v in values]
+
+
+class StepAxis(pg.AxisItem):
+    """The curve plots' step axis. Curves that start past step 0 (a setup opened mid-run carries its weights
+    and its step, not the curves that led there) have that step labelled where they begin, so the axis says
+    where the run picked up; a label too close to it makes room."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.start = 0.0
+
+    def set_start(self, step: float) -> None:
+        if step != self.start:
+            self.start = float(step)
+            self.picture = None  # pyqtgraph's cached drawing of the ticks
+            self.update()
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803 - pyqtgraph's names
+        levels = super().tickValues(minVal, maxVal, size)
+        if not self.start or not levels or not minVal <= self.start <= maxVal:
+            return levels
+        spacing, major = levels[0]
+        room = MIN_STEP_LABEL_PIXELS * (maxVal - minVal) / max(size, 1.0)
+        major = sorted([v for v in major if abs(v - self.start) >= room] + [self.start])
+        return [(spacing, major), *levels[1:]]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+        return [format_number(round(v * scale, 9)) for v in values]

@@ -17,7 +17,7 @@ from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
-from .axes import LossAxis, PercentAxis
+from .axes import LossAxis, PercentAxis, StepAxis
 from .confusion import ConfusionView
 from .session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
@@ -26,6 +26,7 @@ from .worker import Progress
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
+STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
 
 
 def nice_ceiling(value: float) -> float:
@@ -109,7 +110,7 @@ class Readout:
 
 
 def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette) -> pg.PlotWidget:
-    plot = named(pg.PlotWidget(axisItems={"left": axis}), name, tip)
+    plot = named(pg.PlotWidget(axisItems={"left": axis, "bottom": StepAxis(orientation="bottom")}), name, tip)
     style_plot(plot, palette)
     item = plot.getPlotItem()
     item.setMouseEnabled(False, False)
@@ -145,7 +146,7 @@ class CurvesColumn(QWidget):
         self.history = History()
         self.loss = loss  # the loss the curves show: another one starts them afresh
         self.behind: list[str] = []  # curve plots not yet showing the latest history
-        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self._loss_axis_range = None
         self.text_scale = 1.0  # presentation mode
 
@@ -234,7 +235,7 @@ class CurvesColumn(QWidget):
 
     def start_over(self) -> None:
         """A new network: new curves, and the step axes back to their first range."""
-        self._step_axis_end = dict.fromkeys(CURVE_PLOTS, 0.0)
+        self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self.clear()
 
     def set_loss(self, loss: str) -> None:
@@ -271,12 +272,17 @@ class CurvesColumn(QWidget):
         h = self.history
         steps = h.steps
         plot = self.loss_plot if which == "loss" else self.accuracy_plot
-        # The step axis grows in nice jumps (100, 200, 500, 1000, ...), not on every redraw: a new
-        # range means new tick labels to lay out, the costliest part of painting a plot.
-        right = nice_ceiling(max(float(steps[-1]) if len(steps) else 0.0, 100.0))
-        if right != self._step_axis_end[which]:
-            self._step_axis_end[which] = right
-            plot.getPlotItem().setXRange(0, right, padding=0.02)
+        # The step axis starts where the history does (step 0, or the step of a setup opened mid-run, whose
+        # earlier curves the file does not carry), and grows in nice jumps (100, 200, 500, 1000, ... steps),
+        # not on every redraw: a new range means new tick labels to lay out, the costliest part of painting a plot.
+        left = float(steps[0]) if len(steps) else 0.0
+        span = nice_ceiling(max(float(steps[-1]) - left if len(steps) else 0.0, 100.0))
+        if (left, span) != self._step_axis[which]:
+            self._step_axis[which] = (left, span)
+            item = plot.getPlotItem()
+            # A little more room on the left than on the right: the first report's dot clear of the axis.
+            item.setXRange(left - STEP_MARGINS[0] * span, left + span * (1 + STEP_MARGINS[1]), padding=0)
+            item.getAxis("bottom").set_start(left)
         if which == "loss":
             self._draw_loss_axis()
             self.loss_readout.steps = steps.copy()

@@ -1,6 +1,6 @@
 """Painting what the worker sent, on the panel's paint timer: a frame on the decision boundary and the
-diagram, a progress report on the toolbar, the figures and the status-bar summary, and the curve
-plots in turns.
+diagram, a progress report on the toolbar, the figures and the status-bar summary (all three from one
+report, at the pace `summary.ReadoutPace` sets), and the curve plots in turns.
 
 The boundary, the loss plot and the accuracy plot take turns: a tick that draws the boundary leaves
 the curves for the next, unless they are overdue, and a tick draws one curve plot. Qt paints every
@@ -15,7 +15,7 @@ from .boundary_plot import BoundaryColumn
 from .curves import CurvesColumn
 from .network_view import NetworkView
 from .picture import focus_caption, network_picture
-from .summary import SummaryPace, summary_text
+from .summary import NOTHING, ReadoutPace, summary_text
 from .toolbar import TrainingToolbar
 from .worker import BoundaryFrame, Progress
 
@@ -27,7 +27,8 @@ class Painter:
                  curves: CurvesColumn):
         self.toolbar, self.boundary_column, self.network_view, self.curves = (
             toolbar, boundary_column, network_view, curves)
-        self.summary = SummaryPace()
+        self.readouts = ReadoutPace()
+        self.summary = ""  # the summary last handed to the status bar
         self._last_curve_draw = 0.0
 
     def paint_frame(self, frame: BoundaryFrame, hovered: tuple[int, int] | None) -> None:
@@ -46,11 +47,23 @@ class Painter:
         title, levels = focus_caption(frame, *hovered)
         self.boundary_column.show_focus(focus, title, levels)
 
-    def paint_progress(self, progress: Progress | None) -> None:
+    def offer_progress(self, progress: Progress | None) -> None:
+        """The latest report, for `paint_progress` to show when its time comes (at once when not running)."""
+        self.readouts.offer(progress, urgent=progress is None or not progress.running)
+
+    def paint_progress(self, force: bool = False) -> str | None:
+        """The report due, on the toolbar, the figures and the summary together; the summary if it changed."""
+        progress = self.readouts.due(force)
+        if progress is NOTHING:
+            return None
         metrics = progress.metrics if progress else None
         self.toolbar.show_progress(metrics, progress.steps_per_second if progress else None)
         self.curves.show_figures(progress)
-        self.summary.offer(summary_text(metrics))
+        summary = summary_text(metrics)
+        if summary == self.summary:
+            return None
+        self.summary = summary
+        return summary
 
     def paint_curves(self, drew_boundary: bool, force: bool = False) -> None:
         """The curve plot that is behind, when its turn has come (all of them with ``force``)."""

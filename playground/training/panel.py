@@ -33,6 +33,7 @@ from .network_view import NetworkView
 from .painting import Painter
 from .picture import names_of_inputs, names_of_outputs
 from .points import load_points
+from .reset_confirmation import ResetConfirmation
 from .settings import TrainingSettings, fitting_loss
 from .setup_file import TrainingSetup
 from .status_line import StatusLine
@@ -71,7 +72,7 @@ class TrainingPanel(QWidget):
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
-    summary_changed = Signal(str)  # "Step 1234 · epoch 9 · test accuracy 98.33%", at most four a second
+    summary_changed = Signal(str)  # "Step 1234 · epoch 9 · test accuracy 98.33%", with the toolbar's step count
     animate_backward_requested = Signal()  # the main window opens the animator on `network_snapshot()`
 
     def __init__(self, parent: QWidget | None = None, settings: TrainingSettings | None = None):
@@ -91,6 +92,7 @@ class TrainingPanel(QWidget):
         self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
+        self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
 
         self._build_ui()
         self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves)
@@ -279,9 +281,11 @@ class TrainingPanel(QWidget):
 
     @Slot()
     def _on_reset_button_clicked(self) -> None:
+        """Asks first when steps were taken (`reset_confirmation`); a "no" lets a run that was playing go on."""
+        was_playing = self._playing
         self.pause()
         self.clear_message()
-        self.reset_requested.emit()
+        self.reset_confirmation.ask(self.step, self.reset_requested.emit, self.play if was_playing else None)
 
     @Slot(float, float, bool)
     def _on_boundary_clicked(self, x1: float, x2: float, shift: bool) -> None:
@@ -407,7 +411,7 @@ class TrainingPanel(QWidget):
     @property
     def summary(self) -> str:
         """The summary last sent to the status bar."""
-        return self.painter.summary.shown
+        return self.painter.summary
 
     @property
     def step(self) -> int:
@@ -543,8 +547,8 @@ class TrainingPanel(QWidget):
             self.painter.paint_frame(self._frame, self._hovered)
         if self._progress_dirty:
             self._progress_dirty = False
-            self.painter.paint_progress(self._progress)
-        summary = self.painter.summary.due()
+            self.painter.offer_progress(self._progress)
+        summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
         self.painter.paint_curves(drew_boundary, force)

@@ -131,6 +131,12 @@ class StepsResult:
     stopped: StopReached | None = None
 
 
+def checked_aspect(aspect: float) -> float:
+    if not math.isfinite(aspect) or aspect <= 0:
+        raise ValueError(f"an aspect ratio is a positive number, not {aspect!r}")
+    return float(aspect)
+
+
 # -- the session ----------------------------------------------------------------------------------
 
 
@@ -138,12 +144,13 @@ class TrainingSession:
     """One training run: data, features, network, optimizer, step count; no Qt."""
 
     def __init__(self, settings: TrainingSettings | None = None, *, data: SplitData | None = None,
-                 custom: tuple | None = None, resolution: int = 150):
+                 custom: tuple | None = None, resolution: int = 150, aspect: float = 1.0):
         """``data`` fixes the split (the optimizer race uses the panel's); ``custom`` is a person's CSV
-        ``(X, y, name)`` or ``(X, y, name, class names)``, used when ``settings.dataset == 'csv'``."""
+        ``(X, y, name)`` or ``(X, y, name, class names)``, used when ``settings.dataset == 'csv'``;
+        ``aspect``: the plot's shape, as in `set_aspect`."""
         self.settings = settings or TrainingSettings()
         self.resolution = resolution
-        self.aspect = 1.0  # width / height of the plot the plane is drawn for (`grid.PlaneGrid`)
+        self.aspect = checked_aspect(aspect)  # width / height of the plot the plane is drawn for (`grid.PlaneGrid`)
         self._custom = custom
         if self.settings.dataset == "csv" and custom is None and data is None:
             raise ValueError("the 'csv' dataset needs the points: pass custom=(X, y, name)")
@@ -388,11 +395,10 @@ class TrainingSession:
 
     def set_aspect(self, aspect: float) -> bool:
         """Draw the plane for a plot of ``aspect`` (width / height) from now on; True if the grid changed."""
-        if not math.isfinite(aspect) or aspect <= 0:
-            raise ValueError(f"an aspect ratio is a positive number, not {aspect!r}")
+        aspect = checked_aspect(aspect)
         if abs(aspect - self.aspect) < 0.01:
             return False
-        self.aspect = float(aspect)
+        self.aspect = aspect
         self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect)
         return True
 

@@ -72,8 +72,9 @@ def capture(session: TrainingSession, with_weights: bool = True) -> TrainingSetu
     return TrainingSetup(session.settings, data, session.step, session.state_dict(), session.optimizer.state_dict())
 
 
-def restore(setup: TrainingSetup, resolution: int = 150) -> TrainingSession:
-    """A session in the state ``setup`` describes (raises `SetupFormatError` if its parts do not fit)."""
+def restore(setup: TrainingSetup, resolution: int = 150, aspect: float = 1.0) -> TrainingSession:
+    """A session in the state ``setup`` describes, drawing the plane for a plot of ``aspect`` (width / height)
+    (raises `SetupFormatError` if its parts do not fit)."""
     settings, data = setup.settings, setup.data
     custom = None
     if data is not None:
@@ -82,7 +83,7 @@ def restore(setup: TrainingSetup, resolution: int = 150) -> TrainingSession:
     elif settings.dataset == "csv":
         raise SetupFormatError("a setup on a CSV's points must carry the points")
     try:
-        session = TrainingSession(settings, data=data, custom=custom, resolution=resolution)
+        session = TrainingSession(settings, data=data, custom=custom, resolution=resolution, aspect=aspect)
         if setup.weights is not None:
             session.model.load_state_dict(setup.weights)
             session.step = setup.step

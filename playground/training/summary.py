@@ -1,6 +1,11 @@
-"""The training tab's one-line summary for the main window's status bar ("Step 1234 · epoch 9 · test
-accuracy 98.33%"), and the pace it changes at: a status bar rewritten fifty times a second is a blur
-nobody reads, and each new text costs the window a layout pass."""
+"""The training tab's readouts of where training stands, and the pace they change at.
+
+The toolbar's "Step 1234 · epoch 9", the figures beside the curves and the one-line summary for the main
+window's status bar ("Step 1234 · epoch 9 · test accuracy 98.33%") always show one and the same report:
+`ReadoutPace` hands the latest report on at most ten times a second while training runs (a counter
+rewritten sixty times a second is a blur nobody reads, and each new status-bar text costs the window a
+layout pass), and at once when training is not running (a click on Step shows its step straight away).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import time
 from ..numbers import format_number
 from .session import Metrics, epoch_text, percent
 
-SUMMARY_INTERVAL_S = 0.25  # at most four new summaries a second
+READOUT_INTERVAL_S = 0.1  # while training runs, the readouts change at most ten times a second
 
 
 def summary_text(metrics: Metrics | None) -> str:
@@ -19,25 +24,30 @@ def summary_text(metrics: Metrics | None) -> str:
             f"test accuracy {percent(metrics.test_accuracy)}")
 
 
-class SummaryPace:
-    """Passes a new text on at most once every ``interval`` seconds; the latest one held back comes out
-    at the next `due` call after the interval, so the summary always ends on the last state."""
+NOTHING = object()  # `ReadoutPace.due` when nothing is due (None is a report: a new network, not yet trained)
 
-    def __init__(self, interval: float = SUMMARY_INTERVAL_S, clock=time.perf_counter):
+
+class ReadoutPace:
+    """Passes the latest of what is offered on at most once every ``interval`` seconds, or at once when it is
+    offered as urgent; what is held back comes out at the next `due` call after the interval, so the
+    readouts always end on the last report."""
+
+    def __init__(self, interval: float = READOUT_INTERVAL_S, clock=time.perf_counter):
         self.interval = interval
         self.clock = clock
-        self.shown = ""
-        self._waiting: str | None = None
+        self._waiting = NOTHING
+        self._urgent = False
         self._last = -float("inf")
 
-    def offer(self, text: str) -> None:
-        """``text`` is the latest summary; `due` hands it out when its time comes."""
-        self._waiting = None if text == self.shown else text
+    def offer(self, item, urgent: bool = False) -> None:
+        """``item`` is the latest report; `due` hands it out when its time comes."""
+        self._waiting = item
+        self._urgent = self._urgent or urgent
 
-    def due(self) -> str | None:
-        """The summary held back, once its time has come."""
-        if self._waiting is None or self.clock() - self._last < self.interval:
-            return None
-        text, self._waiting = self._waiting, None
-        self.shown, self._last = text, self.clock()
-        return text
+    def due(self, force: bool = False):
+        """The report held back once its time has come (with ``force``: now), else `NOTHING`."""
+        if self._waiting is NOTHING or not (force or self._urgent or self.clock() - self._last >= self.interval):
+            return NOTHING
+        item, self._waiting, self._urgent = self._waiting, NOTHING, False
+        self._last = self.clock()
+        return item

@@ -276,8 +276,9 @@ class TrainingWorker(_ThreadedWorker):
     @Slot(object)
     @_guarded
     def load_setup(self, setup: TrainingSetup) -> None:
-        """Go on from a saved setup: its data, network, step and optimizer state (a new run)."""
-        self.session = restore(setup, self.session.resolution)
+        """Go on from a saved setup: its data, network, step and optimizer state (a new run), drawn for the
+        plot's shape as before (the panel sends the aspect only when the plot changes shape)."""
+        self.session = restore(setup, self.session.resolution, self.session.aspect)
         self._after_rebuild("setup")
         self.settings_applied.emit(self.session.settings, Change.DATA)
 

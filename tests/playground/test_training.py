@@ -105,8 +105,9 @@ def test_pause_stops_the_step_count(qtbot, panel):
 
     panel.play()
     qtbot.waitUntil(lambda: step_count(panel) > stopped + 10, timeout=WAIT)
-    panel.findChild(object, "resetButton").click()  # stops, and starts over from the initial weights
+    panel.findChild(object, "resetButton").click()  # stops, asks, and starts over from the initial weights
     assert not panel.is_playing
+    panel.reset_confirmation.box.findChild(object, "resetConfirmButton").click()
     qtbot.waitUntil(lambda: step_count(panel) == 0 and panel.weights_step == 0, timeout=WAIT)
     wait_paused(qtbot, panel)
     assert same_weights(panel.weights(), TrainingSession().state_dict())
