@@ -51,6 +51,16 @@ def _bounds(scene: QGraphicsScene | None) -> QRectF:
     return rect
 
 
+def _first_card(scene: QGraphicsScene | None) -> QRectF | None:
+    """Where the graph starts: the top card of its leftmost column (None for a scene without cards)."""
+    cards = [item.sceneBoundingRect() for item in getattr(scene, "node_items", list)()]
+    if not cards:
+        return None
+    leftmost = min(cards, key=lambda card: card.center().x())
+    column = [card for card in cards if card.center().x() < leftmost.center().x() + leftmost.width() / 2]
+    return min(column, key=lambda card: card.top())
+
+
 def _rank(node_kind: NodeKind, text: str) -> int | None:
     """How well a search text matches a kind: 0 exact, 1 prefix, 2 in the name, 3 elsewhere; None: no match."""
     text = text.strip().lower()
@@ -383,7 +393,8 @@ class GraphView(QGraphicsView):
     def fit(self, margin: float = 20.0, min_zoom: float | None = None, whole: bool = False) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
         (by default, as far as text stays readable); False if the graph is then too big to fit, in
-        which case the view shows its start (top left: the inputs) and the rest is panned to.
+        which case the view shows its start (the first card of its leftmost column, the inputs, at the
+        top left) and the rest is panned to.
 
         Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
         Presentation mode's `text_scale` scales both limits.
@@ -411,12 +422,16 @@ class GraphView(QGraphicsView):
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom
             centre = rect.center() + QPointF(0, band)
-            # Too big to show whole: start where the graph starts, so the inputs are in view.
+            # Too big to show whole: start where the graph starts, with its first card (the top of the first
+            # layer: the inputs) at the top left. Not the bounding box's corner: layers are centred on one
+            # another, so in a graph with one tall layer that corner is empty canvas.
             shown_width, shown_height = area.width() / zoom, area.height() / zoom
+            start = _first_card(self.scene()) or rect
             if rect.width() + 2 * margin > shown_width:
                 centre.setX(rect.left() - margin + shown_width / 2)
             if rect.height() + 2 * margin > shown_height:
-                centre.setY(rect.top() - margin + shown_height / 2)
+                top = min(start.top() - margin, rect.bottom() + margin - shown_height)
+                centre.setY(max(top, rect.top() - margin) + shown_height / 2)
             self.centerOn(centre)
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()

@@ -451,3 +451,26 @@ def test_engine_nn_parameters_are_labelled_so_the_picture_tells_them_apart():
     assert sum(node.kind == "parameter" for node in document.nodes) == len(labels)
     with pytest.raises(TypeError, match="label must be a string"):
         Value(2.0, (), "", "x")  # micrograd's argument order: refused, not stored as a label
+
+
+def test_a_graph_too_big_for_a_readable_zoom_opens_on_its_first_inputs(shown, qtbot):
+    """Layers are centred on one another, so a graph with one tall layer has an empty top-left corner: the
+    view opens on the first layer's top card instead (here the lone input a), with the hint to see it all."""
+    a = Value(0.5, label="a")
+    e = a.exp().tanh()
+    terms = [e * Value(0.01 * i, label=f"w{i}") for i in range(400)]  # 400 weights: a layer 44,000 px tall
+    loss = Value.sum(terms)
+    loss.backward()
+    window = shown(loss)
+    window.resize(1280, 820)
+    view = window.editor.view
+    card = next(item for item in window.editor.scene.node_items() if item.node.label == "a")
+
+    def in_view() -> bool:
+        return view.mapToScene(view.viewport().rect()).boundingRect().contains(card.sceneBoundingRect())
+
+    qtbot.waitUntil(in_view, timeout=3000)
+    assert view.zoom() == pytest.approx(0.8)
+    assert "press F to see it all" in window.statusBar().currentMessage()
+    assert not view.fit_whole()  # View > Fit on a graph too tall even at the smallest zoom
+    assert in_view()  # still starts at the inputs
