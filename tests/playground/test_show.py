@@ -245,6 +245,66 @@ def test_in_ipython_show_turns_on_the_qt_event_loop_and_returns_at_once(tmp_path
     assert lines[2] == "gui ['qt']" and lines[3] == "visible True t3"
 
 
+SIMPLE_PROMPT_IPYTHON = textwrap.dedent("""
+    import sys, types
+    class Shell:  # IPython started with --simple-prompt: enable_gui prints and installs nothing
+        active_eventloop = None
+        def enable_gui(self, gui):
+            print(f'Cannot install event loop hook for "{gui}" when running with `--simple-prompt`.')
+    module = types.ModuleType("IPython")
+    module.get_ipython = lambda: Shell()
+    sys.modules["IPython"] = module
+""")
+
+
+def test_where_ipython_cannot_run_qts_loop_show_runs_the_window_until_it_closes_and_says_so(tmp_path):
+    """With --simple-prompt IPython installs no Qt hook: a window left to it would never be drawn, so show()
+    runs it as from a script (and a second show() does again), saying so in one line on stderr."""
+    code = SIMPLE_PROMPT_IPYTHON + SCRIPT + textwrap.dedent("""
+        print("again", flush=True)
+        print("returned", playground.show(L), flush=True)
+    """)
+    process = run_script(tmp_path, code, {"XDG_CONFIG_HOME": str(tmp_path)})
+    try:
+        assert process.stdout.readline().strip() == "showing"
+        assert "Cannot install event loop hook" in process.stdout.readline()
+        wait_until_idle(process)  # the window is up and show() has not returned
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)  # the window closes, show() returns
+        assert [process.stdout.readline().strip() for _ in range(2)] == ["returned None", "again"]
+        wait_until_idle(process)  # the second window runs too: it is not left to a loop nobody runs
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.strip() == "returned None"
+    notes = [line for line in err.splitlines() if line.startswith("playground.show:")]
+    assert len(notes) == 1 and "runs until you close it" in notes[0], err
+
+
+def test_in_a_real_ipython_with_simple_prompt_show_does_not_return_a_window_never_drawn(tmp_path):
+    pytest.importorskip("IPython")
+    script = tmp_path / "in_ipython.py"
+    script.write_text(SCRIPT)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path),
+               IPYTHONDIR=str(tmp_path / "ipython"))
+    process = subprocess.Popen([sys.executable, "-m", "IPython", "--simple-prompt", "--no-banner", "--quick",
+                                str(script)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "showing"
+        wait_until_idle(process)
+        assert process.poll() is None  # show() runs the window: it has not returned a dead one
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert "returned None" in out, (out, err)
+    assert "runs until you close it" in err
+
+
 def test_show_refuses_what_it_cannot_draw_before_any_window_opens():
     with pytest.raises(TypeError):
         playground.show("not a value")
