@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGraphicsScene,
     QGraphicsView,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -312,6 +313,15 @@ class GraphView(QGraphicsView):
         self._quick_search_scene_pos = QPointF()
 
         self.minimap = MiniMap(self)
+        # The status bar's note fades after a few seconds; this one stays while a fitted graph is too big to
+        # see whole (until the person zooms or pans), so a view showing one corner of a big graph says so.
+        self.too_big_hint = QLabel("Larger than the view: F shows it all, M the minimap, "
+                                   "middle button or Space+drag pans", self)
+        self.too_big_hint.setObjectName("tooBigHint")
+        self.too_big_hint.setAccessibleName("The graph is larger than the view")
+        self.too_big_hint.setStyleSheet("QLabel { background: palette(base); border: 1px solid palette(mid); "
+                                        "border-radius: 4px; padding: 3px 6px; }")
+        self.too_big_hint.hide()
         self.quick_search = QuickSearch(self)
         self.quick_search.kind_chosen.connect(self._on_quick_search_kind_chosen)
         self.quick_search.closed.connect(self._on_quick_search_closed)
@@ -372,6 +382,7 @@ class GraphView(QGraphicsView):
         """The person zoomed or panned: leave their view alone until they ask for Fit again."""
         self._fitted = False
         self._fit_timer.stop()
+        self.too_big_hint.hide()
 
     @property
     def is_kept_fitted(self) -> bool:
@@ -436,6 +447,9 @@ class GraphView(QGraphicsView):
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
         self._fitted = True
+        self.too_big_hint.setVisible(self.keep_fitted and not fits)
+        if not fits:
+            self._place_overlays()
         self.fitted.emit(fits)
         return fits
 
@@ -572,6 +586,9 @@ class GraphView(QGraphicsView):
         area = self.viewport().geometry()
         self.minimap.move(area.right() - self.minimap.width() - 10, area.bottom() - self.minimap.height() - 10)
         self.minimap.raise_()
+        self.too_big_hint.adjustSize()
+        self.too_big_hint.move(area.left() + 10, area.bottom() - self.too_big_hint.height() - 10)
+        self.too_big_hint.raise_()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

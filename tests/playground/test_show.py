@@ -532,5 +532,14 @@ def test_a_graph_too_big_for_a_readable_zoom_opens_on_its_first_inputs(shown, qt
     qtbot.waitUntil(in_view, timeout=3000)
     assert view.zoom() == pytest.approx(0.8)
     assert "press F to see it all" in window.statusBar().currentMessage()
+    hint = view.too_big_hint  # stays when the status bar's note has faded
+    assert hint.isVisible() and "F shows it all, M the minimap" in hint.text()
+    assert view.viewport().geometry().contains(hint.geometry())
     assert not view.fit_whole()  # View > Fit on a graph too tall even at the smallest zoom
-    assert in_view()  # still starts at the inputs
+    assert in_view() and hint.isVisible()  # still starts at the inputs
+    view.zoom_in()  # the person takes over: the hint goes
+    assert not hint.isVisible()
+    small = shown(Value(2.0, label="a") * Value(3.0, label="b"))
+    small.resize(1280, 820)
+    qtbot.waitUntil(lambda: small.editor.view.is_kept_fitted and not small.editor.view.too_big_hint.isVisible(),
+                    timeout=3000)
