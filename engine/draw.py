@@ -29,7 +29,11 @@ def _number(x) -> str:
 def _lines(node) -> tuple[str, list[str]]:
     """The card's title and its body lines, for a `Value` or a `Tensor`."""
     op = node._op
-    title = node.label or (op if op else "leaf")
+    # An unlabelled leaf says what it is: a Tensor that requires grad is learned (a parameter), any
+    # other leaf is an input (a scalar Value has no such flag: a leaf).
+    requires_grad = getattr(node, "requires_grad", None)
+    leaf = "leaf" if requires_grad is None else ("parameter" if requires_grad else "input")
+    title = node.label or (op if op else leaf)
     if node.label and op:
         title = f"{node.label} ({op})"
     data = getattr(node, "data", None)

@@ -32,6 +32,7 @@ from .files import FileFormatError, load_document, save_document, without_file_n
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .paths import EXAMPLES
+from .status_bar import StatusBar
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 from .training.setup_actions import install_setup_actions
@@ -63,6 +64,17 @@ def example_index() -> list[dict]:
     except (OSError, ValueError):
         return [{"file": p.name, "title": p.stem.replace("_", " "), "description": ""}
                 for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
+
+
+def first_window_size(available: QSize | None) -> QSize:
+    """The window's size on a first run, on a screen with ``available`` room: 1280 x 820, or as much as
+    85% of a bigger screen (up to 1800 x 1100), so that the Learn dock beside the editor leaves the graph
+    room on a 1920 x 1080 screen. A smaller screen's window manager fits the window to it."""
+    size = QSize(1280, 820)
+    if available is not None:
+        size = size.expandedTo(QSize(min(round(available.width() * 0.85), 1800),
+                                     min(round(available.height() * 0.85), 1100)))
+    return size
 
 
 class MainWindow(QMainWindow):
@@ -97,6 +109,7 @@ class MainWindow(QMainWindow):
         self._tab_messages: dict[QWidget, str] = {}
         self.evaluation_label = QLabel()
         self.evaluation_label.setObjectName("evaluationLabel")
+        self.setStatusBar(StatusBar(self))  # long messages elided, never drawn over the summary
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
@@ -172,21 +185,28 @@ class MainWindow(QMainWindow):
         redo.setObjectName("actionRedo")
         edit_menu.addActions([undo, redo])
         edit_menu.addSeparator()
-        self._action(edit_menu, "Cu&t", self.editor.cut_selection, QKeySequence.StandardKey.Cut)
-        self._action(edit_menu, "&Copy", self.editor.copy_selection, QKeySequence.StandardKey.Copy)
-        self._action(edit_menu, "&Paste", self.editor.paste, QKeySequence.StandardKey.Paste)
-        self._action(edit_menu, "&Duplicate", self.editor.duplicate_selection, "Ctrl+D")
-        self._action(edit_menu, "De&lete", self.editor.delete_selection, QKeySequence.StandardKey.Delete)
-        self._action(edit_menu, "Select &all", self.editor.select_all, QKeySequence.StandardKey.SelectAll)
+        # The graph editor's own actions: on another tab they would act, unseen, on the editor's graph
+        # (Delete over the training plot deleted the selected nodes): enabled on the editor's tab only.
+        self.editor_actions = [
+            self._action(edit_menu, "Cu&t", self.editor.cut_selection, QKeySequence.StandardKey.Cut),
+            self._action(edit_menu, "&Copy", self.editor.copy_selection, QKeySequence.StandardKey.Copy),
+            self._action(edit_menu, "&Paste", self.editor.paste, QKeySequence.StandardKey.Paste),
+            self._action(edit_menu, "&Duplicate", self.editor.duplicate_selection, "Ctrl+D"),
+            self._action(edit_menu, "De&lete", self.editor.delete_selection, QKeySequence.StandardKey.Delete),
+            self._action(edit_menu, "Select &all", self.editor.select_all, QKeySequence.StandardKey.SelectAll),
+        ]
         edit_menu.addSeparator()
-        self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G")
+        self.editor_actions.append(
+            self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G"))
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
         self.view_menu = view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F")
-        self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn)
-        self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut)
-        self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L")
+        self.editor_actions += [
+            self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F"),
+            self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn),
+            self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut),
+            self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L"),
+        ]
         self.minimap_action = self._action(view_menu, "&Minimap", self._on_minimap_toggled, "M")
         self.minimap_action.setCheckable(True)
         theme_menu = view_menu.addMenu("&Theme")
@@ -436,7 +456,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 820)
+            screen = self.screen()
+            self.resize(first_window_size(screen.availableGeometry().size() if screen is not None else None))
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)
@@ -489,6 +510,8 @@ class MainWindow(QMainWindow):
 
     def _on_tabs_current_changed(self, index: int) -> None:
         panel = self.tabs.widget(index)
+        for action in self.editor_actions:
+            action.setEnabled(panel is self.editor)
         self.undo_group.setActiveStack(self._undo_stacks.get(panel))
         self.statusBar().clearMessage()
         self.evaluation_label.setText(self._tab_summaries.get(panel, ""))

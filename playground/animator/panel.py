@@ -35,14 +35,13 @@ from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
 from .tensor_timeline import TensorAnimation, graph_animation, tensor_animation
 from .timeline import DocumentAnimation, Timeline, maths_of, terms
-from .view_fit import READABLE_ZOOM, ViewFit
+from .view_fit import ViewFit
 
 __all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
 
 START_TEXT = ("Press Play or → to start: first the forward pass computes every value, then the backward "
               "pass applies the chain rule one wire at a time.")
 FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
-PAIRED_ZOOM = 0.6  # two graphs one above the other: each may be drawn smaller than alone
 PAIRED_LINES = 15  # the step box then explains both replays
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
@@ -256,7 +255,7 @@ class AnimatorPanel(QWidget):
         if two:
             self._graphs.setSizes([1, 1])
         self.steps.set_explanation_lines(PAIRED_LINES if two else EXPLANATION_LINES)
-        self.fitting.readable_zoom = (PAIRED_ZOOM if two else READABLE_ZOOM) * self._text_scale
+        self.fitting.frame(paired=two, text_scale=self._text_scale)
         self.fitting.fit_soon()  # again once the two views have their sizes
         self.predict.set_quiz(PredictQuiz(timeline, terms(self._document))
                               if isinstance(animation, DocumentAnimation) else None)
@@ -550,7 +549,7 @@ class AnimatorPanel(QWidget):
         self._text_scale = float(factor)
         self.view.text_scale = self._text_scale  # the fit's upper limit grows too: cards really drawn larger
         paired = self.pitfalls.animation is not None
-        self.fitting.readable_zoom = (PAIRED_ZOOM if paired else READABLE_ZOOM) * self._text_scale
+        self.fitting.frame(paired=paired, text_scale=self._text_scale)
         self.legend.setText(legend_html(self._text_scale))
         self.fitting.auto = True
         self.fitting.fit_soon()

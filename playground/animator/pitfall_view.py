@@ -207,13 +207,7 @@ class PitfallView(QWidget):
                          f"final gradients, show here once every step is answered.")
             return "<br>".join(lines)
         else:
-            wrong, right = replay.mistaken.steps[replay.parting], replay.correct.steps[replay.parting]
-            lines.append(
-                f"They part at <b>step {self.parting_position}</b>: {escape(name[wrong.node])} → "
-                f"{escape(name[wrong.parent])} gives {escape(name[wrong.parent])}.grad = "
-                f"<span style='{MISTAKE_STYLE}'>{format_number(wrong.total)}</span> where the correct pass has "
-                f"{escape(name[right.parent])}.grad = "
-                f"<span style='{CORRECT_STYLE}'>{format_number(right.total)}</span>.")
+            lines.append(f"They part at <b>step {self.parting_position}</b>: {self._parting_html(name)}")
         if self.concealed:
             lines.append("The final gradients show here once every step is answered.")
         elif replay.differing:
@@ -224,6 +218,27 @@ class PitfallView(QWidget):
         else:
             lines.append("The final gradients are the same.")
         return "<br>".join(lines)
+
+    def _parting_html(self, name: dict[str, str]) -> str:
+        """What each pass does at the step where they part: the same wire with another total (a mistaken
+        sum), or another wire altogether (a wrong order), each said on its own terms."""
+        replay = self.replay
+        wrong, right = replay.mistaken.steps[replay.parting], replay.correct.steps[replay.parting]
+
+        def total(step, style: str) -> str:
+            return (f"{escape(name[step.parent])}.grad = "
+                    f"<span style='{style}'>{format_number(step.total)}</span>")
+
+        if (wrong.node, wrong.parent, wrong.port) == (right.node, right.parent, right.port):
+            return (f"{escape(name[wrong.node])} → {escape(name[wrong.parent])} gives {total(wrong, MISTAKE_STYLE)} "
+                    f"where the correct pass has {total(right, CORRECT_STYLE)}.")
+        early = escape(name[wrong.node])
+        complete = replay.correct.final_grads(replay.output).get(wrong.node)
+        when = (f" while {early}'s own gradient is still {format_number(wrong.upstream)}, not yet its "
+                f"{format_number(complete)}" if not same_number(wrong.upstream, complete) else "")
+        return (f"the correct pass hands {escape(name[right.node])}'s gradient to {escape(name[right.parent])} "
+                f"({total(right, CORRECT_STYLE)}); the mistaken pass hands {early}'s on to "
+                f"{escape(name[wrong.parent])} ({total(wrong, MISTAKE_STYLE)}){when}.")
 
     def _on_part_button_clicked(self, _checked: bool = False) -> None:
         if self.parting_position is not None:

@@ -137,7 +137,13 @@ class PredictQuiz:
         value = read_number(text)
         right = is_close(value, step.contribution) or is_close(value, step.total)
         arithmetic = step_arithmetic(step, self.names[step.node], self.names[step.parent])
-        if right:
+        if right and step.before is not None and not is_close(value, step.total):
+            # What the wire carries, not the new total: say that the total adds up (writing the
+            # contribution over the old gradient is the classic bug the overwrite pitfall shows).
+            parent = self.names[step.parent]
+            verdict = Verdict(True, f"✓ Right, that is what it carries; {parent}.grad adds it up, it is not "
+                                    f"replaced. {arithmetic}")
+        elif right:
             verdict = Verdict(True, f"✓ Right. {arithmetic}")
         else:
             verdict = Verdict(False, f"✗ Not quite: {format_number(value)}. {arithmetic}")

@@ -259,8 +259,8 @@ def check_tensor_result(result) -> None:
 def graph_animation(result: Tensor) -> TensorAnimation:
     """The forward and backward pass of whatever ``result`` was computed from; the ``.grad``s of its leaves
     are left as they were. Nodes are named by their labels; an unlabelled result is t1, t2, ... in
-    forward order, an unlabelled leaf that requires grad w1, w2, ..., any other x1, x2, ... (one element:
-    its number)."""
+    forward order, an unlabelled leaf that requires grad b1, b2, ... if it is a vector (a bias), else w1,
+    w2, ..., any other x1, x2, ... (one element: its number)."""
     check_tensor_result(result)
     order = _forward_order(topological_order(result))
     taken = {t.label for t in order if t.label}
@@ -272,7 +272,9 @@ def graph_animation(result: Tensor) -> TensorAnimation:
             title = t.label or _next_name("t", counters, taken)
             names[id(t)] = (title, word, "the result" if t is result else f"{word} of its operands")
         elif t.label or t.size > 1 or t.requires_grad:
-            prefix, kind = ("w", "parameter") if t.requires_grad else ("x", "input")
+            # A learned vector is a layer's bias (b), a learned matrix or scalar a weight (w), as nn.Linear has them.
+            prefix = ("b" if t.ndim == 1 else "w") if t.requires_grad else "x"
+            kind = "parameter" if t.requires_grad else "input"
             title = t.label or _next_name(prefix, counters, taken)
             names[id(t)] = (title, kind, "learned: it requires grad" if t.requires_grad else "an input")
     leaves = [t for t in order if not t._prev]

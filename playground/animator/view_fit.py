@@ -15,6 +15,7 @@ from .scene import AnimatorScene
 
 MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap
 READABLE_ZOOM = 0.85  # fitting a graph never makes its text smaller than this; the view follows the step
+PAIRED_ZOOM = 0.6  # two graphs one above the other (a pitfall replay): each may be drawn smaller than alone
 
 
 class ViewFit(QObject):
@@ -26,11 +27,18 @@ class ViewFit(QObject):
         self._viewport = view.viewport()
         self.auto = True  # fit on every resize, until the person zooms
         self.readable_zoom = READABLE_ZOOM
+        self._paired = False
         self._node_count = 0
         self._wants_minimap = False
         self._playing_fastest = False
         view.installEventFilter(self)
         self._viewport.installEventFilter(self)
+
+    def frame(self, paired: bool, text_scale: float) -> None:
+        """How to fit from now on: alone or ``paired`` with a pitfall replay below (smaller, and no minimap
+        over a teaching graph that is only half a view tall), at presentation mode's ``text_scale``."""
+        self._paired = bool(paired)
+        self.readable_zoom = (PAIRED_ZOOM if paired else READABLE_ZOOM) * text_scale
 
     def new_graph(self, node_count: int) -> None:
         """A graph of ``node_count`` nodes was drawn: fit automatically again; big graphs get the minimap."""
@@ -54,7 +62,7 @@ class ViewFit(QObject):
         """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
         minimap, and the view follows the current step."""
         fits = self.view.fit(min_zoom=self.readable_zoom)
-        wants = not fits or self._node_count >= MINIMAP_FROM
+        wants = not self._paired and (not fits or self._node_count >= MINIMAP_FROM)
         if wants != self._wants_minimap:
             self._wants_minimap = wants
             self.refresh_minimap()

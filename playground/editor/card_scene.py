@@ -35,6 +35,10 @@ class CardScene(QGraphicsScene):
         # editor's scene keeps no spatial index (its wires change shape as cards move), and asking Qt
         # for the items in a rectangle would visit every item: a label per wire made that quadratic.
         self._card_grid: dict[tuple[int, int], list[QRectF]] | None = None
+        # The wire labels placed so far, by grid cell, so that a label keeps clear of the others too
+        # (x * x: two wires from one card to the next would put their labels on top of each other).
+        self._label_rects: dict[WireItem, QRectF] = {}
+        self._label_grid: dict[tuple[int, int], set[WireItem]] = {}
         self.setBackgroundBrush(self.colors["background"])
 
     # -- theme -------------------------------------------------------------------------------
@@ -88,6 +92,29 @@ class CardScene(QGraphicsScene):
                         return True
         return False
 
+    def any_label_in(self, rect: QRectF, besides: WireItem) -> bool:
+        """Whether the label of some wire other than ``besides`` meets ``rect``."""
+        for cell in _cells(rect):
+            for wire in self._label_grid.get(cell, ()):
+                if wire is not besides and self._label_rects[wire].intersects(rect):
+                    return True
+        return False
+
+    def note_label(self, wire: WireItem, rect: QRectF | None) -> None:
+        """``wire``'s label now sits at ``rect`` (None: it has none, or the wire is leaving)."""
+        old = self._label_rects.pop(wire, None)
+        if old is not None:
+            for cell in _cells(old):
+                holders = self._label_grid.get(cell)
+                if holders is not None:
+                    holders.discard(wire)
+                    if not holders:
+                        del self._label_grid[cell]
+        if rect is not None and not rect.isEmpty():
+            self._label_rects[wire] = QRectF(rect)
+            for cell in _cells(rect):
+                self._label_grid.setdefault(cell, set()).add(wire)
+
     def _build_card_grid(self) -> dict[tuple[int, int], list[QRectF]]:
         grid: dict[tuple[int, int], list[QRectF]] = {}
         for card in self._nodes.values():
@@ -131,6 +158,8 @@ class CardScene(QGraphicsScene):
         self._wires.clear()
         self._nodes.clear()
         self._card_grid = None
+        self._label_rects.clear()
+        self._label_grid.clear()
 
     # -- selection ---------------------------------------------------------------------------
 
@@ -201,3 +230,10 @@ class CardScene(QGraphicsScene):
         while y < rect.bottom() + GRID_STEP:
             painter.drawLine(QPointF(left, y), QPointF(rect.right() + GRID_STEP, y))
             y += GRID_STEP
+
+
+def _cells(rect: QRectF):
+    """The cells of the spatial grid that ``rect`` meets."""
+    for column in range(math.floor(rect.left() / CARD_CELL), math.floor(rect.right() / CARD_CELL) + 1):
+        for row in range(math.floor(rect.top() / CARD_CELL), math.floor(rect.bottom() / CARD_CELL) + 1):
+            yield column, row

@@ -42,6 +42,9 @@ from .view import GraphView
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
 SIDE_WIDTH = 290
+PALETTE_WIDTH = 115
+QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
+                  "(switch Predict off, or finish the lesson's exercise)")
 
 
 class EditorPanel(QWidget):
@@ -99,19 +102,19 @@ class EditorPanel(QWidget):
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
         expression_row.addWidget(self.animate_button)
-        side = QWidget()
+        self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.properties, 3)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
         side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.palette)
         splitter.addWidget(self.view)
         splitter.addWidget(side)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([115, 800, SIDE_WIDTH])
+        splitter.setSizes([PALETTE_WIDTH, 800, SIDE_WIDTH])
         layout = QVBoxLayout(self)
         layout.addLayout(expression_row)
         layout.addWidget(self.expression_error)
@@ -159,6 +162,15 @@ class EditorPanel(QWidget):
             return f"Output = {HIDDEN} (a quiz asks for it)"
         return self.evaluation.summary()
 
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: cards drawn ``factor`` times larger, the palette and the side panel as much
+        wider (their text grew with the application's font), the canvas taking what is left."""
+        self.view.set_text_scale(factor)
+        palette, side = round(PALETTE_WIDTH * factor), round(SIDE_WIDTH * factor)
+        self.side.setMinimumWidth(side)
+        total = sum(self.splitter.sizes())
+        self.splitter.setSizes([palette, max(total - palette - side, 100), side])
+
     def conceal(self, concealment: Concealment) -> None:
         """Show "?" on the cards, the wires and the properties for what a quiz asks for."""
         if concealment == self._concealment:
@@ -167,6 +179,9 @@ class EditorPanel(QWidget):
         self.scene.conceal(concealment)
         self.properties.conceal(concealment)
         self.summary_changed.emit(self.summary())
+        if concealment.grads and self.gradcheck_table.rowCount():  # its Engine column holds answers now asked for
+            self.gradcheck_table.setRowCount(0)
+        self.gradcheck_button.setToolTip(QUIZ_GRADCHECK if concealment.grads else "")
 
     # -- building from an expression --------------------------------------------------------
 
@@ -284,6 +299,9 @@ class EditorPanel(QWidget):
     # -- gradient check ----------------------------------------------------------------------
 
     def run_gradient_check(self) -> None:
+        if self._concealment.grads:  # the check prints every leaf's gradient: the very answers a quiz asks for
+            self.status_message.emit(QUIZ_GRADCHECK)
+            return
         rows = check_gradients(self.document)
         table = self.gradcheck_table
         table.setToolTip("")

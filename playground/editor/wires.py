@@ -113,9 +113,13 @@ class WireItem(QGraphicsObject):
         return self._label_rect()
 
     def place_label(self) -> None:
-        """Put the label at the spot nearest the wire's middle that is clear of every card."""
+        """Put the label at the spot nearest the wire's middle that is clear of every card and of the
+        other wires' labels (else the nearest clear of cards only; else nowhere)."""
         self.prepareGeometryChange()
         self._label_center = self._clear_label_spot()
+        scene = self.scene()
+        if scene is not None:
+            scene.note_label(self, self._label_rect() if self._label_center is not None else None)
         self.update()
 
     def _clear_label_spot(self) -> QPointF | None:
@@ -126,13 +130,22 @@ class WireItem(QGraphicsObject):
         if scene is None:
             return QPointF(self._midpoint)
         margin = LABEL_CLEARANCE
-        for fraction in LABEL_SPOTS:
-            centre = self._path.pointAtPercent(fraction)
-            rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
-                          width + 2 * margin, height + 2 * margin)
-            if not scene.any_card_in(rect):
-                return centre
-        return None
+        clear_of_cards = None
+        # On the wire first, nearest its middle; then just below or above it (two wires side by side,
+        # as from x to x * x, have no room along them for two labels).
+        beside = height / 2 + 2 * margin
+        for shift in (0.0, beside, -beside):
+            for fraction in LABEL_SPOTS:
+                centre = self._path.pointAtPercent(fraction) + QPointF(0.0, shift)
+                rect = QRectF(centre.x() - width / 2 - margin, centre.y() - height / 2 - margin,
+                              width + 2 * margin, height + 2 * margin)
+                if scene.any_card_in(rect):
+                    continue
+                if not scene.any_label_in(rect, self):
+                    return centre
+                if shift == 0.0 and clear_of_cards is None:
+                    clear_of_cards = centre
+        return clear_of_cards
 
     def _measure_label(self) -> tuple[float, float]:
         if self._label_size is None:
@@ -142,6 +155,8 @@ class WireItem(QGraphicsObject):
         return self._label_size
 
     def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneChange and self.scene() is not None:
+            self.scene().note_label(self, None)  # leaving: its label no longer takes room there
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
             self.place_label()  # the cards it must keep clear of are known only in a scene
         return super().itemChange(change, value)

@@ -41,6 +41,7 @@ class LessonDriver(QObject):
         self.highlight: Highlight | None = None
         self.lesson_title = ""
         self._network = None  # the animation of the lesson network last loaded, to know it is still shown
+        self._loaded_maths = None  # the maths of the lesson graph last loaded: changed since, if they differ
 
     # -- checking ----------------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ class LessonDriver(QObject):
         if source is not None and source.kind not in own:
             facts = step.facts
             if isinstance(facts, GraphFacts) and maths_of(self.window.document) != maths_of(facts.document):
-                changed = self._shows_lesson_graph()
+                changed = self._lesson_graph_was_changed()
                 loaded = self._load_graph(facts.document, step)
                 notice = GRAPH_BACK if loaded and changed else ""
             elif isinstance(facts, NetworkFacts) and self.window.animator.animation is not self._network:
@@ -126,13 +127,16 @@ class LessonDriver(QObject):
                 training.set_settings(wanted)
         return loaded, notice
 
-    def _shows_lesson_graph(self) -> bool:
-        """True when the editor shows a graph a lesson loaded (the student may have changed it since)."""
-        return self.window.document_name.endswith(" (lesson)")
+    def _lesson_graph_was_changed(self) -> bool:
+        """True when the editor shows a graph a lesson loaded and the student has changed it since (another
+        lesson's graph, as it loaded it, is no change of the student's)."""
+        return (self.window.document_name.endswith(" (lesson)")
+                and maths_of(self.window.document) != self._loaded_maths)
 
     def _load_graph(self, document, step: Step) -> bool:
         if not self.window.open_lesson_graph(document.copy(), self.lesson_title or step.title):
             return False
+        self._loaded_maths = maths_of(document)
         QTimer.singleShot(0, self.window.editor.view.fit)  # again once the Learn dock has taken its room
         return True
 

@@ -165,6 +165,12 @@ class NetworkFacts:
     def names(self) -> list[str]:
         return list(self._by_title)
 
+    def value_position(self, name: str) -> int | None:
+        """The animator's position just after the forward step that computes the tensor ``name`` (None: none)."""
+        node_id = self._by_title.get(name)
+        return next((position for position, frame in enumerate(self.animation.timeline.frames, start=1)
+                     if frame.phase == "forward" and frame.node_id == node_id), None)
+
     def array(self, name: str) -> np.ndarray:
         """``b1`` (a value), ``b1.grad``, ``Linear 1.grad.sum(0)`` (summed over the batch) as an array."""
         base, what = name, ""

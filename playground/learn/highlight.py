@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 RING_COLOR = "#e8401c"  # the animator's accent
-BLINKS = 6
+BLINKS = 12  # about five seconds: long enough to find in a classroom, as a teacher tried it
 BLINK_MS = 400
 
 

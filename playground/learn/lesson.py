@@ -242,6 +242,11 @@ class _Parser:
             body = body[:-1]
         if not body:
             self.fail(f"the step '{title}' has no text", step.line)
+        for number, line in enumerate(body, start=start + 1):
+            match = _ACTION_LINE.match(line.strip())
+            if match is not None and match.group(1) in ACTIONS:  # a misplaced action would show as text
+                self.fail(f"'{match.group(1)}:' is an action, but here it would be read as the step's text: "
+                          "actions go right under the step's '## ' heading, before its text", number)
         step.text, step.text_line = "\n".join(body), start + 1
         step.facts, step.source, step.training = self.facts, self.source, dict(self.training)
         self._check_placeholders(step)
@@ -316,7 +321,8 @@ class _Parser:
         return self._node(argument, line, "select:")
 
     def _check_animator(self, step: Step, argument: str, line: int) -> int:
-        """A position in the animator: start, forward, seed, end, value <node>, grad <node> or step <n>."""
+        """A position in the animator: start, forward, seed, end, value <node>, grad <node> or step <n> (on a
+        network: value <tensor>, such as 'value Linear 1')."""
         facts = self._graph_facts(line, "animator:") if not isinstance(self.facts, NetworkFacts) else self.facts
         words = argument.split()
         fixed = {"start": 0, "forward": facts.forward_frames, "seed": facts.forward_frames + 1,
@@ -328,6 +334,12 @@ class _Parser:
             position = facts.value_position(node_id) if words[0] == "value" else facts.grad_position(node_id)
             if position is None:
                 self.fail(f"{words[1]} has no {words[0]} step in the animator", line)
+            return position
+        if len(words) >= 2 and words[0] == "value" and isinstance(facts, NetworkFacts):  # "value Linear 1"
+            name = argument.split(None, 1)[1]
+            position = facts.value_position(name)
+            if position is None:
+                self.fail(f"the network has no tensor named '{name}' (it has {', '.join(facts.names())})", line)
             return position
         if len(words) == 2 and words[0] == "step" and words[1].isdigit():
             position = int(words[1])

@@ -35,6 +35,14 @@ def opened_id(path: Path) -> str:
     return "opened-" + hashlib.sha1(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+def _same_text(one: Path, other: Path) -> bool:
+    """Whether two lesson files hold the very same text (a lesson file is small: at most `MAX_BYTES`)."""
+    try:
+        return one.stat().st_size == other.stat().st_size and one.read_bytes() == other.read_bytes()
+    except OSError:
+        return False
+
+
 def _resolved(path: str | Path) -> Path:
     try:
         return Path(path).resolve()
@@ -72,9 +80,9 @@ class LessonLibrary:
         if lesson.path is None:
             raise ValueError("a lesson added to the list comes from a file")
         path = _resolved(lesson.path)
-        shipped = next((item for item in self.shipped if item.path is not None and _resolved(item.path) == path),
-                       None)
-        if shipped is not None:
+        shipped = next((item for item in self.shipped if item.path is not None
+                        and (_resolved(item.path) == path or _same_text(item.path, path))), None)
+        if shipped is not None:  # the file, or a copy of it (the source tree's, beside the installed app's)
             return shipped
         lesson.id = opened_id(path)
         self._list(lesson)

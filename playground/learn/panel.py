@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -176,6 +176,12 @@ class LearnPanel(QWidget):
         self.settings.setValue("learn/current", lesson.id)
         self._fill_lesson_list()
         self._show(perform=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """As wide for every step (its text wraps), so that the editor beside the dock does not shift from
+        step to step; about 42 characters, so it grows with presentation mode's font."""
+        width = max(self.minimumSizeHint().width(), round(self.fontMetrics().averageCharWidth() * 42))
+        return QSize(width, super().sizeHint().height())
 
     def resume(self) -> None:
         """Show the lesson the student was at last time (nothing if none)."""

@@ -9,8 +9,8 @@ same factor. The choice is remembered (QSettings); F11 toggles full screen.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QWidget
 
 ZOOMS = (1.25, 1.5, 1.75, 2.0)
 DEFAULT_ZOOM = 1.5
@@ -113,7 +113,8 @@ class Presentation(QObject):
         # This window's widgets (its dialogs and docks are its children), not every widget of the
         # application: another window's may be half-way through being deleted.
         for widget in [self.window, *self.window.findChildren(QWidget)]:
-            if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont) and widget.font().pointSizeF() > 0:
+            if (widget.testAttribute(Qt.WidgetAttribute.WA_SetFont) and widget.font().pointSizeF() > 0
+                    and not isinstance(widget, QDockWidget)):  # a dock's font is set below
                 base = widget.property(BASE_SIZE)
                 own.append((widget, float(base) if base is not None else widget.font().pointSizeF() / old))
         font = app.font()
@@ -124,7 +125,23 @@ class Presentation(QObject):
             sized = widget.font()
             sized.setPointSizeF(base * factor)
             widget.setFont(sized)
-        self.window.editor.view.set_text_scale(factor)
+        for dock in self.window.findChildren(QDockWidget):
+            dock.setFont(_dock_font(app.font()) if factor != 1.0 else QFont())
+        for widget in self.window.findChildren(QWidget):
+            if widget.styleSheet() and not widget.testAttribute(Qt.WidgetAttribute.WA_SetFont):
+                # A widget with a style sheet of its own keeps the font it was polished with: the
+                # application's new one reaches it only when its sheet is applied again.
+                widget.setStyleSheet(widget.styleSheet())
+        self.window.editor.set_text_scale(factor)
         self.window.animator.set_text_scale(factor)
         self.window.training.set_text_scale(factor)
         self.changed.emit(factor)
+
+
+def _dock_font(font: QFont) -> QFont:
+    """The application's ``font`` for a dock's title. Qt draws the title in the platform's small title
+    font, fixed when the dock was made, whenever the dock's font equals the application's; a font that
+    differs only in a detail nobody sees (its style strategy) makes Qt draw the title in it."""
+    title = QFont(font)
+    title.setStyleStrategy(QFont.StyleStrategy.PreferQuality)
+    return title

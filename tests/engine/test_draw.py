@@ -74,3 +74,11 @@ def test_a_thousand_node_graph_is_drawn_whole():
 def test_labels_are_escaped():
     a = Value(1.0, label="<a & b>")
     assert ["<a & b>", "data 1", "grad 0"] in cards((a * 2)._repr_svg_())
+
+
+def test_an_unlabelled_tensor_leaf_says_whether_it_is_learned():
+    x = Tensor(np.ones((4, 2)))
+    w = Tensor(np.full((2, 3), 0.5), requires_grad=True)
+    titles = {card[0] for card in cards((x @ w).sum()._repr_svg_())}
+    assert {"input", "parameter"} <= titles and "leaf" not in titles
+    assert "leaf" in {card[0] for card in cards((Value(2.0) * 3)._repr_svg_())}  # a Value has no such flag

@@ -672,3 +672,16 @@ def test_forgetting_to_zero_replays_two_passes_on_both_sides(loaded, qtbot):
     panel.set_pitfall("order")  # lesson 2's graph: the order cannot go wrong here
     assert panel.pitfalls.parting_position is None and "never part" in panel.pitfalls.summary.text()
     assert not panel.findChild(QPushButton, "pitfallPartButton").isEnabled()
+
+
+def test_a_wrong_order_summary_says_what_each_pass_does_where_they_part(panel):
+    """The order pitfall's passes take different wires at the parting step: the summary said "b → a gives
+    a.grad = 48 where the correct pass has b.grad = 21", comparing two different gradients."""
+    assert panel.load(parse_expression("a=3; b=a*2; c=b*b; d=b+c; L=d*a"))
+    assert panel.set_pitfall("order")
+    part = panel.pitfalls.parting_position
+    flagged = panel.steps.step_list.item(part - 1).text()  # the correct pass's step: "12.  c → b (a): ..."
+    summary = panel.pitfalls.summary.text()
+    assert "the correct pass hands c's gradient to b" in summary and flagged.split()[1:4] == ["c", "→", "b"]
+    assert "the mistaken pass hands b's on to a" in summary
+    assert "b's own gradient is still 3, not yet its 39" in summary

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QTableWidget, QTabWidget
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
 from playground.editor.document import GraphDocument
@@ -463,3 +463,44 @@ def test_the_properties_heading_says_what_the_node_computes_with_its_own_operand
     window.editor.scene.select_nodes([node_by_label(window, "L").id])
     heading = window.findChild(object, "propertiesHeading").text()
     assert "L = t2 * t3" in heading and "a * b" not in heading  # not the port names, which read like variables
+
+
+def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_it(window):
+    window.resize(900, 600)
+    bar = window.statusBar()
+    long = "The graph is larger than the view at a readable size: " + "press F to see it all, " * 6
+    bar.showMessage(long)
+    assert bar.currentMessage() == long  # what was said, whole (and in the tooltip)
+    shown = QStatusBar.currentMessage(bar)  # what Qt draws
+    assert shown.endswith("…") and len(shown) < len(long) and bar.toolTip() == long
+    room = bar.width() - window.evaluation_label.width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < room
+    bar.showMessage("Saved")
+    assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""
+
+
+def test_a_first_window_takes_most_of_a_big_screen_and_no_less_than_before():
+    from playground.app import first_window_size
+
+    assert first_window_size(QSize(1920, 1050)) == QSize(1632, 892)
+    assert first_window_size(QSize(3840, 2100)) == QSize(1800, 1100)
+    assert first_window_size(QSize(1366, 740)) == QSize(1280, 820)  # the window manager fits it to the screen
+    assert first_window_size(None) == QSize(1280, 820)
+
+
+def test_the_editors_actions_wait_on_the_other_tabs(window, qtbot):
+    """Delete over the training plot deleted the editor's selected nodes, unseen."""
+    window.editor.build_from_expression("a=2; b=3; L=a*b")
+    window.editor.select_all()
+    count = len(window.document.nodes)
+    window.tabs.setCurrentWidget(window.training)
+    delete = window.findChild(QAction, "actionDelete")
+    assert not delete.isEnabled() and not window.findChild(QAction, "actionCheckGradients").isEnabled()
+    delete.trigger()
+    qtbot.keyClick(window.training, Qt.Key.Key_Delete)
+    assert len(window.document.nodes) == count
+    window.tabs.setCurrentWidget(window.editor)
+    assert delete.isEnabled()
+    delete.trigger()
+    assert len(window.document.nodes) == 0
+    window.training.pause()

@@ -665,3 +665,20 @@ def test_a_card_moved_onto_a_label_pushes_it_along_its_wire_and_back(make_canvas
     assert wire.label_rect().center() != middle
     canvas.stack.undo()  # z leaves: the label returns to the middle
     assert wire.label_rect().center() == middle
+
+
+@pytest.mark.parametrize("source", ["a=3; y=a*a", "a=3; y=a*a+a", "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"])
+def test_wire_labels_keep_clear_of_each_other(make_canvas, source):
+    """a * a: the two wires from a to the product put their "grad 3" labels on top of each other, the
+    very picture the lesson on variables used twice is about."""
+    from playground.editor.expression import parse_expression
+
+    doc = parse_expression(source)
+    canvas = make_canvas(doc)
+    canvas.scene.show_evaluation(evaluate(doc))
+    labels = [wire.label_rect() for wire in canvas.scene.wire_items() if not wire.label_rect().isEmpty()]
+    assert len(labels) == len(canvas.scene.wire_items())  # every wire says what it carries
+    for i, rect in enumerate(labels):
+        assert not any(rect.intersects(other) for other in labels[i + 1:])
+    canvas.stack.push(EditCommand(doc, edits.remove_nodes(doc, [doc.effective_output()])))
+    assert not canvas.scene._label_rects or all(w.scene() is canvas.scene for w in canvas.scene._label_rects)

@@ -169,6 +169,7 @@ def test_a_network_lesson_states_the_bias_gradient_as_the_engine_computes_it():
     (lambda t: t.replace("graph: a=2; b=3; t=a*b; L=t+a", "graph: a=2; b=3; t=a**; L=t+a"), 6, "does not parse"),
     (lambda t: t.replace("select: t", "select: z"), 7, "no node named 'z'"),
     (lambda t: t.replace("select: t", "selekt: t"), 7, "unknown action 'selekt:'"),
+    (lambda t: t.replace("What is", "animator: end\nWhat is"), 14, "would be read as the step's text"),
     (lambda t: t.replace("{a.grad}", "{q.grad}"), 9, "'{q.grad}'"),
     (lambda t: t.replace("and $L", "and L"), 9, "formula '$...$' is not closed"),
     (lambda t: t.replace("ask: grad a", "ask: grad"), 12, "'ask:' is 'value <node>' or 'grad <node>'"),
@@ -251,3 +252,15 @@ def test_the_readmes_lesson_example_is_a_valid_lesson():
     assert "y = 9" in run.html() and "6" not in run.html()  # the answer asked next is not given away
     run.next()
     assert run.question.expected == 6.0 and run.answer("6").right
+
+
+def test_on_a_network_the_animator_can_go_to_a_tensors_forward_step():
+    text = ("autograd-playground-lesson 1\ntitle: T\n\n## Net\nnetwork: hidden=3, points=4, seed=0\n"
+            "animator: value Linear 1\n\nLinear 1 is {Linear 1.shape}.\n")
+    lesson = parse_lesson(text)
+    facts = lesson.steps[0].facts
+    position = lesson.steps[0].actions[-1].value
+    frame = facts.animation.timeline.frames[position - 1]
+    assert frame.phase == "forward" and facts.animation.nodes[frame.node_id].title == "Linear 1"
+    with pytest.raises(LessonFormatError, match="no tensor named 'Linear 9'"):
+        parse_lesson(text.replace("value Linear 1", "value Linear 9"))

@@ -133,6 +133,45 @@ def test_lesson_2_completed_through_the_ui_ends_with_a_grad_of_31(window, qtbot)
     assert lessons.item(1).text().endswith("✓")
 
 
+def test_a_finished_lesson_resumed_after_another_shows_its_last_step_as_it_was(window, qtbot):
+    """Lesson 2 finished, lesson 3 started, lesson 2 again: the animator came back at 0 of 17 though the
+    step says "animator: end", and the panel said "You had changed the lesson's graph" though nobody had."""
+    window.learning.start("02-chain-rule")
+    panel = window.learning.panel
+    click(qtbot, window, "lessonNextButton")
+    for value in ("6", "10", "7", "70"):
+        type_answer(qtbot, window, value)
+    click(qtbot, window, "lessonNextButton")
+    click(qtbot, window, "lessonNextButton")
+    for grad in ("7", "10", "7", "7", "14", "31", "10"):
+        type_answer(qtbot, window, grad)
+    click(qtbot, window, "lessonNextButton")
+    assert panel.run.completed and window.animator.position == window.animator.frame_count
+    window.learning.start("03-used-twice")
+    qtbot.wait(50)
+    window.learning.start("02-chain-rule")
+    qtbot.wait(50)
+    assert panel.run.completed
+    assert window.animator.position == window.animator.frame_count == 17
+    notice = child(window, QLabel, "lessonNotice")
+    assert not notice.isVisibleTo(panel), plain(notice)
+
+
+def test_the_learn_dock_keeps_its_width_from_step_to_step(window, qtbot):
+    """Its width followed each step's text (274 to 338 px in lessons 1 and 2): the editor beside it shifted."""
+    window.resize(1400, 850)
+    widths = set()
+    for lesson_id in ("01-value-and-gradient", "02-chain-rule"):
+        window.learning.start(lesson_id)
+        run = window.learning.panel.run
+        for index in range(len(run.lesson.steps)):
+            run.go(index)
+            window.learning.panel._show(perform=True)
+            qtbot.wait(20)
+            widths.add(window.learning.dock.width())
+    assert len(widths) == 1, widths
+
+
 def test_a_wrong_answer_gets_a_hint_and_no_progress(window, qtbot):
     window.learning.start("02-chain-rule")
     panel = window.learning.panel
@@ -347,6 +386,29 @@ def test_presentation_mode_reaches_what_fonts_do_not(qtbot, settings):
     finally:
         child(window, QAction, "presentationAction").trigger()
     assert axis_label.font().pointSizeF() == pytest.approx(label_size)
+    window.close()
+
+
+def test_presentation_mode_reaches_styled_labels_the_dock_title_and_the_editors_columns(qtbot, settings):
+    """Labels with a style sheet of their own (the pitfall captions, the Learn banner) kept their font, the
+    Learn dock's title stayed in the platform's small title font, the palette's names were cut off."""
+    window = open_window(qtbot, settings)
+    caption = window.animator.pitfalls.caption
+    size = caption.font().pointSizeF()
+    palette_width = window.editor.splitter.sizes()[0]
+    child(window, QAction, "presentationZoom200").trigger()
+    child(window, QAction, "presentationAction").trigger()
+    try:
+        assert caption.styleSheet() and caption.font().pointSizeF() == pytest.approx(size * 2)
+        dock = window.learning.dock
+        assert dock.font() != QApplication.font("QDockWidget")  # else Qt paints the title in its own small font
+        assert dock.font().pointSizeF() == pytest.approx(QApplication.font().pointSizeF())
+        assert window.editor.splitter.sizes()[0] >= 1.9 * palette_width
+        assert window.editor.side.minimumWidth() >= 2 * 290
+    finally:
+        child(window, QAction, "presentationAction").trigger()
+    assert caption.font().pointSizeF() == pytest.approx(size)
+    assert window.learning.dock.font() == QApplication.font("QDockWidget")
     window.close()
 
 

@@ -234,7 +234,7 @@ def test_a_lesson_resumed_after_a_restart_shows_its_steps_graph_and_setup(qtbot,
     assert not second.learning.panel.notice.isVisible()  # nothing the student changed
     second.learning.start("07-training")
     training = second.training.settings
-    assert (training.dataset, training.hidden, training.learning_rate) == ("moons", (8, 8), 5.0)
+    assert (training.dataset, training.hidden, training.learning_rate) == ("moons", (8, 8), 10.0)
     second.training.pause()
     second.close()
 
@@ -472,3 +472,41 @@ def test_predict_mode_hides_the_gradients_on_the_editors_cards(window):
     assert scene.node_item(a).body_lines() == ["value 2", "grad ?"]
     window.animator.set_predict(False)
     assert scene.node_item(a).body_lines() == ["value 2", "grad 3"]
+
+
+def test_check_gradients_waits_while_a_quiz_asks_for_the_gradients(window):
+    """The gradient check prints every leaf's gradient: while Predict hides them it says why it waits,
+    and a table filled before is emptied."""
+    window.editor.build_from_expression("a=2; b=3; L=a*b")
+    window.editor.run_gradient_check()
+    table = window.editor.gradcheck_table
+    assert table.rowCount() == 2
+    window.animator.load(window.document)
+    window.animator.set_predict(True)
+    assert table.rowCount() == 0
+    messages = []
+    window.editor.status_message.connect(messages.append)
+    window.editor.run_gradient_check()
+    assert table.rowCount() == 0 and "quiz" in messages[-1]
+    shown = "\n".join(table.item(r, c).text() for r in range(table.rowCount()) for c in range(5))
+    assert "3" not in shown
+    window.animator.set_predict(False)
+    window.editor.run_gradient_check()
+    assert table.rowCount() == 2
+
+
+def test_a_copy_of_a_shipped_lesson_file_opens_the_shipped_lesson(qtbot, settings, tmp_path):
+    """The source tree's copy of a shipped lesson (beside an installed app's) was listed again as a lesson
+    of one's own, once per copy; the very same text is the shipped lesson, with its progress."""
+    copy = tmp_path / "elsewhere" / "02-chain-rule.lesson"
+    copy.parent.mkdir()
+    shutil.copyfile(LESSONS / "02-chain-rule.lesson", copy)
+    window = open_window(qtbot, settings)
+    lesson = window.learning.open_lesson(copy)
+    panel = window.learning.panel
+    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == 7
+    assert panel.lesson_list.currentRow() == 1
+    window.close()
+    again = open_window(qtbot, settings)
+    assert again.learning.panel.lesson_list.count() == 7
+    again.close()

@@ -59,6 +59,9 @@ def test_a_quiz_asks_at_each_backward_step_and_scores_the_first_answer():
     assert verdict.right and "7 × 3 = 21" in verdict.message and quiz.score_text() == "Score: 1 of 1"
     verdict = quiz.answer(second, "10")  # the contribution is 10, the new gradient 31: 10 is right too
     assert verdict.right and "21 + 10 = 31" in verdict.message
+    # ... but 10 is also what overwriting would leave in a.grad: the verdict says the total adds up
+    assert verdict.message.startswith("✓ Right, that is what it carries; a.grad adds it up, it is not replaced.")
+    assert quiz.answer(first, "21").message.startswith("✓ Right. ")  # a's first share: carried = total
     wrong = asked[0]
     verdict = quiz.answer(wrong, "99")
     assert not verdict.right and verdict.message.startswith("✗ Not quite: 99.")

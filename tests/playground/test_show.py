@@ -383,7 +383,7 @@ def tensor_loss():
 
     X = Tensor(np.array([[1.0, 2.0], [3.0, -1.0]]), label="X")
     W = Tensor(np.array([[0.5], [-0.25]]), requires_grad=True, label="W")
-    b = Tensor(np.array([0.1]), requires_grad=True)  # unlabelled: w1
+    b = Tensor(np.array([0.1]), requires_grad=True)  # unlabelled, a vector: a bias, b1
     loss = ((X @ W + b).tanh() ** 2).mean()
     return loss, W, b
 
@@ -396,7 +396,7 @@ def test_a_scalar_tensor_opens_the_tensor_animator_and_leaves_its_grads_alone(sh
     animator = window.animator
     assert window.tabs.currentWidget() is animator and animator.source == "python"
     titles = {node.title for node in animator.animation.nodes.values()}
-    assert {"X", "W", "w1", "t1"} <= titles
+    assert {"X", "W", "b1", "t1"} <= titles
     animator.seek(animator.frame_count)  # the replay ends with the engine's gradients
     w_node = next(n for n in animator.animation.nodes.values() if n.title == "W")
     assert np.allclose(animator.timeline.display[w_node.id].grad, before)
