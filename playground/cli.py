@@ -1,7 +1,8 @@
 """The ``autograd-playground`` command (also ``python -m playground`` and ``make run``).
 
 ``autograd-playground [FILE ...]`` opens the app with each FILE where it belongs, judged by its
-content: a graph in the editor (and the other kinds the app knows, see `files.FILE_KINDS`). Files
+content: a graph in the editor, a training setup on the Training tab, a lesson in the Learn
+panel (`file_kinds.read_any` tells them apart). Files
 are read before any window opens, so a file that cannot be read stops the command with one clear
 line on stderr and exit status 2, and nothing starts half-way.
 """
@@ -20,14 +21,16 @@ from .files import FileFormatError, without_file_name
 
 DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
                "the backward pass, train a small network.")
-EPILOG = ("Each FILE opens where it belongs by its content: a graph (.json, as File > Save writes it) in the "
-          "editor, a lesson (.lesson) in the Learn panel. Qt's own options (e.g. -platform offscreen) are passed "
-          "on to Qt.")
+EPILOG = ("Each FILE opens where it belongs, told by its content, not its name: a graph (.json, as File > Save "
+          "writes it) in the editor, a training setup (.json, as File > Save training setup writes it) on the "
+          "Training tab, a lesson (.lesson) in the Learn panel. Qt's own options (e.g. -platform offscreen) are "
+          "passed on to Qt.")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="autograd-playground", description=DESCRIPTION, epilog=EPILOG)
-    parser.add_argument("files", nargs="*", metavar="FILE", type=Path, help="a file to open")
+    parser.add_argument("files", nargs="*", metavar="FILE", type=Path,
+                        help="a file to open: a graph, a training setup or a lesson")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 

@@ -2,7 +2,8 @@
 
 From a plain script it starts the app and returns when the window is closed. Where a Qt event
 loop already runs (IPython or Jupyter with ``%gui qt``, or a Qt program of your own) it opens a
-window and returns at once, leaving the window live; in IPython it turns ``%gui qt`` on itself.
+window and returns at once, leaving the window live; in IPython it turns ``%gui qt`` on itself,
+and where IPython cannot (``--simple-prompt``) it says so and runs the window as a script would.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .animator.tensor_timeline import graph_animation
 from .editor.from_engine import document_from_values
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed
+_own_app: QApplication | None = None  # made here where nobody else runs Qt's loop: show() runs it each time
 
 
 def _ipython():
@@ -27,16 +29,34 @@ def _ipython():
     return module.get_ipython() if module is not None else None
 
 
+def _qt_loop_turned_on(shell) -> bool:
+    """Ask IPython to run Qt's event loop between inputs (``%gui qt``); whether that really took.
+
+    It may not: started with ``--simple-prompt``, IPython prints "Cannot install event loop hook" and
+    carries on, and a window opened then would never be drawn. IPython names its running loop in
+    ``active_eventloop`` (a shell without that attribute is taken at its word).
+    """
+    try:
+        shell.enable_gui("qt")  # the same as typing %gui qt
+    except Exception:  # noqa: BLE001 - any failure means the same: no loop of IPython's runs Qt
+        return False
+    return getattr(shell, "active_eventloop", "qt") is not None
+
+
 def _application(shell) -> tuple[QApplication, bool]:
     """The Qt application, and whether its event loop is left to someone else (IPython, the caller)."""
+    global _own_app
     app = QApplication.instance()
     if app is not None:
-        return app, True
+        return app, app is not _own_app
+    loop_elsewhere = False
     if shell is not None:
-        shell.enable_gui("qt")  # the same as typing %gui qt: IPython runs Qt's loop between inputs
-        app = QApplication.instance()
-        if app is not None:
-            return app, True
+        loop_elsewhere = _qt_loop_turned_on(shell)
+        if not loop_elsewhere:
+            print("playground.show: IPython cannot run Qt's event loop here (e.g. with --simple-prompt): the window "
+                  "runs until you close it, then show() returns", file=sys.stderr)
+        elif QApplication.instance() is not None:
+            return QApplication.instance(), True
     missing = qt_platform.problem()
     if missing:
         raise RuntimeError(missing)
@@ -45,7 +65,9 @@ def _application(shell) -> tuple[QApplication, bool]:
     app = QApplication([sys.argv[0] if sys.argv and sys.argv[0] else "autograd-playground"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
-    return app, shell is not None
+    if not loop_elsewhere:
+        _own_app = app
+    return app, loop_elsewhere
 
 
 def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), constants=()):

@@ -65,7 +65,7 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
         lines += [f"{names[node_id]}.label = {_string(document.node(node_id).label)}" for node_id in labelled]
     lines += ["", f"# Backward pass from the output {out_name}: its gradient is 1, the chain rule does the rest.",
               f"{out_name}.backward()"]
-    lines += ["", *_show_call(document, order, names, out_name)]
+    lines += ["", *_show_call(document, order, names, output)]
 
     if use_torch:
         lines += ["", "# The same graph in PyTorch, float64."]
@@ -104,9 +104,12 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _show_call(document: GraphDocument, order: list[str], names: dict[str, str], out_name: str) -> list[str]:
-    """Comment lines with the `playground.show` call that opens this graph in the app again, exactly:
-    a leaf whose label does not tell its kind (a named constant, a parameter called ``c``) is listed."""
+def _show_call(document: GraphDocument, order: list[str], names: dict[str, str], output: str) -> list[str]:
+    """Comment lines with the `playground.show` call that opens this graph in the app again, exactly.
+
+    Its roots are the output, then every other sink (a node nothing uses: a side result, an unused
+    leaf), so nothing that is not behind the output is lost and an interior output stays the output.
+    A leaf whose label does not tell its kind (a named constant, a parameter called ``c``) is listed."""
     misread: dict[str, list[str]] = {"input": [], "parameter": [], "constant": []}
     for node_id in order:
         node = document.node(node_id)
@@ -114,8 +117,13 @@ def _show_call(document: GraphDocument, order: list[str], names: dict[str, str],
             label = node.label or (document.name(node_id) if node.kind != "constant" else "")
             if leaf_kind(label) != node.kind:
                 misread[node.kind].append(names[node_id])
-    arguments = [out_name] + [f"{kind_name}s=[{', '.join(leaves)}]" for kind_name, leaves in misread.items() if leaves]
+    sinks = set(document.sinks())
+    roots = [names[output]] + [names[node_id] for node_id in order if node_id in sinks and node_id != output]
+    shown = roots[0] if len(roots) == 1 else f"[{', '.join(roots)}]"
+    arguments = [shown] + [f"{kind_name}s=[{', '.join(leaves)}]" for kind_name, leaves in misread.items() if leaves]
     lines = ["# To look at this graph in the app (from this script, or a notebook):"]
+    if len(roots) > 1:
+        lines.append(f"# (the output {names[output]} first, then every other node nothing uses: the whole graph)")
     if len(arguments) > 1:
         lines.append("# (the leaves listed are of a kind their labels do not tell)")
     return [*lines, f"#     import playground; playground.show({', '.join(arguments)})"]

@@ -90,17 +90,19 @@ def _expand_dot(document: GraphDocument, add, operands: list[str]) -> list[str]:
     return operands[2 * n:] + products
 
 
-def named_kinds(inputs: Iterable = (), parameters: Iterable = (), constants: Iterable = ()) -> dict[int, str]:
-    """Leaves whose kind the caller names, by identity: ``{id(leaf): kind}``. A leaf named twice is refused."""
-    kinds: dict[int, str] = {}
+def named_kinds(inputs: Iterable = (), parameters: Iterable = (), constants: Iterable = ()) -> dict[int, tuple]:
+    """Leaves whose kind the caller names, by identity: ``{id(leaf): (kind, leaf)}``. A leaf named twice is
+    refused."""
+    kinds: dict[int, tuple] = {}
     for kind_name, leaves in (("input", inputs), ("parameter", parameters), ("constant", constants)):
         if _is_value_like(leaves):
             leaves = [leaves]
         for leaf in leaves:
             if not _is_value_like(leaf):
                 raise TypeError(f"{kind_name}s= takes the graph's leaf Values, not {type(leaf).__name__}")
-            if kinds.setdefault(id(leaf), kind_name) != kind_name:
-                raise ValueError(f"a leaf ({_describe(leaf)}) is named both {kinds[id(leaf)]} and {kind_name}")
+            named, _ = kinds.setdefault(id(leaf), (kind_name, leaf))
+            if named != kind_name:
+                raise ValueError(f"a leaf ({_describe(leaf)}) is named both {named} and {kind_name}")
     return kinds
 
 
@@ -109,21 +111,50 @@ def _describe(value) -> str:
     return f"{label!r} = {value.data!r}" if label else f"value {value.data!r}"
 
 
+_TAKES = ("show() takes an engine.Value (or a micrograd-style Value: .data, ._prev, ._op), a list of them "
+          "(the output first), or a scalar engine.Tensor")
+
+
+def _check_roots(roots: list) -> None:
+    """Refuse anything but a non-empty list of Values, saying what was given instead."""
+    if not roots:
+        raise ValueError(f"show() was given an empty list: nothing to draw. {_TAKES}.")
+    for position, root in enumerate(roots, start=1):
+        if not _is_value_like(root):
+            given = f"a {type(root).__name__}" if len(roots) == 1 else \
+                f"a list whose item {position} is a {type(root).__name__}"
+            raise TypeError(f"{_TAKES}; it was given {given}" + (
+                f" ({root!r}): wrap a number in Value(...) to draw it" if isinstance(root, (int, float)) else ""))
+
+
+def _refuse_misnamed(kinds: dict[int, tuple], leaves_found: set[int], results_found: set[int]) -> None:
+    """A Value named in inputs=, parameters= or constants= must be a leaf of the graph: say what it is instead."""
+    for key, (kind_name, value) in kinds.items():
+        if key in leaves_found:
+            continue
+        if key in results_found:
+            raise ValueError(f"{kind_name}s= names {_describe(value)}, the result of an op "
+                             f"({value._op!r}) in this graph, not a leaf: only a Value made directly "
+                             "(Value(2.0, label=...)) can be an input, parameter or constant")
+        raise ValueError(f"{kind_name}s= names {_describe(value)}, which is not in this graph "
+                         "(not behind any Value given to show)")
+
+
 def document_from_values(roots: Sequence[Value], inputs: Iterable = (), parameters: Iterable = (),
                          constants: Iterable = ()) -> GraphDocument:
-    """The graph behind ``roots`` as a document, laid out; its output is the first root. A leaf in
-    ``inputs``, ``parameters`` or ``constants`` is that kind, whatever its label says.
+    """The graph behind ``roots`` as a document, laid out; its output is the first root (give the
+    other sinks after it to keep them). A leaf in ``inputs``, ``parameters`` or ``constants`` is that
+    kind, whatever its label says.
 
     Raises ``TypeError`` for anything but `Value`s (the engine's, or micrograd-style ones) and
-    ``ValueError`` for an op the editor has no node for (the message names it), or a leaf named
-    for a kind that is not a leaf of this graph.
+    ``ValueError`` for an empty list, an op the editor has no node for (the message names it), or a
+    Value named for a kind that is not a leaf of this graph (the message says what it is).
     """
     roots = list(roots)
-    if not roots or not all(_is_value_like(root) for root in roots):
-        raise TypeError("show() takes an engine.Value (or a micrograd-style Value: .data, ._prev, ._op), a list of "
-                        "them, or a scalar engine.Tensor")
+    _check_roots(roots)
     kinds = named_kinds(inputs, parameters, constants)
-    named_leaves = dict.fromkeys(kinds, False)  # found in the graph as a leaf?
+    leaves_found: set[int] = set()
+    results_found: set[int] = set()
     ids: dict[int, str] = {}
     document = GraphDocument()
 
@@ -136,10 +167,13 @@ def document_from_values(roots: Sequence[Value], inputs: Iterable = (), paramete
         label = getattr(value, "label", "") or ""
         parents = _parents(value)
         if not parents:  # a leaf (or an empty dot product, which is a plain 0)
-            if id(value) in kinds:
-                named_leaves[id(value)] = True
-            ids[id(value)] = add(kinds.get(id(value)) or leaf_kind(label), label, value=float(value.data))
+            named = kinds.get(id(value))
+            if named:
+                leaves_found.add(id(value))
+            ids[id(value)] = add(named[0] if named else leaf_kind(label), label, value=float(value.data))
             continue
+        if id(value) in kinds:
+            results_found.add(id(value))
         operands = [ids[id(parent)] for parent in parents]
         kind, exponent = _kind_of(value)
         if kind is None:
@@ -151,10 +185,7 @@ def document_from_values(roots: Sequence[Value], inputs: Iterable = (), paramete
         node_id = ids[id(value)] = add(kind, label, inputs=len(operands) if kind == "sum" else 0)
         for port, operand in enumerate(operands):
             document.add_edge(Edge(operand, node_id, port))
-    strays = [key for key, found in named_leaves.items() if not found]
-    if strays:
-        raise ValueError(f"{len(strays)} of the Values named as inputs, parameters or constants "
-                         f"{'is' if len(strays) == 1 else 'are'} not a leaf of this graph")
+    _refuse_misnamed(kinds, leaves_found, results_found)
     for node_id, (x, y) in layered_layout(document).items():
         document.move_node(node_id, x, y)
     document.set_output(ids[id(roots[0])])

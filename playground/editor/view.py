@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGraphicsScene,
     QGraphicsView,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -49,6 +50,16 @@ def _bounds(scene: QGraphicsScene | None) -> QRectF:
         return QRectF()
     rect = scene.items_bounding_rect() if hasattr(scene, "items_bounding_rect") else scene.itemsBoundingRect()
     return rect
+
+
+def _first_card(scene: QGraphicsScene | None) -> QRectF | None:
+    """Where the graph starts: the top card of its leftmost column (None for a scene without cards)."""
+    cards = [item.sceneBoundingRect() for item in getattr(scene, "node_items", list)()]
+    if not cards:
+        return None
+    leftmost = min(cards, key=lambda card: card.center().x())
+    column = [card for card in cards if card.center().x() < leftmost.center().x() + leftmost.width() / 2]
+    return min(column, key=lambda card: card.top())
 
 
 def _rank(node_kind: NodeKind, text: str) -> int | None:
@@ -302,6 +313,15 @@ class GraphView(QGraphicsView):
         self._quick_search_scene_pos = QPointF()
 
         self.minimap = MiniMap(self)
+        # The status bar's note fades after a few seconds; this one stays while a fitted graph is too big to
+        # see whole (until the person zooms or pans), so a view showing one corner of a big graph says so.
+        self.too_big_hint = QLabel("Larger than the view: F shows it all, M the minimap, "
+                                   "middle button or Space+drag pans", self)
+        self.too_big_hint.setObjectName("tooBigHint")
+        self.too_big_hint.setAccessibleName("The graph is larger than the view")
+        self.too_big_hint.setStyleSheet("QLabel { background: palette(base); border: 1px solid palette(mid); "
+                                        "border-radius: 4px; padding: 3px 6px; }")
+        self.too_big_hint.hide()
         self.quick_search = QuickSearch(self)
         self.quick_search.kind_chosen.connect(self._on_quick_search_kind_chosen)
         self.quick_search.closed.connect(self._on_quick_search_closed)
@@ -362,6 +382,7 @@ class GraphView(QGraphicsView):
         """The person zoomed or panned: leave their view alone until they ask for Fit again."""
         self._fitted = False
         self._fit_timer.stop()
+        self.too_big_hint.hide()
 
     @property
     def is_kept_fitted(self) -> bool:
@@ -383,7 +404,8 @@ class GraphView(QGraphicsView):
     def fit(self, margin: float = 20.0, min_zoom: float | None = None, whole: bool = False) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
         (by default, as far as text stays readable); False if the graph is then too big to fit, in
-        which case the view shows its start (top left: the inputs) and the rest is panned to.
+        which case the view shows its start (the first card of its leftmost column, the inputs, at the
+        top left) and the rest is panned to.
 
         Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
         Presentation mode's `text_scale` scales both limits.
@@ -411,16 +433,23 @@ class GraphView(QGraphicsView):
             self.scale(zoom, zoom)
             band = (self.viewport().height() - area.height()) / 2 / zoom
             centre = rect.center() + QPointF(0, band)
-            # Too big to show whole: start where the graph starts, so the inputs are in view.
+            # Too big to show whole: start where the graph starts, with its first card (the top of the first
+            # layer: the inputs) at the top left. Not the bounding box's corner: layers are centred on one
+            # another, so in a graph with one tall layer that corner is empty canvas.
             shown_width, shown_height = area.width() / zoom, area.height() / zoom
+            start = _first_card(self.scene()) or rect
             if rect.width() + 2 * margin > shown_width:
                 centre.setX(rect.left() - margin + shown_width / 2)
             if rect.height() + 2 * margin > shown_height:
-                centre.setY(rect.top() - margin + shown_height / 2)
+                top = min(start.top() - margin, rect.bottom() + margin - shown_height)
+                centre.setY(max(top, rect.top() - margin) + shown_height / 2)
             self.centerOn(centre)
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
         self._fitted = True
+        self.too_big_hint.setVisible(self.keep_fitted and not fits)
+        if not fits:
+            self._place_overlays()
         self.fitted.emit(fits)
         return fits
 
@@ -557,6 +586,9 @@ class GraphView(QGraphicsView):
         area = self.viewport().geometry()
         self.minimap.move(area.right() - self.minimap.width() - 10, area.bottom() - self.minimap.height() - 10)
         self.minimap.raise_()
+        self.too_big_hint.adjustSize()
+        self.too_big_hint.move(area.left() + 10, area.bottom() - self.too_big_hint.height() - 10)
+        self.too_big_hint.raise_()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -35,6 +35,11 @@ def test_help_says_what_the_command_takes():
     assert done.returncode == 0
     assert "usage: autograd-playground [-h] [--version] [FILE ...]" in done.stdout
     assert "graph" in done.stdout and "--version" in done.stdout
+    text = " ".join(done.stdout.split())  # argparse wraps lines
+    for kind, place in (("a graph", "in the editor"), ("a training setup", "on the Training tab"),
+                        ("a lesson", "in the Learn panel")):
+        assert kind in text and place in text, (kind, text)
+    assert "FILE a file to open: a graph, a training setup or a lesson" in text
 
 
 def test_version():

@@ -220,3 +220,63 @@ def test_a_500_node_graph_is_laid_out():
     assert all(positions[e.source][0] < positions[e.target][0] for e in document.edges)
     check_no_overlap(positions)
     assert count_crossings(document, positions) <= count_crossings(document, layered_layout(document, sweeps=0))
+
+
+def test_counting_crossings_layer_by_layer_gives_the_pairwise_count():
+    """The count the sweeps compare (near-linear, by neighbouring layers) is the straight wires' pairwise one,
+    ties included: wires meeting at a node, touching one another, running along each other, crossing on a layer."""
+    import numpy as np
+
+    from playground.editor.layout import _crossings, _layered_crossings
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        layers = rng.randint(2, 6)
+        wires = []
+        for _ in range(rng.randint(1, 25)):
+            start = rng.randint(0, layers - 2)
+            wires.append((start, rng.randint(-3, 3), rng.randint(start + 1, layers - 1), rng.randint(-3, 3)))
+        x1, y1, x2, y2 = (list(column) for column in zip(*wires))
+        pairwise = _crossings(np.array([x1, y1]).T, np.array([x2, y2]).T)
+        assert _layered_crossings(x1, y1, x2, y2) == pairwise, wires
+
+
+def test_wires_followed_through_their_slots_cross_once_per_pair_of_wires():
+    from playground.editor.layout import _slot_crossings
+
+    assert _slot_crossings({0: [(0, 4, 3), (4, 0, 2)]}) == 6  # a leg of 3 wires across one of 2
+    assert _slot_crossings({0: [(0, 0, 1), (0, 4, 1), (4, 4, 1)]}) == 0  # meeting at a node, side by side
+    assert _slot_crossings({0: [(0, 4, 1), (4, 0, 1)], 1: [(4, 0, 1), (0, 4, 1), (5, 5, 5)]}) == 2  # gap by gap
+    assert _slot_crossings({0: [(0, 4, 1), (4, 0, 1), (2, 2, 5)]}) == 11  # three legs through one point
+
+
+def test_a_big_graph_whose_wires_skip_many_layers_is_laid_out_along_its_slots(monkeypatch):
+    """Above a size, crossings are counted along the slots (linear time): the layout stays sound and the
+    sweeps still remove most crossings."""
+    from playground.editor import layout
+
+    monkeypatch.setattr(layout, "_STRAIGHT_COUNT_LIMIT", 0)
+    unswept = swept = 0
+    for document in DOCUMENTS:
+        positions = layered_layout(document)
+        check_no_overlap(positions)
+        assert all(positions[e.source][0] < positions[e.target][0] for e in document.edges)
+        unswept += count_crossings(document, layered_layout(document, sweeps=0))
+        swept += count_crossings(document, positions)
+    assert swept < 0.7 * unswept
+
+
+def test_a_long_chain_reusing_its_inputs_is_laid_out_with_every_wire_rightwards():
+    """The shape that made the layout quadratic (the user test's big2.py): ten inputs reused along a chain."""
+    document = GraphDocument()
+    inputs = [document.add_node(Node(f"x{i}", "input", label=f"x{i}")).id for i in range(10)]
+    last = inputs[0]
+    for i in range(1500):
+        node = document.add_node(Node(f"n{i}", "mul" if i % 2 else "add"))
+        document.add_edge(Edge(last, node.id, 0))
+        document.add_edge(Edge(inputs[(i * 3) % 10], node.id, 1))
+        last = node.id
+    positions = layered_layout(document)
+    assert len(positions) == 1510
+    assert all(positions[e.source][0] < positions[e.target][0] for e in document.edges)
+    check_no_overlap(positions)

@@ -17,7 +17,7 @@ import pytest
 
 import playground
 from engine import Tensor, Value
-from playground.editor.document import GraphDocument
+from playground.editor.document import GraphDocument, Node
 from playground.editor.evaluate import evaluate
 from playground.editor.export_code import to_python
 from playground.editor.expression import parse_expression
@@ -114,21 +114,53 @@ def assert_same_graph(original: GraphDocument, shown: GraphDocument) -> None:
     assert same, (sorted(original.names().values()), sorted(shown.names().values()))
 
 
-@pytest.mark.parametrize("source", [*EXAMPLES, "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)",
-                                    "x=0.5; w=-1.5; y=sigmoid(x*w) ** 2 - abs(w) / 3"],
-                         ids=lambda s: s.name if isinstance(s, Path) else s[:12])
+def with_output(text: str, output: str) -> GraphDocument:
+    """The graph of an expression with the node labelled ``output`` chosen as its output."""
+    document = parse_expression(text)
+    document.set_output(next(node.id for node in document.nodes if node.label == output))
+    return document
+
+
+def interior_output_and_side_results() -> GraphDocument:
+    """A user's graph: the output q = exp(a) feeds r = q + k, and p = a * b is a second sink; b and k are
+    leaves of kinds their labels do not tell (a parameter b behind p only, a named constant k behind r)."""
+    document = with_output("a=2; b=-0.5; p=a*b; q=exp(a); k=1.5; r=q+k", "q")
+    for node in document.nodes:
+        if node.label == "k":
+            node.kind = "constant"
+        if node.label == "b":
+            node.kind = "input"
+    document.add_node(Node("unused", "input", label="spare", value=7.0))  # a leaf nothing uses is a sink too
+    return document
+
+
+ROUND_TRIPS = [
+    *EXAMPLES,
+    "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)",
+    "x=0.5; w=-1.5; y=sigmoid(x*w) ** 2 - abs(w) / 3",
+    pytest.param(lambda: with_output("a=2; b=3; m=a*b; L=tanh(m)+a", "m"), id="interior output"),
+    pytest.param(lambda: with_output("x=2; w=3; y=x*w; z=exp(x)", "y"), id="an extra sink"),
+    pytest.param(interior_output_and_side_results, id="interior output, sinks, named leaves behind them"),
+]
+
+
+@pytest.mark.parametrize("source", ROUND_TRIPS, ids=lambda s: s.name if isinstance(s, Path) else str(s)[:12])
 def test_exporting_a_graph_and_showing_the_scripts_result_gives_the_same_graph(source):
     """The script ends with the `playground.show` call that opens its graph again: run as written (with
     `show` giving back the document instead of opening a window), it gives the very same graph, leaf
-    kinds included (a named constant, a parameter called c)."""
-    original = load_document(source) if isinstance(source, Path) else parse_expression(source)
+    kinds included (a named constant, a parameter called c), the chosen output too where it is not the
+    last node, and the nodes that do not feed the output."""
+    if isinstance(source, Path):
+        original = load_document(source)
+    else:
+        original = source() if callable(source) else parse_expression(source)
     script = to_python(original)
     namespace: dict = {"__name__": "exported"}
     exec(compile(script.replace("\nshow(", "\npass  # show("), "exported.py", "exec"), namespace)  # noqa: S102
     call = next(line for line in script.splitlines() if "import playground; playground.show(" in line)
     call = call.removeprefix("#").strip().removeprefix("import playground;").strip()
     namespace["playground"] = type("Stand-in", (), {"show": staticmethod(
-        lambda x, **kinds: document_from_values([x], **kinds))})
+        lambda x, **kinds: document_from_values(x if isinstance(x, list) else [x], **kinds))})
     shown = eval(call, namespace)  # noqa: S307 - our own exported script
     assert_same_graph(original, shown)
     theirs, ours = evaluate(original), evaluate(shown)
@@ -213,6 +245,66 @@ def test_in_ipython_show_turns_on_the_qt_event_loop_and_returns_at_once(tmp_path
     assert lines[2] == "gui ['qt']" and lines[3] == "visible True t3"
 
 
+SIMPLE_PROMPT_IPYTHON = textwrap.dedent("""
+    import sys, types
+    class Shell:  # IPython started with --simple-prompt: enable_gui prints and installs nothing
+        active_eventloop = None
+        def enable_gui(self, gui):
+            print(f'Cannot install event loop hook for "{gui}" when running with `--simple-prompt`.')
+    module = types.ModuleType("IPython")
+    module.get_ipython = lambda: Shell()
+    sys.modules["IPython"] = module
+""")
+
+
+def test_where_ipython_cannot_run_qts_loop_show_runs_the_window_until_it_closes_and_says_so(tmp_path):
+    """With --simple-prompt IPython installs no Qt hook: a window left to it would never be drawn, so show()
+    runs it as from a script (and a second show() does again), saying so in one line on stderr."""
+    code = SIMPLE_PROMPT_IPYTHON + SCRIPT + textwrap.dedent("""
+        print("again", flush=True)
+        print("returned", playground.show(L), flush=True)
+    """)
+    process = run_script(tmp_path, code, {"XDG_CONFIG_HOME": str(tmp_path)})
+    try:
+        assert process.stdout.readline().strip() == "showing"
+        assert "Cannot install event loop hook" in process.stdout.readline()
+        wait_until_idle(process)  # the window is up and show() has not returned
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)  # the window closes, show() returns
+        assert [process.stdout.readline().strip() for _ in range(2)] == ["returned None", "again"]
+        wait_until_idle(process)  # the second window runs too: it is not left to a loop nobody runs
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.strip() == "returned None"
+    notes = [line for line in err.splitlines() if line.startswith("playground.show:")]
+    assert len(notes) == 1 and "runs until you close it" in notes[0], err
+
+
+def test_in_a_real_ipython_with_simple_prompt_show_does_not_return_a_window_never_drawn(tmp_path):
+    pytest.importorskip("IPython")
+    script = tmp_path / "in_ipython.py"
+    script.write_text(SCRIPT)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path),
+               IPYTHONDIR=str(tmp_path / "ipython"))
+    process = subprocess.Popen([sys.executable, "-m", "IPython", "--simple-prompt", "--no-banner", "--quick",
+                                str(script)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "showing"
+        wait_until_idle(process)
+        assert process.poll() is None  # show() runs the window: it has not returned a dead one
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert "returned None" in out, (out, err)
+    assert "runs until you close it" in err
+
+
 def test_show_refuses_what_it_cannot_draw_before_any_window_opens():
     with pytest.raises(TypeError):
         playground.show("not a value")
@@ -230,15 +322,38 @@ def test_named_leaf_kinds_win_over_the_labels():
     assert by_label == {"two": "constant", "x": "input", "c": "parameter"}
     one_leaf = document_from_values([y], constants=two)  # a single Value as well as a list
     assert {n.label: n.kind for n in one_leaf.nodes if n.is_leaf}["two"] == "constant"
-    with pytest.raises(ValueError, match="not a leaf of this graph"):
-        document_from_values([y], constants=[x * two])  # an op, not a leaf
-    with pytest.raises(ValueError, match="not a leaf of this graph"):
+    with pytest.raises(ValueError, match="not in this graph"):
+        document_from_values([y], constants=[x * two])  # a new op, made after y
+    with pytest.raises(ValueError, match="not in this graph"):
         document_from_values([y], parameters=[Value(9.0)])  # not in the graph at all
     with pytest.raises(ValueError, match="both"):
         document_from_values([y], inputs=[x], parameters=[x])
     with pytest.raises(TypeError, match="leaf Values"):
         document_from_values([y], constants=[2.0])
 
+
+def test_a_value_named_as_a_leaf_that_is_an_ops_result_is_refused_by_its_label():
+    x, w = Value(3.0, label="x"), Value(2.0, label="w")
+    xw = x * w
+    xw.label = "xw"
+    y = xw.tanh()
+    with pytest.raises(ValueError, match=r"constants= names 'xw' = 6.0, the result of an op \('\*'\)") as caught:
+        document_from_values([y], constants=[xw])
+    assert "not a leaf of this graph" not in str(caught.value)
+    unlabelled = (x + w) * 2
+    with pytest.raises(ValueError, match=r"inputs= names value 5.0, the result of an op \('\+'\)"):
+        document_from_values([unlabelled], inputs=[unlabelled._prev[0]])
+
+
+def test_show_says_what_it_was_given_instead_of_a_value():
+    with pytest.raises(TypeError, match=r"it was given a float \(3.0\): wrap a number in Value"):
+        playground.show(3.0)
+    with pytest.raises(ValueError, match="empty list"):
+        playground.show([])
+    with pytest.raises(TypeError, match="a list whose item 2 is a str"):
+        playground.show([Value(1.0), "y"])
+    with pytest.raises(TypeError, match="given a str"):
+        playground.show("not a value")
 
 
 def test_a_scalar_mlp_shows_each_neurons_dot_product_as_products_and_a_sum(shown):
@@ -396,3 +511,35 @@ def test_engine_nn_parameters_are_labelled_so_the_picture_tells_them_apart():
     assert sum(node.kind == "parameter" for node in document.nodes) == len(labels)
     with pytest.raises(TypeError, match="label must be a string"):
         Value(2.0, (), "", "x")  # micrograd's argument order: refused, not stored as a label
+
+
+def test_a_graph_too_big_for_a_readable_zoom_opens_on_its_first_inputs(shown, qtbot):
+    """Layers are centred on one another, so a graph with one tall layer has an empty top-left corner: the
+    view opens on the first layer's top card instead (here the lone input a), with the hint to see it all."""
+    a = Value(0.5, label="a")
+    e = a.exp().tanh()
+    terms = [e * Value(0.01 * i, label=f"w{i}") for i in range(400)]  # 400 weights: a layer 44,000 px tall
+    loss = Value.sum(terms)
+    loss.backward()
+    window = shown(loss)
+    window.resize(1280, 820)
+    view = window.editor.view
+    card = next(item for item in window.editor.scene.node_items() if item.node.label == "a")
+
+    def in_view() -> bool:
+        return view.mapToScene(view.viewport().rect()).boundingRect().contains(card.sceneBoundingRect())
+
+    qtbot.waitUntil(in_view, timeout=3000)
+    assert view.zoom() == pytest.approx(0.8)
+    assert "press F to see it all" in window.statusBar().currentMessage()
+    hint = view.too_big_hint  # stays when the status bar's note has faded
+    assert hint.isVisible() and "F shows it all, M the minimap" in hint.text()
+    assert view.viewport().geometry().contains(hint.geometry())
+    assert not view.fit_whole()  # View > Fit on a graph too tall even at the smallest zoom
+    assert in_view() and hint.isVisible()  # still starts at the inputs
+    view.zoom_in()  # the person takes over: the hint goes
+    assert not hint.isVisible()
+    small = shown(Value(2.0, label="a") * Value(3.0, label="b"))
+    small.resize(1280, 820)
+    qtbot.waitUntil(lambda: small.editor.view.is_kept_fitted and not small.editor.view.too_big_hint.isVisible(),
+                    timeout=3000)
