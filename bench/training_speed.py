@@ -148,6 +148,7 @@ def main() -> None:
     panel.findChild(object, "playButton").click()
     run_until(lambda: (panel.test_accuracy or 0) >= ACCURACY_TARGET, 60)
     teacher_seconds, teacher_step = time.perf_counter() - started, panel.step
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": Reset at once, no question box
     panel.findChild(object, "resetButton").click()
     run_until(lambda: panel.step == 0 and panel.weights_step == 0, 10)
 
