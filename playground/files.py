@@ -21,11 +21,14 @@ class FileFormatError(ValueError):
 
 
 def without_file_name(message: str, name: str) -> str:
-    """``message`` without the file name it starts with ("bad.lesson, line 8: ..." gives "line 8: ..."),
+    """``message`` without the file name it starts with ("bad.lesson, line 8: ..." gives "line 8: ...",
+    "bad.json is not ..." gives "the file is not ..."),
     for a caller that names the file itself (a dialog's title, the command's "path: ...")."""
     for separator in (": ", ", "):
         if message.startswith(name + separator):
             return message[len(name) + len(separator):]
+    if message.startswith(name + " "):  # "bad.json is not valid JSON" gives "the file is not valid JSON"
+        return "the file" + message[len(name):]
     return message
 
 

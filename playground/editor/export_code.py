@@ -55,7 +55,12 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
         "",
     ]
     if use_torch:
-        lines += ["import torch", ""]
+        lines += ["try:",
+                  "    import torch",
+                  "except ImportError:  # the check needs PyTorch; the engine's part needs nothing more",
+                  "    raise SystemExit(\"This script checks the engine against PyTorch: install it first \"",
+                  "                     \"(pip install torch), or export without the PyTorch check.\") from None",
+                  ""]
     lines += ["from engine import Value", "", "# Forward pass: operands before results."]
     for node_id in order:
         lines.append(f"{names[node_id]} = {_engine_expression(document, node_id, names)}")

@@ -126,8 +126,9 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
     ]
     if use_torch:
         lines += _torch_part(s, optimizer, schedule)
+    if use_torch:
+        lines += ["worst = 0.0  # the largest difference between the engine's losses and PyTorch's"]
     lines += [
-        "worst = 0.0",
         "for step in range(1, STEPS + 1):",
         "    next(steps)",
     ]

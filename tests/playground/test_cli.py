@@ -60,6 +60,7 @@ def test_a_bad_file_stops_the_command_with_one_line_and_no_window(tmp_path, cont
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"autograd-playground: {path}: ") and words in lines[0]
+    assert lines[0].count("bad.json") == 1  # named once, not "bad.json: bad.json is not valid JSON"
 
 
 def test_a_missing_file_is_named():
