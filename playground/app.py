@@ -133,6 +133,13 @@ class MainWindow(QMainWindow):
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
         self.training.reset_confirmation.remember_in(self.settings)  # its "Don't ask again"
+        # ... and the way to ask again: Edit > Ask before resetting a trained network.
+        self.ask_before_reset_action = self._action(self.edit_menu, "Ask before resetting a trained network",
+                                                    self.training.reset_confirmation.set_asks, None,
+                                                    "actionAskBeforeReset")
+        self.ask_before_reset_action.setCheckable(True)
+        self.ask_before_reset_action.setChecked(self.training.reset_confirmation.asks)
+        self.training.reset_confirmation.asks_changed.connect(self.ask_before_reset_action.setChecked)
         self._restore_settings()
         self.open_example("neuron.json")
         self.statusBar().showMessage("Ready")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QSettings, Slot
+from PySide6.QtCore import QObject, QSettings, Signal, Slot
 from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
 from ..numbers import format_number
@@ -24,6 +24,8 @@ ASK_KEY = "training/confirmReset"
 
 class ResetConfirmation(QObject):
     """Asks "Reset the network?" in a window-modal box (the event loop goes on, training threads too)."""
+
+    asks_changed = Signal(bool)  # whether Reset asks first, now (the main window's Edit menu shows it)
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -42,9 +44,12 @@ class ResetConfirmation(QObject):
         return self._asks
 
     def set_asks(self, asks: bool) -> None:
+        changed = bool(asks) != self._asks
         self._asks = bool(asks)
         if self._settings is not None:
             self._settings.setValue(ASK_KEY, self._asks)
+        if changed:
+            self.asks_changed.emit(self._asks)
 
     def ask(self, step: int, on_reset: Callable[[], None], on_cancel: Callable[[], None] | None = None) -> None:
         """Call ``on_reset`` once the reset is confirmed: at once when nothing would be lost (``step`` 0) or
@@ -67,7 +72,8 @@ class ResetConfirmation(QObject):
         box.setEscapeButton(cancel)
         # Made with the box as its parent, so that the box owns it (setCheckBox alone does not tell PySide).
         dont_ask = named(QCheckBox("Don't ask again", box), "resetDontAskCheck",
-                         "Reset at once from now on, without this question")
+                         "Reset at once from now on, without this question (Edit > Ask before resetting a "
+                         "trained network brings it back)")
         box.setCheckBox(dont_ask)
 
         @Slot(int)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
 from playground.app import MainWindow
@@ -104,11 +105,23 @@ def test_dont_ask_again_is_remembered_in_the_window_s_settings(qtbot, tmp_path):
         qtbot.waitUntil(lambda: panel.step == 0, timeout=WAIT)
         windows[0].settings.sync()
 
-        panel = make_window().training  # a new window, the same settings file
+        assert not windows[0].findChild(QAction, "actionAskBeforeReset").isChecked()  # the menu follows
+        windows[0].settings.sync()
+
+        window = make_window()  # a new window, the same settings file
+        panel = window.training
         assert not panel.reset_confirmation.asks
+        ask = window.findChild(QAction, "actionAskBeforeReset")
+        assert not ask.isChecked()
         take_steps(qtbot, panel, 2)
         assert click_reset(panel) is None
         qtbot.waitUntil(lambda: panel.step == 0, timeout=WAIT)
+        ask.trigger()  # Edit > Ask before resetting a trained network: the question comes back
+        assert ask.isChecked() and panel.reset_confirmation.asks
+        take_steps(qtbot, panel, 1)
+        box = click_reset(panel)
+        assert box is not None
+        box.reject()
     finally:
         for window in windows:
             window.training.shutdown()
