@@ -90,7 +90,11 @@ class StepPanel(QWidget):
         # Clicks only: a list taking the focus would make its first row current, which is a step.
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
-        steps_title = QLabel("All steps")
+        # The rows' dots say which pass a step is in (not a node's state, as the colours under the graph do).
+        key = "&nbsp;&nbsp;".join(f"<span style='color:{color}'>●</span>&nbsp;{phase}"
+                                  for phase, color in phase_colors.items())
+        steps_title = QLabel(f"All steps&nbsp;&nbsp;&nbsp;<span style='font-weight:normal'>{key}</span>")
+        steps_title.setObjectName("stepListTitle")
         steps_title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         steps_font = QFont(steps_title.font())
         steps_font.setBold(True)
