@@ -221,7 +221,7 @@ class EditorPanel(QWidget):
                                      "pan with the middle button or Space+drag, or press M for the minimap")
 
     def _on_selection_ids_changed(self, node_ids: list) -> None:
-        self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None)
+        self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None, selected=len(node_ids))
 
     def select_node(self, node_id: str) -> None:
         """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""

@@ -47,6 +47,11 @@ NOTHING_SELECTED = (
     "<b>Output</b>: right-click a node to make it the node whose gradient is 1.<br>"
     "<b>Check gradients</b> below compares every leaf's gradient with finite differences."
 )
+SEVERAL_SELECTED = (
+    "<b>{count} nodes selected.</b> Click one of them to see its value and gradient.<br><br>"
+    "Drag one to move them all; <b>Delete</b> removes them, <b>Ctrl+C</b> copies them and <b>Ctrl+D</b> "
+    "duplicates them (wires between them too)."
+)
 
 
 class PropertiesPanel(QWidget):
@@ -58,6 +63,7 @@ class PropertiesPanel(QWidget):
         self.setAccessibleName("propertiesPanel")
         self.document, self.undo_stack = document, undo_stack
         self.node_id: str | None = None
+        self._selected = 0  # how many nodes are selected (several: the panel says so, and what can be done)
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
         self._slider_range: dict[str, tuple[float, float]] = {}  # per node, view state only
@@ -127,8 +133,10 @@ class PropertiesPanel(QWidget):
 
     # -- following the model ---------------------------------------------------------------
 
-    def show_node(self, node_id: str | None) -> None:
+    def show_node(self, node_id: str | None, selected: int | None = None) -> None:
+        """Show ``node_id`` (None: none, or several: ``selected`` says how many are selected)."""
         self.node_id = node_id
+        self._selected = selected if selected is not None else int(node_id is not None)
         self.refresh()
 
     def conceal(self, concealment: Concealment) -> None:
@@ -170,7 +178,8 @@ class PropertiesPanel(QWidget):
             self.form.setRowVisible(row, editable)
         self.output_button.setEnabled(editable and self.document.effective_output() != node.id)
         if node is None:
-            self.heading.setText(NOTHING_SELECTED)
+            self.heading.setText(SEVERAL_SELECTED.format(count=self._selected) if self._selected > 1
+                                 else NOTHING_SELECTED)
             for edit in (self.label_edit, self.value_edit):
                 edit.clear()
             self.computed_value.clear()

@@ -504,3 +504,13 @@ def test_the_editors_actions_wait_on_the_other_tabs(window, qtbot):
     delete.trigger()
     assert len(window.document.nodes) == 0
     window.training.pause()
+
+
+def test_the_side_panel_says_how_many_nodes_are_selected(window):
+    """With all nodes selected it said "No node selected"."""
+    window.editor.build_from_expression("a=2; b=3; L=a*b")
+    heading = window.editor.properties.heading
+    window.editor.select_all()
+    assert heading.text().startswith("<b>3 nodes selected.</b>")
+    window.editor.scene.select_nodes([])
+    assert heading.text().startswith("<b>No node selected.</b>")
