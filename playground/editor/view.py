@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGraphicsScene,
     QGraphicsView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from .catalog import KINDS, NodeKind
 from .palette import group_icon, matches
 from .style import LIGHT_COLORS
+from .view_hint import TooBigHint
 
 logger = logging.getLogger(__name__)
 
@@ -313,15 +313,7 @@ class GraphView(QGraphicsView):
         self._quick_search_scene_pos = QPointF()
 
         self.minimap = MiniMap(self)
-        # The status bar's note fades after a few seconds; this one stays while a fitted graph is too big to
-        # see whole (until the person zooms or pans), so a view showing one corner of a big graph says so.
-        self.too_big_hint = QLabel("Larger than the view: F shows it all, M the minimap, "
-                                   "middle button or Space+drag pans", self)
-        self.too_big_hint.setObjectName("tooBigHint")
-        self.too_big_hint.setAccessibleName("The graph is larger than the view")
-        self.too_big_hint.setStyleSheet("QLabel { background: palette(base); border: 1px solid palette(mid); "
-                                        "border-radius: 4px; padding: 3px 6px; }")
-        self.too_big_hint.hide()
+        self.too_big_hint = TooBigHint(self)  # while a fitted graph is too big to see whole
         self.quick_search = QuickSearch(self)
         self.quick_search.kind_chosen.connect(self._on_quick_search_kind_chosen)
         self.quick_search.closed.connect(self._on_quick_search_closed)
@@ -586,9 +578,7 @@ class GraphView(QGraphicsView):
         area = self.viewport().geometry()
         self.minimap.move(area.right() - self.minimap.width() - 10, area.bottom() - self.minimap.height() - 10)
         self.minimap.raise_()
-        self.too_big_hint.adjustSize()
-        self.too_big_hint.move(area.left() + 10, area.bottom() - self.too_big_hint.height() - 10)
-        self.too_big_hint.raise_()
+        self.too_big_hint.place(area)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -543,3 +543,20 @@ def test_a_graph_too_big_for_a_readable_zoom_opens_on_its_first_inputs(shown, qt
     small.resize(1280, 820)
     qtbot.waitUntil(lambda: small.editor.view.is_kept_fitted and not small.editor.view.too_big_hint.isVisible(),
                     timeout=3000)
+
+
+def test_the_too_big_hint_wraps_on_a_narrow_canvas_and_is_never_cut_off(qtbot):
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QWidget
+
+    from playground.editor.view_hint import TooBigHint
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    hint = TooBigHint(parent)
+    hint.place(QRect(0, 0, 1100, 800))
+    one_line = hint.height()
+    assert hint.width() < 1100 - 20
+    hint.place(QRect(0, 0, 300, 800))
+    assert hint.width() <= 300 - 20 and hint.height() > one_line  # wrapped onto more lines, within the canvas
+    assert hint.x() == 10 and hint.y() + hint.height() == 800 - 10 - 1
