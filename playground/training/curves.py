@@ -71,6 +71,7 @@ class Readout:
         self.plot = plot
         self.text_for_index = text_for_index
         self.steps = np.empty(0)
+        self._mouse: QPointF | None = None  # where the mouse was last seen over the plot (scene coordinates)
         self.line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#9aa0a6", style=Qt.PenStyle.DashLine))
         self.label = pg.TextItem(anchor=(0, 0), color="#202124", fill=pg.mkBrush(255, 255, 255, 225),
                                  border=pg.mkPen("#9aa0a6"))
@@ -84,8 +85,15 @@ class Readout:
     def text(self) -> str:
         return self.label.toPlainText() if self.label.isVisible() else ""
 
+    def set_steps(self, steps: np.ndarray) -> None:
+        """New reports: a readout on show reads the report now under the mouse (the axis may have moved)."""
+        self.steps = steps
+        if self.label.isVisible() and self._mouse is not None:
+            self.show_at(self._mouse)
+
     def show_at(self, scene_pos: QPointF) -> None:
         vb = self.plot.getPlotItem().vb
+        self._mouse = QPointF(scene_pos)
         if not len(self.steps) or not vb.sceneBoundingRect().contains(scene_pos):
             self.hide()
             return
@@ -285,12 +293,12 @@ class CurvesColumn(QWidget):
             item.getAxis("bottom").set_start(left)
         if which == "loss":
             self._draw_loss_axis()
-            self.loss_readout.steps = steps.copy()
+            self.loss_readout.set_steps(steps.copy())
             floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
             curves = ((self.train_loss_curve, np.maximum(h.column(1), floor)),
                       (self.test_loss_curve, np.maximum(h.column(2), floor)))
         else:
-            self.accuracy_readout.steps = steps.copy()
+            self.accuracy_readout.set_steps(steps.copy())
             curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
         symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
         for (curve, values), colour in zip(curves, (CURVE_PENS["train"][0], CURVE_PENS["test"][0])):
