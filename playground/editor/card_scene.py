@@ -85,12 +85,7 @@ class CardScene(QGraphicsScene):
     def any_card_in(self, rect: QRectF) -> bool:
         """Whether the body of some card meets ``rect``."""
         grid = self._card_grid if self._card_grid is not None else self._build_card_grid()
-        for column in range(math.floor(rect.left() / CARD_CELL), math.floor(rect.right() / CARD_CELL) + 1):
-            for row in range(math.floor(rect.top() / CARD_CELL), math.floor(rect.bottom() / CARD_CELL) + 1):
-                for card_rect in grid.get((column, row), ()):
-                    if card_rect.intersects(rect):
-                        return True
-        return False
+        return any(card_rect.intersects(rect) for cell in _cells(rect) for card_rect in grid.get(cell, ()))
 
     def any_label_in(self, rect: QRectF, besides: WireItem) -> bool:
         """Whether the label of some wire other than ``besides`` meets ``rect``."""
@@ -119,9 +114,8 @@ class CardScene(QGraphicsScene):
         grid: dict[tuple[int, int], list[QRectF]] = {}
         for card in self._nodes.values():
             rect = card.card_rect()
-            for column in range(math.floor(rect.left() / CARD_CELL), math.floor(rect.right() / CARD_CELL) + 1):
-                for row in range(math.floor(rect.top() / CARD_CELL), math.floor(rect.bottom() / CARD_CELL) + 1):
-                    grid.setdefault((column, row), []).append(rect)
+            for cell in _cells(rect):
+                grid.setdefault(cell, []).append(rect)
         self._card_grid = grid
         return grid
 
