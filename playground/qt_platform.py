@@ -1,4 +1,7 @@
-"""Will Qt's window system plugin load? The system libraries the xcb (X11) platform needs, and the fix.
+"""Will Qt's window system plugin load? A display to open on, the libraries the xcb (X11) platform needs.
+
+Without a display (no DISPLAY, or an X server that does not answer) Qt aborts the process with the
+same hint, so that is asked first, through Xlib, and said in one line.
 
 PySide6's wheel brings Qt itself but not the X11 libraries that its xcb platform plugin links
 against. When one is missing, Qt aborts with a hint about ``libxcb-cursor0`` whatever the real
@@ -12,6 +15,8 @@ Run ``python -m playground.qt_platform [--install]``. Nothing here imports Qt's 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
 import importlib.util
 import os
 import re
@@ -136,7 +141,51 @@ def will_use_xcb(environ=os.environ) -> bool:
     return not (environ.get("WAYLAND_DISPLAY") and environ.get("XDG_SESSION_TYPE") == "wayland")
 
 
+def display_problem(environ=os.environ) -> str | None:
+    """One line when there is no display for the window (Qt would abort, blaming ``xcb-cursor0``), or None.
+
+    Only the X11 case is checked: a platform chosen in QT_QPA_PLATFORM other than xcb (offscreen,
+    vnc, wayland...) or a Wayland session needs no X display."""
+    if not sys.platform.startswith("linux"):
+        return None
+    chosen = environ.get("QT_QPA_PLATFORM", "").split(":")[0].split(";")[0]
+    if chosen and chosen != "xcb":
+        return None
+    if not chosen and environ.get("WAYLAND_DISPLAY"):
+        return None
+    display = environ.get("DISPLAY", "")
+    if not display:
+        return ("no display: DISPLAY is not set, so there is no screen to open the window on; "
+                "set DISPLAY or run from a desktop session")
+    if can_open_display(display) is False:
+        return (f"no display: cannot connect to the X display {display!r}; "
+                "set DISPLAY to a running X server or run from a desktop session")
+    return None
+
+
+def can_open_display(display: str) -> bool | None:
+    """Whether Xlib can connect to ``display``; None when Xlib itself is missing (the library check names it).
+    Asked through ctypes so that Qt is not loaded: Qt aborts the process where this returns False."""
+    try:
+        xlib = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    except OSError:
+        return None
+    xlib.XOpenDisplay.restype = ctypes.c_void_p
+    xlib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    xlib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    connection = xlib.XOpenDisplay(display.encode())
+    if not connection:
+        return False
+    xlib.XCloseDisplay(connection)
+    return True
+
+
 def problem(environ=os.environ) -> str | None:
+    """One line that says why the window cannot open (no display, or what to install), or None."""
+    return display_problem(environ) or library_problem(environ)
+
+
+def library_problem(environ=os.environ) -> str | None:
     """One line that says what to install before the window can open, or None if nothing is missing."""
     if not will_use_xcb(environ):
         return None
@@ -168,7 +217,7 @@ def install_missing() -> int:
         if not still_missing:
             return 0
         missing = still_missing
-    print(problem() or f"missing: {', '.join(missing)}", file=sys.stderr)
+    print(library_problem() or f"missing: {', '.join(missing)}", file=sys.stderr)
     return 1
 
 
