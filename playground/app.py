@@ -317,6 +317,10 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._show_error(f"{path.name} could not be saved", str(error))
             return False
+        except DocumentFormatError as error:  # past a graph file's limits: it would not open again
+            self._show_error(f"{path.name} could not be saved",
+                             f"{error}. File > Export > Python code keeps a graph of any size.")
+            return False
         self.current_path, self.document_name = path, path.name
         self.undo_stack.setClean()
         self._remember_recent(path)

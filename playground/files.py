@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from .editor.document import DocumentFormatError, GraphDocument
+from .editor.graph_file import MAX_FILE_BYTES as GRAPH_FILE_BYTES
+from .editor.graph_file import check as check_graph
+from .validation import parse_json
 
 # Files larger than this are refused before they are read: no graph, setup or lesson comes near it.
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -69,7 +72,11 @@ def write_atomic(path: str | Path, text: str) -> None:
 
 
 def save_document(path: str | Path, document: GraphDocument) -> None:
-    write_atomic(path, json.dumps(document.to_dict(), indent=2) + "\n")
+    """Write ``document`` as a graph file, after checking it as opening it will (never a file the app
+    would refuse: a graph past the limits raises `DocumentFormatError` and writes nothing)."""
+    data = document.to_dict()
+    check_graph(data)
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def read_text(path: str | Path, error=FileFormatError) -> str:
@@ -78,7 +85,7 @@ def read_text(path: str | Path, error=FileFormatError) -> str:
     if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
         raise error(f"{path.name} is {path.stat().st_size / 2**20:.0f} MB, too big to be a file of this app")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is not content
     except UnicodeDecodeError:
         raise error(f"{path.name} is not a text file") from None
     if not text.strip():
@@ -87,18 +94,21 @@ def read_text(path: str | Path, error=FileFormatError) -> str:
 
 
 def read_json(path: str | Path, text: str, error=FileFormatError) -> Any:
+    """``text`` parsed; every way it can fail (broken JSON, nesting too deep, a number too long) raises
+    ``error`` naming the file."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise error(
-            f"{Path(path).name} is not valid JSON (line {problem.lineno}, column {problem.colno}: {problem.msg}); "
-            "it may be truncated or not a file of this app"
-        ) from None
+        return parse_json(text)
+    except ValueError as problem:
+        hint = "; it may be truncated or not a file of this app" if str(problem).startswith("not valid JSON") else ""
+        raise error(f"{Path(path).name} is {problem}{hint}") from None
 
 
 def load_document(path: str | Path) -> GraphDocument:
     """Read a graph file; raises `DocumentFormatError` (or OSError) with a message a person can act on."""
     path = Path(path)
+    if path.is_file() and path.stat().st_size > GRAPH_FILE_BYTES:
+        raise DocumentFormatError(f"{path.name} is {path.stat().st_size / 2**20:.0f} MB: a graph file holds at most "
+                                  f"{GRAPH_FILE_BYTES // 2**20} MB")
     data = read_json(path, read_text(path, DocumentFormatError), DocumentFormatError)
     try:
         return GraphDocument.from_dict(data)

@@ -7,21 +7,14 @@ networkx answers the graph questions (cycles, order).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 
 import networkx as nx
 
 from ..numbers import format_number
-from .catalog import DEFAULT_SUM_INPUTS, KINDS, kind
-
-FORMAT_NAME = "autograd-playground-graph"
-FORMAT_VERSION = 1
-
-
-class DocumentFormatError(ValueError):
-    """A graph file or dictionary that cannot be read; the message says what and where."""
+from .catalog import DEFAULT_SUM_INPUTS, kind
+from .graph_file import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError, check  # noqa: F401 - the file's names
 
 
 @dataclass
@@ -347,75 +340,24 @@ class GraphDocument:
 
     @classmethod
     def from_dict(cls, data) -> GraphDocument:
-        """Read a document written by `to_dict`, checking everything; raises `DocumentFormatError`."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-            raise DocumentFormatError("this is not an Autograd Playground graph ('format' is missing or wrong)")
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise DocumentFormatError("the file has no valid format version")
-        if version > FORMAT_VERSION:
-            raise DocumentFormatError(f"the file uses format version {version}, written by a newer Autograd "
-                                      f"Playground; this one reads version {FORMAT_VERSION}")
+        """Read a document written by `to_dict`, checking everything first; raises `DocumentFormatError`
+        naming the field (``edges[2]: ...``) and leaves nothing half-built behind."""
+        checked = check(data)
         document = cls()
-        for i, entry in enumerate(_list_field(data, "nodes")):
-            document.add_node(_node_from_dict(entry, i, document))
-        for i, entry in enumerate(_list_field(data, "edges")):
-            where = f"edge {i + 1}"
-            if not isinstance(entry, dict):
-                raise DocumentFormatError(f"{where} is not an object")
-            source, target, port = entry.get("from"), entry.get("to"), entry.get("port")
-            if not isinstance(port, int) or isinstance(port, bool):
-                raise DocumentFormatError(f"{where}: 'port' must be an integer")
-            if not isinstance(source, str) or not isinstance(target, str):
-                raise DocumentFormatError(f"{where}: 'from' and 'to' must be node ids (text)")
-            if source not in document._nodes or target not in document._nodes:
-                raise DocumentFormatError(f"{where} refers to a node that does not exist ({source!r} → {target!r})")
-            problem = document.connection_problem(source, target, port)
+        for i, entry in enumerate(checked.nodes):
+            if document.has_node(entry.id):
+                raise DocumentFormatError(f"nodes[{i}].id: {entry.id!r} is the id of an earlier node too")
+            document.add_node(Node(entry.id, entry.kind, entry.x, entry.y, entry.label,
+                                   0.0 if entry.value is None else entry.value, entry.inputs or 0))
+        for i, entry in enumerate(checked.edges):
+            for end, node_id in (("from", entry.source), ("to", entry.target)):
+                if not document.has_node(node_id):
+                    raise DocumentFormatError(f"edges[{i}].{end}: {node_id!r} is not the id of a node")
+            problem = document.connection_problem(entry.source, entry.target, entry.port)
             if problem:
-                raise DocumentFormatError(f"{where}: {problem}")
-            document.add_edge(Edge(source, target, port))
-        output = data.get("output")
-        if output is not None and (not isinstance(output, str) or output not in document._nodes):
-            raise DocumentFormatError(f"the output {output!r} is not a node of the graph")
-        document.output = output
+                raise DocumentFormatError(f"edges[{i}]: {problem}")
+            document.add_edge(Edge(entry.source, entry.target, entry.port))
+        if checked.output is not None and not document.has_node(checked.output):
+            raise DocumentFormatError(f"output: {checked.output!r} is not the id of a node")
+        document.output = checked.output
         return document
-
-
-def _list_field(data: dict, name: str) -> list:
-    value = data.get(name, [])
-    if not isinstance(value, list):
-        raise DocumentFormatError(f"'{name}' must be a list")
-    return value
-
-
-def _node_from_dict(entry, index: int, document: GraphDocument) -> Node:
-    where = f"node {index + 1}"
-    if not isinstance(entry, dict):
-        raise DocumentFormatError(f"{where} is not an object")
-    node_id, kind_name = entry.get("id"), entry.get("kind")
-    if not isinstance(node_id, str) or not node_id:
-        raise DocumentFormatError(f"{where} has no id")
-    if document.has_node(node_id):
-        raise DocumentFormatError(f"{where}: the id {node_id!r} is used twice")
-    if not isinstance(kind_name, str) or kind_name not in KINDS:
-        raise DocumentFormatError(f"{where} ({node_id}): unknown kind {kind_name!r}")
-    numbers = {}
-    for name in ("x", "y", "value"):
-        number = entry.get(name, 0.0)
-        if not isinstance(number, (int, float)) or isinstance(number, bool):
-            raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be a number")
-        try:
-            number = float(number)
-        except OverflowError:
-            raise DocumentFormatError(f"{where} ({node_id}): '{name}' is too large for a float") from None
-        if name != "value" and not math.isfinite(number):
-            raise DocumentFormatError(f"{where} ({node_id}): '{name}' must be finite")
-        numbers[name] = float(number)
-    label = entry.get("label", "")
-    if not isinstance(label, str):
-        raise DocumentFormatError(f"{where} ({node_id}): 'label' must be text")
-    inputs = entry.get("inputs", DEFAULT_SUM_INPUTS if kind(kind_name).is_variadic else 0)
-    if not isinstance(inputs, int) or isinstance(inputs, bool) or (kind(kind_name).is_variadic and inputs < 1):
-        raise DocumentFormatError(f"{where} ({node_id}): 'inputs' must be a positive integer")
-    return Node(node_id, kind_name, numbers["x"], numbers["y"], label, numbers["value"], inputs)
-

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number, full_number
+from ..validation import parse_json
 from . import edits
 from .commands import EditCommand
 from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
@@ -267,8 +268,8 @@ class EditorPanel(QWidget):
             self.status_message.emit("The clipboard holds no graph nodes to paste")
             return
         try:
-            pasted = GraphDocument.from_dict(json.loads(bytes(mime.data(CLIPBOARD_MIME)).decode("utf-8")))
-        except (ValueError, UnicodeDecodeError) as error:
+            pasted = GraphDocument.from_dict(parse_json(bytes(mime.data(CLIPBOARD_MIME)).decode("utf-8")))
+        except ValueError as error:  # UnicodeDecodeError and every parse failure are ValueErrors
             self.status_message.emit(f"Cannot paste: {error}")
             return
         self._paste_nodes(pasted.nodes, pasted.edges, "Paste")

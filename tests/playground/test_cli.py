@@ -124,3 +124,15 @@ def test_a_training_setup_is_told_from_a_graph_by_its_content(tmp_path):
     path.write_text(path.read_text().replace('"version": 1', '"version": 9'))
     done = command(path)
     assert done.returncode == 2 and "newer" in done.stderr
+
+
+CORPUS_GRAPHS = sorted((ROOT / "tests" / "corpus" / "graphs").iterdir())
+
+
+@pytest.mark.parametrize("path", CORPUS_GRAPHS, ids=lambda p: p.name)
+def test_every_nasty_graph_ends_the_command_with_one_line_and_status_2(path):
+    done = command(path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"autograd-playground: {path}: "), done.stderr
+    assert "Traceback" not in done.stderr

@@ -17,6 +17,7 @@ from playground.editor.document import (
     GraphDocument,
     Node,
 )
+from playground.editor.graph_file import MAX_NODES
 
 
 def chain() -> GraphDocument:
@@ -297,11 +298,11 @@ def valid() -> dict:
         "version": 1,
         "nodes": [
             {"id": "x", "kind": "input", "x": 0, "y": 0, "label": "x", "value": 2},
-            {"id": "y", "kind": "input", "value": 3},
-            {"id": "m", "kind": "mul", "x": 180},
-            {"id": "t", "kind": "tanh", "x": 360},
-            {"id": "s", "kind": "sum", "inputs": 2},
-            {"id": "n", "kind": "neg"},
+            {"id": "y", "kind": "input", "x": 0, "y": 110, "label": "", "value": 3},
+            {"id": "m", "kind": "mul", "x": 180, "y": 0, "label": ""},
+            {"id": "t", "kind": "tanh", "x": 360, "y": 0, "label": ""},
+            {"id": "s", "kind": "sum", "x": 0, "y": 220, "label": "", "inputs": 2},
+            {"id": "n", "kind": "neg", "x": 180, "y": 220, "label": ""},
         ],
         "edges": [{"from": "x", "to": "m", "port": 0}, {"from": "y", "to": "m", "port": 1},
                   {"from": "m", "to": "t", "port": 0}],
@@ -332,43 +333,60 @@ def _delete(key):
 
 
 MALFORMED = {
-    "not a dict": (lambda data: data.clear() or data.update({"nodes": []}), "not an Autograd Playground graph"),
-    "wrong format": (_set(["format"], "something-else"), "not an Autograd Playground graph"),
+    "not a dict": (lambda data: data.clear() or data.update({"nodes": []}), "'format' is missing"),
+    "wrong format": (_set(["format"], "something-else"),
+                     "format: expected 'autograd-playground-graph', got 'something-else'"),
+    "misspelt format": (_set(["format"], "autograd-playground-grpah"), "got 'autograd-playground-grpah'"),
     "future version": (_set(["version"], FORMAT_VERSION + 1), "format version 2, written by a newer"),
-    "no version": (_delete("version"), "no valid format version"),
-    "bool version": (_set(["version"], True), "no valid format version"),
-    "nodes not a list": (_set(["nodes"], {"x": 1}), "'nodes' must be a list"),
-    "node not an object": (_set(["nodes", 1], "y"), "node 2 is not an object"),
-    "node without id": (_set(["nodes", 1, "id"], ""), "node 2 has no id"),
-    "duplicate ids": (_set(["nodes", 1, "id"], "x"), "node 2: the id 'x' is used twice"),
-    "unknown kind": (_set(["nodes", 2, "kind"], "matmul"), "node 3 (m): unknown kind 'matmul'"),
-    "non-number value": (_set(["nodes", 0, "value"], "2"), "node 1 (x): 'value' must be a number"),
-    "bool value": (_set(["nodes", 0, "value"], False), "node 1 (x): 'value' must be a number"),
-    "infinite position": (_set(["nodes", 0, "x"], math.inf), "node 1 (x): 'x' must be finite"),
-    "label not text": (_set(["nodes", 0, "label"], 5), "node 1 (x): 'label' must be text"),
-    "bool inputs": (_set(["nodes", 4, "inputs"], True), "node 5 (s): 'inputs' must be a positive integer"),
-    "zero inputs": (_set(["nodes", 4, "inputs"], 0), "node 5 (s): 'inputs' must be a positive integer"),
-    "edges not a list": (_set(["edges"], "x->m"), "'edges' must be a list"),
-    "edge not an object": (_set(["edges", 0], ["x", "m", 0]), "edge 1 is not an object"),
-    "bool port": (_set(["edges", 0, "port"], False), "edge 1: 'port' must be an integer"),
-    "edge to missing node": (_set(["edges", 2, "to"], "ghost"), "edge 3 refers to a node that does not exist"),
-    "edge into a leaf": (_append_edge("m", "x", 0), "edge 4: x is a leaf and has no inputs"),
-    "edge to a port that is not there": (_append_edge("x", "t", 1), "edge 4: t2 has no input port 1"),
-    "self loop": (_append_edge("s", "s", 0), "edge 4: a node cannot feed its own input"),
+    "no version": (_delete("version"), "version: missing"),
+    "bool version": (_set(["version"], True), "version: expected a whole number ≥ 1, got True"),
+    "version 1.0": (_set(["version"], 1.0), "version: expected a whole number ≥ 1, got 1.0"),
+    "huge version": (_set(["version"], 10**5000), "version: expected a whole number ≥ 1, got a number of about"),
+    "nodes not a list": (_set(["nodes"], {"x": 1}), "nodes: expected a list, got an object"),
+    "no nodes": (_delete("nodes"), "nodes: missing"),
+    "no edges": (_delete("edges"), "edges: missing"),
+    "no output": (_delete("output"), "output: missing"),
+    "unknown field": (_set(["nodes", 0, "valeu"], 1), "nodes[0].valeu: not a field of this file"),
+    "node not an object": (_set(["nodes", 1], "y"), "nodes[1]: expected an object, got 'y'"),
+    "node without id": (_set(["nodes", 1, "id"], ""), "nodes[1].id: expected text of at least 1 character(s), got ''"),
+    "duplicate ids": (_set(["nodes", 1, "id"], "x"), "nodes[1].id: 'x' is the id of an earlier node too"),
+    "unknown kind": (_set(["nodes", 2, "kind"], "matmul"), "nodes[2].kind: expected 'input', 'parameter'"),
+    "non-number value": (_set(["nodes", 0, "value"], "2"), "nodes[0].value: expected a number, got '2'"),
+    "bool value": (_set(["nodes", 0, "value"], False), "nodes[0].value: expected a number, got False"),
+    "leaf without value": (lambda data: data["nodes"][0].pop("value"), "nodes[0]: a input needs its 'value'"),
+    "node without x": (lambda data: data["nodes"][2].pop("x"), "nodes[2].x: missing"),
+    "node without label": (lambda data: data["nodes"][2].pop("label"), "nodes[2].label: missing"),
+    "infinite position": (_set(["nodes", 0, "x"], math.inf), "nodes[0].x: expected a finite number, got inf"),
+    "label not text": (_set(["nodes", 0, "label"], 5), "nodes[0].label: expected text, got 5"),
+    "bool inputs": (_set(["nodes", 4, "inputs"], True), "nodes[4].inputs: expected a whole number, got True"),
+    "zero inputs": (_set(["nodes", 4, "inputs"], 0), "nodes[4].inputs: expected a number ≥ 1, got 0"),
+    "a billion inputs": (_set(["nodes", 4, "inputs"], 10**9), "nodes[4].inputs: expected a number ≤ 1024"),
+    "sum without inputs": (lambda data: data["nodes"][4].pop("inputs"), "a sum needs its number of 'inputs'"),
+    "edges not a list": (_set(["edges"], "x->m"), "edges: expected a list, got 'x->m'"),
+    "edge not an object": (_set(["edges", 0], ["x", "m", 0]), "edges[0]: expected an object, got a list of 3"),
+    "bool port": (_set(["edges", 0, "port"], False), "edges[0].port: expected a whole number, got False"),
+    "edge to missing node": (_set(["edges", 2, "to"], "ghost"), "edges[2].to: 'ghost' is not the id of a node"),
+    "edge into a leaf": (_append_edge("m", "x", 0), "edges[3]: x is a leaf and has no inputs"),
+    "edge to a port that is not there": (_append_edge("x", "t", 1), "edges[3]: t2 has no input port 1"),
+    "self loop": (_append_edge("s", "s", 0), "edges[3]: a node cannot feed its own input"),
     "edge making a cycle": (lambda data: data["edges"].extend([{"from": "s", "to": "n", "port": 0},
                                                                {"from": "n", "to": "s", "port": 1}]),
-                            "edge 5: this wire would make a cycle: t3 → t4 → t3"),
+                            "edges[4]: this wire would make a cycle: t3 → t4 → t3"),
     "edge making a longer cycle": (lambda data: data["edges"].__setitem__(1, {"from": "t", "to": "s", "port": 0})
                                    or data["edges"].append({"from": "s", "to": "m", "port": 1}),
-                                   "edge 4: this wire would make a cycle: t1 → t2 → t3 → t1"),
-    "two wires on one port": (_append_edge("y", "m", 0), "edge 4: input 'a' of t1 is already connected to x"),
-    "output not a node": (_set(["output"], "ghost"), "the output 'ghost' is not a node of the graph"),
+                                   "edges[3]: this wire would make a cycle: t1 → t2 → t3 → t1"),
+    "two wires on one port": (_append_edge("y", "m", 0), "edges[3]: input 'a' of t1 is already connected to x"),
+    "output not a node": (_set(["output"], "ghost"), "output: 'ghost' is not the id of a node"),
     # Wrong types in places that are looked up in dicts, and numbers too large for a float: a file
     # edited by hand can hold these, and opening it must give a clear message, not a crash.
-    "edge end is a list": (_set(["edges", 0, "from"], ["x"]), "edge 1"),
-    "kind is a list": (_set(["nodes", 2, "kind"], ["mul"]), "node 3 (m)"),
-    "output is a list": (_set(["output"], ["t"]), "output"),
-    "position too large for a float": (_set(["nodes", 0, "x"], 10**400), "node 1 (x)"),
+    "edge end is a list": (_set(["edges", 0, "from"], ["x"]), "edges[0].from: expected text, got a list of 1"),
+    "kind is a list": (_set(["nodes", 2, "kind"], ["mul"]), "nodes[2].kind: expected 'input'"),
+    "output is a list": (_set(["output"], ["t"]), "output: expected text, got a list of 1"),
+    "position too large for a float": (_set(["nodes", 0, "x"], 10**400), "nodes[0].x: expected a number, got a "
+                                                                         "number of about 400 digits"),
+    "too many nodes": (lambda data: data["nodes"].extend(
+        {"id": f"c{i}", "kind": "constant", "x": 0, "y": 0, "label": "", "value": 1} for i in range(MAX_NODES)),
+        f"nodes: at most {MAX_NODES:,} nodes are allowed in a graph file, got {MAX_NODES + 6:,}"),
 }
 
 
@@ -384,7 +402,7 @@ def test_malformed_dicts_raise_a_clear_document_format_error(case):
 
 @pytest.mark.parametrize("data", [None, [], "graph", 3])
 def test_non_dict_input_is_refused(data):
-    with pytest.raises(DocumentFormatError, match="not an Autograd Playground graph"):
+    with pytest.raises(DocumentFormatError, match="the file holds no JSON object"):
         GraphDocument.from_dict(data)
 
 

@@ -1,0 +1,213 @@
+"""Graph files at the door: every bad file refused with one message naming its field, never a crash;
+every good one opens, evaluates and saves back the same. Fuzzed from the shipped examples."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from playground.editor.document import GraphDocument
+from playground.editor.evaluate import evaluate
+from playground.editor.graph_file import MAX_NODES, MAX_SUM_INPUTS
+from playground.file_kinds import read_any
+from playground.files import FileFormatError, save_document
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted(p for p in (ROOT / "resources" / "examples").glob("*.json") if p.name != "index.json")
+CORPUS = ROOT / "tests" / "corpus"
+BAD_GRAPHS = sorted((CORPUS / "graphs").iterdir())
+
+
+def test_the_corpus_is_there():
+    assert len(BAD_GRAPHS) >= 15 and len(EXAMPLES) >= 6
+
+
+@pytest.mark.parametrize("path", BAD_GRAPHS, ids=lambda p: p.name)
+def test_each_nasty_graph_file_is_refused_with_one_line(path):
+    with pytest.raises(FileFormatError) as refused:
+        read_any(path)
+    message = str(refused.value)
+    assert message.startswith(path.name) and "\n" not in message
+    assert "Error:" not in message  # a checked refusal, not the catch-all for a loader's slip
+
+
+@pytest.mark.parametrize("name, words", [
+    ("version-1.0.json", "version: expected a whole number ≥ 1, got 1.0"),
+    ("misspelt-format.json", "format 'autograd-playground-grahp' is none that Autograd Playground opens: "
+                             "expected 'autograd-playground-graph' (a graph) or"),
+    ("sum-with-a-billion-inputs.json", f"nodes[0].inputs: expected a number ≤ {MAX_SUM_INPUTS}"),
+    ("leaf-without-value.json", "nodes[0]: a input needs its 'value'"),
+    ("node-without-position.json", "nodes[3].x: missing"),
+    ("non-ascii-digits-as-port.json", "edges[0].port: expected a whole number, got '²'"),
+    ("deep-nesting.json", "nested too deeply"),
+    ("integer-past-python-digit-limit.json", "integer string conversion"),
+    ("huge-integer-value.json", "nodes[0].value: expected a number, got a number of about 400 digits"),
+    ("not-utf8.json", "is not a text file"),
+    ("no-nodes.json", "nodes: missing"),
+])
+def test_the_message_names_the_field_and_what_was_expected(name, words):
+    with pytest.raises(FileFormatError, match=".") as refused:
+        read_any(CORPUS / "graphs" / name)
+    assert words in str(refused.value)
+
+
+def test_a_byte_order_mark_before_a_good_graph_is_no_reason_to_refuse_it():
+    item = read_any(CORPUS / "graph-with-byte-order-mark.json")
+    assert item.kind == "graph" and len(item.content.nodes) == 10
+
+
+def _chain(n: int) -> dict:
+    """A graph of ``n`` nodes: an input and a chain of alternating tanh and add-itself."""
+    nodes = [{"id": "n0", "kind": "input", "x": 0.0, "y": 0.0, "label": "x", "value": 0.5}]
+    edges = []
+    for i in range(1, n):
+        nodes.append({"id": f"n{i}", "kind": "tanh", "x": 180.0 * i, "y": 0.0, "label": ""})
+        edges.append({"from": f"n{i - 1}", "to": f"n{i}", "port": 0})
+    return {"format": "autograd-playground-graph", "version": 1, "nodes": nodes, "edges": edges, "output": None}
+
+
+def test_a_graph_at_the_node_limit_reads_and_evaluates_one_past_it_is_refused(tmp_path):
+    path = tmp_path / "limit.json"
+    path.write_text(json.dumps(_chain(MAX_NODES)))
+    start = time.perf_counter()
+    document = read_any(path).content
+    result = evaluate(document)
+    print(f"\n{MAX_NODES} nodes read and evaluated in {time.perf_counter() - start:.2f} s")
+    assert math.isfinite(result.results[document.effective_output()].value)
+    path.write_text(json.dumps(_chain(MAX_NODES + 1)))
+    with pytest.raises(FileFormatError, match=f"at most {MAX_NODES:,} nodes are allowed in a graph file"):
+        read_any(path)
+
+
+# -- fuzzing: random damage to the shipped examples -------------------------------------------
+
+JSON_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
+    st.sampled_from([0, -1, 10**9, 10**400, 1.0, math.nan, math.inf, -math.inf, 1e308]),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8), st.sampled_from(["²", "١", "", "n1"]),
+)
+JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, (*prefix, index))
+
+
+@st.composite
+def damaged_examples(draw) -> str:
+    example = json.loads(draw(st.sampled_from(EXAMPLES)).read_text())
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(example) if p]
+        where = draw(st.sampled_from(paths))
+        parent = example
+        for key in where[:-1]:
+            parent = parent[key]
+        action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
+        if action == "replace":
+            parent[where[-1]] = draw(JSON_VALUES)
+        elif action == "delete":
+            del parent[where[-1]]
+        elif isinstance(parent, list):
+            parent.append(parent[where[-1]])
+    text = json.dumps(example)
+    damage = draw(st.sampled_from(["none", "truncate", "flip"]))
+    if damage == "truncate":
+        text = text[: draw(st.integers(0, len(text)))]
+    elif damage == "flip":
+        at = draw(st.integers(0, len(text) - 1))
+        text = text[:at] + draw(st.characters(codec="utf-8")) + text[at + 1:]
+    return text
+
+
+@settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=damaged_examples())
+def test_a_damaged_example_opens_whole_or_is_refused_with_its_message(tmp_path, text):
+    path = tmp_path / "damaged.json"
+    path.write_text(text, encoding="utf-8")
+    try:
+        item = read_any(path)
+    except FileFormatError as refused:
+        assert "\n" not in str(refused) and "Error:" not in str(refused), str(refused)
+        return
+    document = item.content
+    assert isinstance(document, GraphDocument)
+    evaluate(document)  # whatever the numbers, evaluation ends (nan and inf are shown, not raised)
+    save_document(path, document)
+    again = read_any(path).content
+    assert again.to_dict() == document.to_dict() or _same_with_nan(again.to_dict(), document.to_dict())
+
+
+def _same_with_nan(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+# -- all or nothing: a refused file leaves the window as it was --------------------------------
+
+def _window_state(window) -> dict:
+    return {"document": json.dumps(window.document.to_dict(), sort_keys=True), "title": window.windowTitle(),
+            "tab": window.tabs.currentIndex(), "undo": window.undo_stack.count(),
+            "path": str(window.current_path), "training": repr(window.training.settings)}
+
+
+def test_file_open_of_each_bad_graph_shows_its_message_and_changes_nothing(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from playground.app import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    shown = []
+    window._show_error = lambda title, message: shown.append((title, message))
+    before = _window_state(window)
+    for path in BAD_GRAPHS:
+        assert window.open_path(path) is False
+        assert _window_state(window) == before, path.name
+    assert [title for title, _ in shown] == [f"{p.name} could not be opened" for p in BAD_GRAPHS]
+    assert all(message and "\n" not in message for _, message in shown)
+
+
+def test_a_graph_past_the_limit_is_not_saved_to_a_file_that_would_not_open(tmp_path):
+    from playground.editor.document import DocumentFormatError, Node
+
+    document = GraphDocument()
+    for i in range(MAX_NODES + 1):
+        document.add_node(Node(f"n{i}", "constant", value=1.0))
+    path = tmp_path / "big.json"
+    with pytest.raises(DocumentFormatError, match=f"at most {MAX_NODES:,} nodes"):
+        save_document(path, document)
+    assert not path.exists()
+
+
+def test_pasting_nested_junk_as_graph_nodes_says_so_and_changes_nothing(qtbot):
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtGui import QGuiApplication, QUndoStack
+
+    from playground.editor.panel import CLIPBOARD_MIME, EditorPanel
+
+    document = GraphDocument.from_dict(json.loads(EXAMPLES[0].read_text()))
+    before = document.to_dict()
+    panel = EditorPanel(document, QUndoStack())
+    qtbot.addWidget(panel)
+    messages = []
+    panel.status_message.connect(messages.append)
+    mime = QMimeData()
+    mime.setData(CLIPBOARD_MIME, b"[" * 50_000)
+    QGuiApplication.clipboard().setMimeData(mime)
+    panel.paste()
+    assert messages and messages[-1].startswith("Cannot paste: not a file of this app: its JSON is nested too deeply")
+    assert document.to_dict() == before
