@@ -136,6 +136,8 @@ def _grad_question(facts: GraphFacts, node_id: str) -> Question:
         details = f"Here: {formula}. {' '.join(rules)}"
     else:
         hint, details = rules[0], f"Here: {formula}."
+        if uses[0][0] == facts.output and "upstream gradient" in hint:  # say which: lesson 1 asks before it is taught
+            hint = f"{hint[:-1]} (here the one {out} hands on: $∂{out}/∂{out} = 1$)."
     worked = f"$∂{out}/∂{name} = {' + '.join(numbers)} = {format_number(grad)}$"
     return Question("grad", node_id, prompt, grad, hint, worked, facts.grad_position(node_id) or 0,
                     tuple(partials), details)

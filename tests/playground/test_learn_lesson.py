@@ -113,7 +113,8 @@ def test_a_wrong_answer_gets_the_rule_as_a_hint_and_no_progress():
     run.go(3)
     feedback = run.answer("8")
     assert not feedback.right and feedback.message == ("✗ Not 8. Hint: For a product, the gradient to one factor "
-                                                       "is the other factor times the upstream gradient.")
+                                                       "is the other factor times the upstream gradient (here the one "
+                                                       "L hands on: $∂L/∂L = 1$).")
     assert feedback.details == "Here: $∂L/∂t2 = ∂L/∂L × t3$."  # on demand, in the animator's order, no number
     assert run.question.prompt == "$∂L/∂t2$ = ?" and run.answered == [] and not run.can_next
     for answer in ("7", "10", "7", "7", "14"):

@@ -126,3 +126,11 @@ def test_predict_says_when_a_wrong_number_is_the_local_derivative_alone(window):
     assert not verdict.right and verdict.message.startswith(
         "✗ Not quite: 2 is the local derivative alone: multiply it by t1's gradient, the upstream one.")
     assert quiz.answer(position + 0, "-14").message.startswith("✗ Not quite: -14 has the sign flipped.")
+
+
+def test_lesson_1s_hint_says_which_gradient_is_upstream():
+    """Lesson 1 asks for ∂y/∂x before lesson 2 teaches the word: the hint says which gradient it means."""
+    facts = GraphFacts(parse_expression("x=1; y=tanh(x)"))
+    assert feedback(facts, "grad", "x", "0.75") == (
+        "✗ Not 0.75. Hint: The derivative of tanh(x) is 1 − tanh(x)², times the upstream gradient (here the one y "
+        "hands on: $∂y/∂y = 1$).")
