@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
         self.editor.summary_changed.connect(self._on_editor_summary_changed)
+        self.editor.graph_built.connect(self._on_editor_graph_built)
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
         self.training.message_shown.connect(lambda text: self._show_tab_message(self.training, text))
@@ -511,6 +512,12 @@ class MainWindow(QMainWindow):
             self._on_status_message(text)
         else:
             self._tab_messages[panel] = text
+
+    def _on_editor_graph_built(self, _expression: str) -> None:
+        # A graph built from an expression is a new graph, not an edit of the example, lesson or file shown
+        # before: the title and the save question must not name that one, nor Save overwrite its file.
+        self.current_path, self.document_name = None, "Untitled"
+        self._update_title()
 
     def _on_editor_summary_changed(self, text: str) -> None:
         self._set_tab_summary(self.editor, text)

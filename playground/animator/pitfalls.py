@@ -48,8 +48,8 @@ PITFALLS: dict[str, Pitfall] = {p.key: p for p in (
             "later never reaches its inputs."),
     Pitfall("zero", "Forget to zero the gradients", "loss.backward() twice, no zero_grad()",
             "zero_grad() before every backward()",
-            "Gradients accumulate across backward passes: without zeroing, the second step's gradients are "
-            "the sum of both passes (here: doubled)."),
+            "Gradients carry over from one backward pass to the next: without zeroing, the leaves' gradients "
+            "after the second pass are the sum of both passes (here: doubled)."),
 )}
 
 

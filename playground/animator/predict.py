@@ -87,6 +87,26 @@ def step_arithmetic(step: ChainStep, node: str, parent: str) -> str:
                   f"{format_number(step.total)}"
 
 
+def step_slip(step: ChainStep, names: dict[str, str], answer: float) -> str | None:
+    """What ``answer`` is when it is a common slip on one chain-rule step (Predict asks what the step
+    carries, or the parent's new gradient): the local derivative or the upstream gradient alone, or the
+    sign flipped, as the Learn panel's questions tell them (`learn.slips`); None when it is none of them."""
+    if is_close(answer, step.contribution) or is_close(answer, step.total):
+        return None
+    node, parent, shown = names[step.node], names[step.parent], format_number(answer)
+
+    def slip(number: float) -> bool:
+        return math.isfinite(number) and is_close(answer, number)
+
+    if not is_close(step.upstream, 1.0) and slip(step.local):
+        return f"{shown} is the local derivative alone: multiply it by {node}'s gradient, the upstream one"
+    if not is_close(step.local, 1.0) and slip(step.upstream):
+        return f"{shown} is {node}'s gradient alone: multiply it by the local derivative ∂{node}/∂{parent}"
+    if slip(-step.contribution) or slip(-step.total):
+        return f"{shown} has the sign flipped"
+    return None
+
+
 class PredictQuiz:
     """The questions of one timeline and the score so far; ``names`` maps node ids to what a person reads."""
 
@@ -146,7 +166,8 @@ class PredictQuiz:
         elif right:
             verdict = Verdict(True, f"✓ Right. {arithmetic}")
         else:
-            verdict = Verdict(False, f"✗ Not quite: {format_number(value)}. {arithmetic}")
+            said = step_slip(step, self.names, value) or format_number(value)
+            verdict = Verdict(False, f"✗ Not quite: {said}. {arithmetic}")
         self.answered.setdefault(position, right)  # the first answer counts
         self.last = verdict
         return verdict

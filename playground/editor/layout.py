@@ -8,8 +8,9 @@ Qt-free. Steps, each per connected piece of the graph:
 2. order within each layer: start in document order, then sweep right and left, sorting each layer by
    the mean height of its neighbours (the barycenter heuristic; a wire into input port 0 counts a little
    higher than one into port 1, so ``x * w`` puts ``x`` above ``w``). After each sweep the wire crossings
-   are counted and the best ordering seen is kept, so sweeping never makes a layout worse (ties go to
-   the ordering whose wires cross least on the way into their input ports);
+   are counted, each wire ending at its input port as drawn, and the best ordering seen is kept, so
+   sweeping never makes a layout worse; then, in a small graph, neighbours out of document order swap
+   back where that adds no crossing (a above b, as the expression names them);
    A wire that skips layers holds a slot in each layer it passes, sorted by where the straight wire
    runs, so it does not run through the nodes there;
 3. coordinates: layer k at x = k * x_spacing, each layer's slots y_spacing apart and centred on y = 0.
@@ -41,6 +42,7 @@ Y_SPACING = 110.0
 _PORT_SHIFT = 0.5  # the height of a node's column of input ports, in slots (a slot is y_spacing)
 # Above this many (wire, layer it spans) pairs, crossings are counted along the slots, not the straight wires.
 _STRAIGHT_COUNT_LIMIT = 40_000
+_TIDY_LIMIT = 150  # slots in a piece up to which the ordering is tidied back towards the document's (`_tidy`)
 
 
 def layered_layout(document: GraphDocument, x_spacing: float = X_SPACING, y_spacing: float = Y_SPACING,
@@ -179,16 +181,8 @@ def _order(layers: list[list[str]], port_counts: Mapping[str, int], edges, index
     straight = sum(end - start for start, end in zip(source_layers, target_layers)) <= _STRAIGHT_COUNT_LIMIT
     bundle_sizes = _bundle_sizes(placeholders, ending, last_layer)
 
-    def crossings(layers) -> int:
-        # In slot units: y = 2 * height, an integer (heights step by 1/2), so ties are exact.
-        y = {item: round(2 * height) for item, height in _heights(layers).items()}
-        if not straight:
-            return _slot_crossings(_legs(piece_edges, layer_of, bundle_sizes, y, [0] * len(piece_edges)))
-        return _layered_crossings(source_layers, [y[e.source] for e in piece_edges],
-                                  target_layers, [y[e.target] for e in piece_edges])
-
     def port_crossings(layers) -> int:
-        """Crossings with each wire ending at its input port instead of the node's centre."""
+        """Crossings of the wires as drawn: each ends at its input port, not at its node's centre."""
         y = _heights(layers)
         if not straight:
             return _slot_crossings(_legs(piece_edges, layer_of, bundle_sizes, y, port_shifts))
@@ -226,9 +220,12 @@ def _order(layers: list[list[str]], port_counts: Mapping[str, int], edges, index
         current[k] = sorted(current[k], key=lambda item: (round(key(item), 9), y[item]))
         y.update(_heights([current[k]]))
 
-    best, fewest, best_at_ports = [list(layer) for layer in current], crossings(current), None
+    # The drawing's wires end at their input ports, so crossings are counted there: counted at the nodes'
+    # centres, "b above a" into a * b looked better than "a above b" although its wires cross at the card.
+    # A tie keeps the earlier ordering, the document's first (a above b, as the expression names them).
+    best, fewest = [list(layer) for layer in current], port_crossings(current)
     for _ in range(sweeps):
-        if fewest == 0 and best_at_ports is not None and best_at_ports == 0:
+        if fewest == 0:
             break
         previous = [list(layer) for layer in current]
         y = _heights(current)
@@ -243,16 +240,34 @@ def _order(layers: list[list[str]], port_counts: Mapping[str, int], edges, index
             sort_layer(k, y, consumers, operands)
         if current == previous:
             break
-        count = crossings(current)
-        if count == fewest:  # a tie: the wires into the ports decide (counted only when needed)
-            if best_at_ports is None:
-                best_at_ports = port_crossings(best)
-            at_ports = port_crossings(current)
-            if at_ports < best_at_ports:
-                best, best_at_ports = [list(layer) for layer in current], at_ports
-        elif count < fewest:
-            best, fewest, best_at_ports = [list(layer) for layer in current], count, None
+        count = port_crossings(current)
+        if count < fewest:
+            best, fewest = [list(layer) for layer in current], count
+    if sum(len(layer) for layer in best) <= _TIDY_LIMIT:
+        best = _tidy(best, index, port_crossings)
     return best
+
+
+def _tidy(layers: list[list], index: Mapping[str, int], count) -> list[list]:
+    """Two neighbours in a layer out of document order swap back wherever that crosses no more wires: the
+    sweeps sort by barycenters, which put b above a in ``(a*b + c) * (a + d)`` for no fewer crossings."""
+    layers = [list(layer) for layer in layers]
+    fewest = count(layers)
+    swapped = True
+    while swapped:  # each swap puts one pair back in order, so this ends
+        swapped = False
+        for layer in layers:
+            for i in range(len(layer) - 1):
+                upper, lower = layer[i], layer[i + 1]
+                if isinstance(upper, _Placeholder) or isinstance(lower, _Placeholder) or index[upper] < index[lower]:
+                    continue
+                layer[i], layer[i + 1] = lower, upper
+                crossing = count(layers)
+                if crossing <= fewest:
+                    fewest, swapped = crossing, True
+                else:
+                    layer[i], layer[i + 1] = upper, lower
+    return layers
 
 
 def _layered_crossings(start_layers: Sequence[int], start_ys: Sequence, end_layers: Sequence[int],

@@ -53,6 +53,7 @@ class EditorPanel(QWidget):
     summary_changed = Signal(str)  # what the status bar says of the graph: "Output = 0.7071"
     status_message = Signal(str)
     animate_backward_requested = Signal()  # "Animate backward": the main window opens the animator on this graph
+    graph_built = Signal(str)  # an expression's graph replaced the document (the expression)
 
     def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
         super().__init__(parent)
@@ -202,6 +203,7 @@ class EditorPanel(QWidget):
         self._push(edits.replace_document(self.document, new_document, f"Build {text.strip()[:40]}"))
         self.view.fit()
         self.status_message.emit(f"Built the graph of {text.strip()}")
+        self.graph_built.emit(text.strip())
         return True
 
     def _on_expression_entered(self) -> None:

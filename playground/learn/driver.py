@@ -86,8 +86,13 @@ class LessonDriver(QObject):
         facts = run.step.facts if run is not None else None
         if run is None or run.revealed_up_to is None or not isinstance(facts, GraphFacts):
             animator.hide_after(None)
-        else:
-            animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients)
+            return
+        # The animator decides what the editor's cards hide too, so it must be on the lesson's graph even
+        # while another tab is shown: on a step that only shows the graph in the editor, it still held the
+        # graph before, the hiding matched nothing, and the cards printed every answer the next step asks.
+        if maths_of(self.window.document) == maths_of(facts.document):
+            self._animator_on_graph(run.step, show=False)
+        animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients)
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
         """The animator goes to the step of the question just answered, the next ones still hidden."""

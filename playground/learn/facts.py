@@ -9,6 +9,7 @@ a few points of two moons, replayed with the animator's own tensor timeline.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -101,7 +102,12 @@ class GraphFacts:
         return done
 
     def number(self, name: str) -> str:
-        """``L`` (a value) or ``a.grad`` (a gradient), written as the app writes numbers; KeyError if unknown."""
+        """``L`` (a value) or ``a.grad`` (a gradient), written as the app writes numbers; ``y.change(x=1)``
+        (how much y moves when the input x is moved by 1, measured by evaluating again) and
+        ``y.predicted(x=1)`` (what the gradient predicts for it: x.grad × 1, y the output); KeyError if unknown."""
+        nudge = _NUDGE.fullmatch(name)
+        if nudge is not None:
+            return format_number(self._nudged(*nudge.groups()))
         node_name, _dot, what = name.rpartition(".") if name.endswith(".grad") else (name, "", "")
         node_id = self.node_id(node_name)
         if node_id is None:
@@ -109,6 +115,29 @@ class GraphFacts:
         if what == "grad":
             return format_number(self.grad(node_id))
         return format_number(self.value(node_id))
+
+
+    def _nudged(self, node_name: str, what: str, input_name: str, step: str) -> float:
+        node_id, input_id = self.node_id(node_name), self.node_id(input_name)
+        if node_id is None or input_id is None:
+            missing = node_name if node_id is None else input_name
+            raise KeyError(f"the graph has no node named '{missing}' (it has {', '.join(self.names())})")
+        if not self.document.node(input_id).is_leaf:
+            raise KeyError(f"'{input_name}' is computed: only an input can be moved")
+        h = float(step)
+        if what == "predicted":
+            if node_id != self.output:
+                raise KeyError(f"the gradients are of the output, {self.name(self.output)}: predict its change")
+            return self.grad(input_id) * h
+        moved = self.document.copy()
+        moved.set_value(input_id, self.document.node(input_id).value + h)
+        result = evaluate(moved).results.get(node_id)
+        if result is None or result.value is None:
+            raise KeyError(f"{node_name} cannot be computed with {input_name} moved by {step}")
+        return result.value - self.value(node_id)
+
+
+_NUDGE = re.compile(r"([A-Za-z_]\w*)\.(change|predicted)\(\s*([A-Za-z_]\w*)\s*=\s*([-+]?\d+(?:\.\d+)?)\s*\)")
 
 
 @dataclass(frozen=True)
@@ -172,7 +201,8 @@ class NetworkFacts:
                      if frame.phase == "forward" and frame.node_id == node_id), None)
 
     def array(self, name: str) -> np.ndarray:
-        """``b1`` (a value), ``b1.grad``, ``Linear 1.grad.sum(0)`` (summed over the batch) as an array."""
+        """``b1`` (a value), ``b1.grad``, ``Linear 1.grad.sum(0)`` (summed over the batch) as an array
+        (`number` also knows ``b1.size``, ``hidden`` and ``points``)."""
         base, what = name, ""
         for suffix in (".grad.sum(0)", ".grad", ".shape"):
             if name.endswith(suffix):
@@ -191,6 +221,10 @@ class NetworkFacts:
         return np.asarray(grad if what == ".grad" else value)
 
     def number(self, name: str) -> str:
+        if name in ("hidden", "points"):  # the network's size, as the lesson's 'network:' line set it
+            return str(getattr(self.spec, name))
+        if name.endswith(".size"):  # how many numbers a tensor holds
+            return str(self.array(name[: -len(".size")]).size)
         array = self.array(name)
         if name.endswith(".shape"):
             return shape_text(tuple(int(n) for n in array))

@@ -338,12 +338,14 @@ class LearnPanel(QWidget):
         else:
             state = self.library.progress(lesson) or {}
             step = state.get("step") if isinstance(state.get("step"), int) else 0
-            where = (" You finished it: Start goes through it again where you left it." if state.get("completed")
-                     else f" You were at step {step + 1} of {len(lesson.steps)}." if step else "")
+            button = self._start_label(lesson)  # the text names the button as it reads
+            where = (f" You finished it: {button} goes through it again from where you left it."
+                     if state.get("completed") else f" You were at step {step + 1} of {len(lesson.steps)}." if step
+                     else "")
             self.step_title.setText(lesson.title)
             self.text.setHtml(f"<p>{escape(lesson.summary)}</p><p>Each lesson guides you through backpropagation "
                               f"in this app, step by step, with exercises the engine checks.{where}</p>"
-                              "<p>Press <b>Start</b> below, or choose another lesson above.</p>")
+                              f"<p>Press <b>{button}</b> below, or choose another lesson above.</p>")
         self._refresh_buttons()
 
     def _show_exercise(self) -> None:
@@ -370,9 +372,8 @@ class LearnPanel(QWidget):
         if run is None:
             chosen = self._chosen()
             self.position_label.clear()
-            started = chosen is not None and bool(self.library.progress(chosen))
-            self._set_next("Continue ▶" if started else "Start ▶", "Start the lesson selected above",
-                           chosen is not None)
+            button = self._start_label(chosen)
+            self._set_next(f"{button} ▶", f"{button} the lesson selected above", chosen is not None)
             return
         self.position_label.setText(f"Step {run.index + 1} of {run.step_count}"
                                     + (" · finished ✓" if run.completed else ""))
@@ -382,6 +383,10 @@ class LearnPanel(QWidget):
         else:
             self._set_next("Next ▶", "Answer the questions first (or Show answer)" if not run.questions_done
                            else "Next step", run.can_next)
+
+    def _start_label(self, lesson: Lesson | None) -> str:
+        """What the button that begins ``lesson`` reads: Continue once it has a place kept, else Start."""
+        return "Continue" if lesson is not None and self.library.progress(lesson) else "Start"
 
     def _set_next(self, text: str, tooltip: str, enabled: bool) -> None:
         self.next_button.setText(text)

@@ -4,17 +4,19 @@ Qt-free. A value question is answered by the op's forward rule; a gradient quest
 gradient that comes back from each use times its local derivative (upstream × local, in the
 animator's order), and by accumulation when the node is used more than once. The hint is a
 sentence or two naming the one rule that applies; its details (on demand) write it with the
-graph's own names, never with the answer's numbers; once answered, the worked arithmetic is shown.
+graph's own names, never with the answer's numbers; once answered, the worked arithmetic is shown. A
+wrong number that a common slip gives is told what it is instead (`slips`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..animator.predict import is_close, read_number
 from ..animator.timeline import forward_formula, local_derivative_formula
 from ..numbers import format_number
 from .facts import GraphFacts
+from .slips import Slip, diagnose, slips
 
 VALUE_RULES = {
     "add": "a sum adds its inputs",
@@ -68,6 +70,7 @@ class Question:
     position: int  # the animator step that shows it
     partials: tuple[float, ...] = ()  # a gradient's contributions, one per use (for a sharper hint)
     details: str = ""  # more, on demand: the rule written with the graph's names, never with the answer
+    slips: tuple[Slip, ...] = ()  # the wrong numbers common slips give, and what each is (`slips`)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,8 @@ class Feedback:
 
 
 def build_question(facts: GraphFacts, what: str, node_id: str) -> Question:
-    return _value_question(facts, node_id) if what == "value" else _grad_question(facts, node_id)
+    question = _value_question(facts, node_id) if what == "value" else _grad_question(facts, node_id)
+    return replace(question, slips=slips(facts, what, node_id))
 
 
 def _value_question(facts: GraphFacts, node_id: str) -> Question:
@@ -132,18 +136,20 @@ def _grad_question(facts: GraphFacts, node_id: str) -> Question:
         details = f"Here: {formula}. {' '.join(rules)}"
     else:
         hint, details = rules[0], f"Here: {formula}."
+        if uses[0][0] == facts.output and "upstream gradient" in hint:  # say which: lesson 1 asks before it is taught
+            hint = f"{hint[:-1]} (here the one {out} hands on: $∂{out}/∂{out} = 1$)."
     worked = f"$∂{out}/∂{name} = {' + '.join(numbers)} = {format_number(grad)}$"
     return Question("grad", node_id, prompt, grad, hint, worked, facts.grad_position(node_id) or 0,
                     tuple(partials), details)
 
 
 def check(question: Question, text: str) -> Feedback:
-    """Right (with the worked arithmetic) or not (with the hint); raises `predict.AnswerError` for
-    text that is not a number."""
+    """Right (with the worked arithmetic) or not: what the wrong number is when it is a common slip, else
+    the rule as a hint; raises `predict.AnswerError` for text that is not a number."""
     answer = read_number(text)
     if is_close(answer, question.expected):
         return Feedback(True, f"✓ Right: {question.worked}")
-    message = f"✗ Not {format_number(answer)}. Hint: {question.hint}"
-    if len(question.partials) > 1 and any(is_close(answer, part) for part in question.partials):
-        message = f"✗ {format_number(answer)} is what comes back through one use only. Hint: {question.hint}"
-    return Feedback(False, message, question.details)
+    said = diagnose(question.slips, answer)
+    if said is not None:
+        return Feedback(False, f"✗ {said}", question.hint)  # the rule, on demand
+    return Feedback(False, f"✗ Not {format_number(answer)}. Hint: {question.hint}", question.details)

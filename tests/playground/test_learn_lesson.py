@@ -113,16 +113,17 @@ def test_a_wrong_answer_gets_the_rule_as_a_hint_and_no_progress():
     run.go(3)
     feedback = run.answer("8")
     assert not feedback.right and feedback.message == ("✗ Not 8. Hint: For a product, the gradient to one factor "
-                                                       "is the other factor times the upstream gradient.")
+                                                       "is the other factor times the upstream gradient (here the one "
+                                                       "L hands on: $∂L/∂L = 1$).")
     assert feedback.details == "Here: $∂L/∂t2 = ∂L/∂L × t3$."  # on demand, in the animator's order, no number
     assert run.question.prompt == "$∂L/∂t2$ = ?" and run.answered == [] and not run.can_next
     for answer in ("7", "10", "7", "7", "14"):
         run.answer(answer)
-    one_use = run.answer("21")  # only the path through t1
-    assert not one_use.right and one_use.message == ("✗ 21 is what comes back through one use only. Hint: $a$ is "
-                                                     "used 2 times: its gradient is the sum of what comes back from "
-                                                     "each use.")  # one rule, two short sentences
-    assert one_use.details.startswith("Here: $∂L/∂a = ∂L/∂t1 × b + ∂L/∂t3$. For a product")
+    one_use = run.answer("21")  # only the path through t1: the feedback says so, with the formula to use
+    assert not one_use.right and one_use.message == (
+        "✗ $21$ is what comes back through $t1$ alone; $a$ is used by $t3$ too, and its gradient is the sum over "
+        "every use: $∂L/∂a = ∂L/∂t1 × b + ∂L/∂t3$ = ?")
+    assert one_use.details == "$a$ is used 2 times: its gradient is the sum of what comes back from each use."
     assert "31" not in one_use.message + one_use.details
     with pytest.raises(AnswerError):
         run.answer("thirty-one")

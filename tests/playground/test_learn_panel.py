@@ -180,9 +180,9 @@ def test_a_wrong_answer_gets_a_hint_and_no_progress(window, qtbot):
     type_answer(qtbot, window, "8")
     feedback = child(window, QLabel, "answerFeedback")
     assert plain(feedback) == ("✗ Not 8. Hint: For a product, the gradient to one factor is the other factor "
-                               "times the upstream gradient. More…")
+                               "times the upstream gradient (here the one L hands on: ∂L/∂L = 1). More…")
     feedback.linkActivated.emit("more")  # the details, on demand
-    assert plain(feedback).endswith("upstream gradient.\nHere: ∂L/∂t2 = ∂L/∂L × t3.")
+    assert plain(feedback).endswith("∂L/∂L = 1).\nHere: ∂L/∂t2 = ∂L/∂L × t3.")
     assert "Question 1 of 7" in plain(child(window, QLabel, "questionPrompt"))
     assert not child(window, QPushButton, "lessonNextButton").isEnabled()
     type_answer(qtbot, window, "seven")

@@ -1,0 +1,124 @@
+"""Every shipped lesson, walked step by step in the real window: from the first step that shows a graph
+until a question about it is answered, no surface prints that question's answer. Read here as a
+student reads it: the text of the editor's cards, their tooltips, the wire labels, the side panel, the
+status bar, the Check gradients table and the animator's cards, against the engine's numbers written
+the way the app writes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from playground.animator.timeline import maths_of
+from playground.app import MainWindow
+from playground.learn.facts import GraphFacts
+from playground.learn.lesson import load_lesson
+from playground.numbers import format_number, full_number
+
+LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
+SHIPPED = sorted(LESSONS.glob("*.lesson"))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.resize(1500, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.training.pause()
+
+
+def pending(panel, document) -> list[tuple[str, str, float]]:
+    """(what, node name, the engine's answer) of every question not answered yet about the graph ``document``
+    holds: the waiting ones of this step and every one of the later steps."""
+    run, lesson = panel.run, panel.lesson
+    maths = maths_of(document)
+    waiting = [(q.what, run.step.facts.name(q.node), q.expected) for q in run.questions[len(run.answered):]] \
+        if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths else []
+    for later in lesson.steps[run.index + 1:]:
+        facts = later.facts
+        if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
+            waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
+                         else facts.grad(ask.node)) for ask in later.asks]
+    return [(what, name, number) for what, name, number in waiting
+            if not (what == "value" and document.node(id_of(document, name)).is_leaf)]  # inputs are given
+
+
+def id_of(document, name: str) -> str:
+    return next(node_id for node_id, other in document.names().items() if other == name)
+
+
+def leaks(window, where: str) -> list[str]:
+    """What the window shows now of the answers still asked for, surface by surface."""
+    panel, editor, animator = window.learning.panel, window.editor, window.animator
+    found: list[str] = []
+    document = window.document
+    asked = pending(panel, document)
+    if not asked:
+        return found
+    output = document.effective_output()
+    editor.run_gradient_check()  # what a student pressing Check gradients would read
+    table = editor.gradcheck_table
+    checked = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    selected = editor.properties.node_id
+    status = [window.statusBar().currentMessage(), window.evaluation_label.text(), editor.summary()]
+    for what, name, number in asked:
+        node = id_of(document, name)
+        short, full = format_number(number), full_number(number)
+        card = editor.scene.node_item(node)
+        line = card.body_lines()[0 if what == "value" else 1]
+        if line != f"{what} ?":
+            found.append(f"{where}: editor card of {name} reads '{line}'")
+        tip = card.tooltip_text()
+        shown = tip.split(", grad = ")[0 if what == "value" else 1].split("\n")[0]
+        if not shown.endswith("?"):
+            found.append(f"{where}: the tooltip of {name} reads '{tip}'")
+        if what == "grad":
+            for wire in editor.scene.wire_items():
+                if wire.edge.source == node and wire.label_text() not in ("", "grad ?"):
+                    found.append(f"{where}: the wire out of {name} reads '{wire.label_text()}'")
+                if wire.edge.source == node and f"= {full}" in wire.toolTip():
+                    found.append(f"{where}: the wire out of {name}'s tooltip reads '{wire.toolTip()}'")
+            if name in checked and short in checked[name]:
+                found.append(f"{where}: Check gradients shows {name}: {checked[name]}")
+        if selected == node:
+            label = editor.properties.computed_value if what == "value" else editor.properties.computed_grad
+            if label.text() != "?":
+                found.append(f"{where}: the side panel shows {name}'s {what} as '{label.text()}'")
+        if what == "value" and node == output and any(f"= {short}" in text for text in status):
+            found.append(f"{where}: the status bar reads {status}")
+        if animator.source == "graph" and maths_of(animator.document) == maths_of(document):
+            item = animator.scene.node_item(node)
+            if item is not None:
+                line = item.body_lines()[0 if what == "value" else 1]
+                if line.split()[-1] == short:
+                    found.append(f"{where}: the animator's card of {name} reads '{line}'")
+    return found
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_no_surface_shows_an_answer_before_the_lesson_asks_for_it(window, path):
+    window.learning.start(path.stem)
+    panel = window.learning.panel
+    found: list[str] = []
+    steps = 0
+    while True:
+        QApplication.processEvents()
+        steps += 1
+        title = panel.run.step.title
+        found += leaks(window, title)
+        while panel.run.question is not None:
+            question = panel.run.question
+            assert panel.answer(full_number(question.expected)), (title, question.prompt)
+            QApplication.processEvents()
+            found += leaks(window, f"{title}, once {question.prompt} is answered")
+        if not panel.next():
+            break
+    assert steps == len(load_lesson(path).steps)
+    assert not found, "\n".join(found)
