@@ -101,3 +101,33 @@ def test_a_clamped_learning_rate_note_stays_on_play_until_another_edit(qtbot, pa
     assert panel.message == note
     panel.findChild(object, "noiseSlider").setValue(panel.findChild(object, "noiseSlider").value() + 5)  # moves on
     assert panel.message == ""
+
+
+def test_lesson_7_too_small_starts_fresh_and_too_large_pauses_by_itself(qtbot, tmp_path):
+    """The lesson's steps through the Learn panel as a student clicks them (the claims themselves, over
+    five seeds and from every start: test_lesson_training_claims)."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from playground.app import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    training = window.training
+    try:
+        window.learning.start("07-training")
+        qtbot.waitUntil(lambda: training.step > 150, timeout=WAIT)  # the student watches gradient descent
+        window.learning.panel.next()
+        assert window.learning.panel.run.step.title == "Too small"
+        qtbot.waitUntil(lambda: 0 < training.step < 100 and training.is_playing, timeout=WAIT)  # from fresh
+        assert training.worker.session.settings.learning_rate == 0.001
+        window.learning.panel.next()
+        assert window.learning.panel.run.step.title == "Too large" and training.is_playing
+        qtbot.waitUntil(lambda: not training.is_playing, timeout=WAIT)
+        assert "The learning rate 10 is probably too large for SGD + momentum" in training.message
+    finally:
+        training.pause()
+        window.close()
