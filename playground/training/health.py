@@ -1,10 +1,13 @@
-"""Is the run going anywhere? A watch over a training run, free of Qt, that notices what a nan never shows.
+"""Is the run going anywhere? Two watches over a training run, free of Qt, that notice what a nan never shows.
 
-Adam at a learning rate of 10 on two moons saturates every tanh neuron within fifty steps; from
-then on the network flips between predicting one class everywhere and a crude cut, and the loss
-jumps between 1 and 30 without ever becoming nan, so the divergence check never fires. Every
-`CHECK_EVERY` steps the session shows the watch one forward pass over the training set: the loss,
-the predicted classes and every hidden layer's outputs. The watch reports a `Stall` when, for
+`DivergenceWatch` looks at every step's loss and pauses the run (`Blowup`) when it turns nan or
+infinite, explodes, or stays far above its best for `FAR_WINDOW` steps: Adam at a learning rate of 10
+on two moons never makes a nan, its loss jumps between 1 and 30 with dips below its start, and
+it is paused at step 20, with the learning rate named.
+
+`RunWatch` reports a run that goes nowhere without diverging, and lets it go on. Every
+`CHECK_EVERY` steps the session shows it one forward pass over the training set: the loss,
+the predicted classes and every hidden layer's outputs. It reports a `Stall` when, for
 `PATIENCE` steps,
 
 - the network predicts one class for every training point (the data has several) and the loss
@@ -179,7 +182,15 @@ def far_above(losses, best: float, start: float) -> bool:
     Adam at 10 on two moons never stays ten times above its best (0.69): it wanders between 1 and 30,
     with dips under 0.5, so the first test alone would let it run on; it does stay above twice its
     start. A converged run whose minibatch losses spread over 1e-4 .. 1e-1 stays under the margin."""
-    return len(losses) >= FAR_WINDOW and above_best(float(np.median(losses)), best, start)
+    return len(losses) >= FAR_WINDOW and above_best(median(losses), best, start)
+
+
+def median(values) -> float:
+    """The median of a few numbers, sorted in Python: numpy's costs as much as a tenth of a small training
+    step, and the watch takes one after every step."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def above_best(level: float, best: float, start: float) -> bool:
@@ -253,7 +264,7 @@ class DivergenceWatch:
         if loss > EXPLODED_FACTOR * max(self.start, 1e-3):
             return "exploded"
         self.window.append(loss)
-        self.kept = loss < self.best_loss and not above_best(float(np.median(self.window)), loss, self.start)
+        self.kept = loss < self.best_loss and not above_best(median(self.window), loss, self.start)
         if self.kept:
             self.best_loss, self.best_step = loss, step
         return "far" if far_above(self.window, self.best_loss, self.start) else None
