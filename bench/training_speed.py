@@ -138,6 +138,7 @@ def watch(panel, seconds: float, until=None) -> dict:
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841 - kept alive for the run
     panel = TrainingPanel()
+    panel.set_settings(replace(panel.settings, stop_when="never"))  # on past the point the moons are learned
     panel.resize(1400, 860)
     panel.show()
     run_until(lambda: panel.boundary_redraws > 0, 10)

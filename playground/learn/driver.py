@@ -192,7 +192,11 @@ class LessonDriver(QObject):
     def _do_train(self, what: str, step: Step) -> None:
         training = self.window.training
         self._show(training)
-        training.play() if what == "play" else training.pause()
+        if what == "reset":  # a fresh network, without Reset's question: the lesson asks for it
+            training.pause()
+            training.reset_requested.emit()
+        else:
+            training.play() if what == "play" else training.pause()
 
     def _do_highlight(self, name: str, step: Step) -> None:
         control = self._control(name)

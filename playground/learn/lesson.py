@@ -385,8 +385,8 @@ class _Parser:
         return settings
 
     def _check_train(self, step: Step, argument: str, line: int) -> str:
-        if argument not in ("play", "pause"):
-            self.fail(f"'train:' is play or pause, not '{argument}'", line)
+        if argument not in ("play", "pause", "reset"):
+            self.fail(f"'train:' is play, pause or reset, not '{argument}'", line)
         return argument
 
     def _check_highlight(self, step: Step, argument: str, line: int) -> str:

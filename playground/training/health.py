@@ -1,10 +1,13 @@
-"""Is the run going anywhere? A watch over a training run, free of Qt, that notices what a nan never shows.
+"""Is the run going anywhere? Two watches over a training run, free of Qt, that notice what a nan never shows.
 
-Adam at a learning rate of 10 on two moons saturates every tanh neuron within fifty steps; from
-then on the network flips between predicting one class everywhere and a crude cut, and the loss
-jumps between 1 and 30 without ever becoming nan, so the divergence check never fires. Every
-`CHECK_EVERY` steps the session shows the watch one forward pass over the training set: the loss,
-the predicted classes and every hidden layer's outputs. The watch reports a `Stall` when, for
+`DivergenceWatch` looks at every step's loss and pauses the run (`Blowup`) when it turns nan or
+infinite, explodes, or stays far above its best for `FAR_WINDOW` steps: Adam at a learning rate of 10
+on two moons never makes a nan, its loss jumps between 1 and 30 with dips below its start, and
+it is paused at step 20, with the learning rate named.
+
+`RunWatch` reports a run that goes nowhere without diverging, and lets it go on. Every
+`CHECK_EVERY` steps the session shows it one forward pass over the training set: the loss,
+the predicted classes and every hidden layer's outputs. It reports a `Stall` when, for
 `PATIENCE` steps,
 
 - the network predicts one class for every training point (the data has several) and the loss
@@ -159,3 +162,109 @@ class RunWatch:
         return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
                      settings.activation, settings.optimizer, settings.learning_rate, settings.init,
                      settings.weight_decay)
+
+
+# -- divergence: checked after every step ---------------------------------------------------------
+
+EXPLODED_FACTOR = 1e6     # a loss this many times its start has exploded: pause at once
+FAR_WINDOW = 20           # steps a loss must stay far above its best
+FAR_FACTOR = 10.0         # far above: this many times the best loss,
+FAR_START_FACTOR = 2.0    # or twice the loss the network started from (worse than knowing nothing),
+FAR_MARGIN = 0.5          # and in any case this much above the best (a loss of 1e-3 against 1e-4 is no alarm)
+OPTIMIZER_NAMES = {"adam": "Adam", "momentum": "SGD + momentum", "sgd": "SGD"}
+
+
+def far_above(losses, best: float, start: float) -> bool:
+    """Whether a window of step losses stays far above the best: its median (one lucky minibatch does not
+    hide a run gone wrong, one unlucky one raises no alarm) above ``FAR_FACTOR`` times the best, or above
+    ``FAR_START_FACTOR`` times the starting loss, and at least ``FAR_MARGIN`` above the best.
+
+    Adam at 10 on two moons never stays ten times above its best (0.69): it wanders between 1 and 30,
+    with dips under 0.5, so the first test alone would let it run on; it does stay above twice its
+    start. A converged run whose minibatch losses spread over 1e-4 .. 1e-1 stays under the margin."""
+    return len(losses) >= FAR_WINDOW and above_best(median(losses), best, start)
+
+
+def median(values) -> float:
+    """The median of a few numbers, sorted in Python: numpy's costs as much as a tenth of a small training
+    step, and the watch takes one after every step."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def above_best(level: float, best: float, start: float) -> bool:
+    """Whether a loss ``level`` is far above the ``best`` (see `far_above`)."""
+    return math.isfinite(best) and level > max(min(FAR_FACTOR * best, FAR_START_FACTOR * start), best + FAR_MARGIN)
+
+
+@dataclass(frozen=True)
+class Blowup:
+    """A loss gone wrong: training pauses and the weights go back."""
+
+    kind: str                 # "nan", "inf", "exploded" (at once), "far" (stayed far above its best)
+    step: int                 # the step it was noticed
+    loss: float               # the loss that step
+    level: float              # "far": the median of the last FAR_WINDOW losses
+    best_loss: float
+    best_step: int
+    restored_step: int        # the weights are back where they were after this many steps
+    optimizer: str
+    learning_rate: float
+
+    def message(self) -> str:
+        step = format_number(self.step)
+        if self.kind == "far":
+            what = (f"the loss stayed far above its best for {FAR_WINDOW} steps (around "
+                    f"{format_number(self.level)} up to step {step}, against {format_number(self.best_loss)} "
+                    f"at step {format_number(self.best_step)})")
+        else:
+            what = {"nan": "the loss became nan", "inf": "the loss became infinite"}.get(
+                self.kind, f"the loss exploded to {format_number(self.loss)}")
+            what += f" at step {step}"
+        return (f"Training paused: {what}. {self.advice()} The weights are back at step "
+                f"{format_number(self.restored_step)}: press Play to go on from there, or Reset.")
+
+    def advice(self) -> str:
+        typical = TYPICAL_LEARNING_RATE[self.optimizer]
+        rate = format_number(self.learning_rate)
+        if self.learning_rate > typical:
+            return (f"The learning rate {rate} is probably too large for {OPTIMIZER_NAMES[self.optimizer]}: "
+                    f"each step overshoots. Try {format_number(typical)}.")
+        return f"Try a smaller learning rate than {rate}, or a smaller L2 decay."
+
+
+class DivergenceWatch:
+    """Fed every step's loss (`observe`); says when the run has blown up, and which weights to go back to.
+
+    Those are the weights of the best loss, once it is a trusted best: one that comes while the run
+    is still sane (the losses around it not far above it). Adam at 10 may hit a lucky low loss at
+    step 20 with every neuron saturated, from which no learning rate gets anywhere; its weights at
+    step 0 are the ones to go back to."""
+
+    def __init__(self):
+        self.start = math.nan      # the first finite loss of this network
+        self.best_loss = math.inf  # the trusted best, and the step it came at
+        self.best_step = 0
+        self.kept = False          # this step's loss is the new trusted best: keep the weights it was computed with
+        self.window: deque[float] = deque(maxlen=FAR_WINDOW)  # the last steps' losses
+
+    def rearm(self) -> None:
+        """Watch afresh (a change of settings, weights put back): the window starts empty."""
+        self.window.clear()
+
+    def observe(self, step: int, loss: float) -> str | None:
+        """The kind of blowup (see `Blowup.kind`) this step's loss shows, or None."""
+        if math.isnan(loss):
+            return "nan"
+        if math.isinf(loss):
+            return "inf"
+        if math.isnan(self.start):
+            self.start = loss
+        if loss > EXPLODED_FACTOR * max(self.start, 1e-3):
+            return "exploded"
+        self.window.append(loss)
+        self.kept = loss < self.best_loss and not above_best(median(self.window), loss, self.start)
+        if self.kept:
+            self.best_loss, self.best_step = loss, step
+        return "far" if far_above(self.window, self.best_loss, self.start) else None

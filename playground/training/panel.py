@@ -105,9 +105,9 @@ class TrainingPanel(QWidget):
         self.worker.data_changed.connect(self._on_worker_data_changed)
         self.worker.model_reset.connect(self._on_worker_model_reset)
         self.worker.settings_applied.connect(self._on_worker_settings_applied)
-        self.worker.diverged.connect(self._on_worker_diverged)
+        self.worker.diverged.connect(self._on_worker_paused_itself)
         self.worker.stalled.connect(self.show_message)
-        self.worker.stop_reached.connect(self._on_worker_stop_reached)
+        self.worker.stop_reached.connect(self._on_worker_paused_itself)
         self.worker.failed.connect(self._on_worker_failed)
         self.worker_thread = start_thread(self.worker, "trainingWorkerThread")
         shut_down_at_exit(self)
@@ -151,21 +151,21 @@ class TrainingPanel(QWidget):
         self.toolbar.animate_clicked.connect(self.animate_backward_requested)
         self.toolbar.compare_clicked.connect(self._on_compare_button_clicked)
         self.toolbar.export_chosen.connect(self._on_toolbar_export_chosen)
-        self.toolbar.stop_controls.input_clamped.connect(self.show_message)
         root.addWidget(self.toolbar)
 
         self.status = StatusLine()
         self.status.message_shown.connect(self.message_shown)
+        self.toolbar.stop_controls.input_clamped.connect(self.status.show_note)
         root.addWidget(self.status)
 
         self.data_controls = DataControls()
         self.data_controls.edited.connect(self._on_control_edited)
         self.data_controls.edit_refused.connect(self.show_message)
-        self.data_controls.input_clamped.connect(self.show_message)
+        self.data_controls.input_clamped.connect(self.status.show_note)
         self.data_controls.csv_chosen.connect(self.load_csv)
         self.network_controls = NetworkControls()
         self.network_controls.edited.connect(self._on_control_edited)
-        self.network_controls.input_clamped.connect(self.show_message)
+        self.network_controls.input_clamped.connect(self.status.show_note)
         self.network_view = NetworkView()
         self.network_view.neuron_hovered.connect(self._on_network_view_neuron_hovered)
         self.network_view.parameter_edited.connect(self._on_network_view_parameter_edited)
@@ -262,6 +262,7 @@ class TrainingPanel(QWidget):
 
     @Slot()
     def _on_control_edited(self, *_) -> None:
+        self.status.settings_edited()
         self._request_settings(self._settings_from_controls())
 
     # -- the toolbar and the plot --------------------------------------------------------------------
@@ -276,7 +277,7 @@ class TrainingPanel(QWidget):
     @Slot()
     def _on_step_button_clicked(self) -> None:
         self.pause()
-        self.clear_message()
+        self.status.clear_run_message()
         self.step_requested.emit()
 
     @Slot()
@@ -284,7 +285,7 @@ class TrainingPanel(QWidget):
         """Asks first when steps were taken (`reset_confirmation`); a "no" lets a run that was playing go on."""
         was_playing = self._playing
         self.pause()
-        self.clear_message()
+        self.status.clear_run_message()
         self.reset_confirmation.ask(self.step, self.reset_requested.emit, self.play if was_playing else None)
 
     @Slot(float, float, bool)
@@ -343,7 +344,7 @@ class TrainingPanel(QWidget):
             self.toolbar.show_playing(self._playing)
             return
         self._playing = True
-        self.clear_message()
+        self.status.clear_run_message()
         self.toolbar.show_playing(True)
         self.start_requested.emit()
         self.playing_changed.emit(True)
@@ -507,6 +508,7 @@ class TrainingPanel(QWidget):
     @Slot(int, str)
     def _on_worker_model_reset(self, run: int, why: str) -> None:
         self._run = run
+        self.status.clear_run_message()  # "paused at step 103": of the network that is gone
         self.undo_stack.clear()  # typed weights belong to the network that is gone
         self.curves.start_over()
         self._progress = None
@@ -519,12 +521,8 @@ class TrainingPanel(QWidget):
         self.last_change = change
 
     @Slot(str)
-    def _on_worker_diverged(self, message: str) -> None:
-        self._stopped()
-        self.show_message(message)
-
-    @Slot(str)
-    def _on_worker_stop_reached(self, message: str) -> None:
+    def _on_worker_paused_itself(self, message: str) -> None:
+        """Diverged, or the stop condition met: the Play button and the status line say so."""
         self._stopped()
         self.show_message(message)
 

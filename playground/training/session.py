@@ -6,8 +6,9 @@ optimizer, the step and epoch counts. `apply()` takes new `TrainingSettings` and
 the change needs: learning rate, momentum and weight decay are set on the running optimizer,
 another optimizer kind gets a fresh optimizer on the same weights, a new loss or batch size
 keeps both, and new data or a new architecture rebuilds the network from the seed.
-`train_steps` stops early on a divergence (the weights go back) or at the stop condition, and
-reports a run that goes nowhere (`health.RunWatch`).
+`train_steps` stops early on a divergence (`health.DivergenceWatch`: the weights go back) or at
+the stop condition (by default once the run has learned: `learned.LearnedWatch`), and reports a run
+that goes nowhere (`health.RunWatch`).
 
 The worker thread drives a session; a test drives it directly.
 """
@@ -26,7 +27,8 @@ from engine.train import TrainStep, classification_loss, confusion_matrix, predi
 from ..numbers import format_number
 from .contour import contour_segments
 from .grid import PlaneDrawing, PlaneGrid
-from .health import CHECK_EVERY, RunWatch, Stall
+from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median
+from .learned import Learned, LearnedWatch, percent
 from .network import (
     NetworkSnapshot,
     layer_outputs,
@@ -43,6 +45,7 @@ from .settings import BINARY_LOSSES, DATASETS, Change, TrainingSettings, classif
 __all__ = [
     "Change",
     "Divergence",
+    "Learned",
     "Metrics",
     "NetworkSnapshot",
     "SplitData",
@@ -55,9 +58,6 @@ __all__ = [
     "load_points",
     "network_snapshot",
 ]
-
-DIVERGENCE_FACTOR = 1e6  # a loss this many times its starting value counts as exploded
-
 
 @dataclass(frozen=True)
 class Metrics:
@@ -75,20 +75,7 @@ class Metrics:
     train_points: int = 0               # training points in all
 
 
-@dataclass(frozen=True)
-class Divergence:
-    step: int
-    loss: float
-    restored_step: int
-    learning_rate: float
-
-    def message(self) -> str:
-        what = "became nan" if math.isnan(self.loss) else (
-            "became infinite" if math.isinf(self.loss) else f"exploded to {format_number(self.loss)}")
-        return (f"Training paused: the loss {what} at step {format_number(self.step)} "
-                f"(learning rate {format_number(self.learning_rate)}). The weights are back at step "
-                f"{format_number(self.restored_step)}; lower the learning rate and press Play, "
-                "or Reset.")
+Divergence = Blowup  # the name the worker and the tests know it by
 
 
 @dataclass(frozen=True)
@@ -112,11 +99,6 @@ class StopReached:
                 "Press Play to go on, or change Stop at.")
 
 
-def percent(share: float) -> str:
-    """0.9733 -> "97.33%" (through the app's one number formatter)."""
-    return f"{format_number(100 * share)}%"
-
-
 def epoch_text(epoch: float) -> str:
     """Epochs as a person counts them: whole with full batches, to a tenth with mini-batches."""
     return format_number(round(epoch, 1) if epoch != round(epoch) else epoch)
@@ -128,7 +110,7 @@ class StepsResult:
     last: TrainStep | None
     divergence: Divergence | None = None
     stall: Stall | None = None      # the run goes nowhere (reported once; training goes on)
-    stopped: StopReached | None = None
+    stopped: StopReached | Learned | None = None  # the stop condition met (both say why in `message()`)
 
 
 def checked_aspect(aspect: float) -> float:
@@ -183,9 +165,16 @@ class TrainingSession:
         self.step = 0
         self._epochs_before = 0.0  # epochs done on training sets of other sizes (before points were added)
         self._points_seen = 0      # points seen since the training set last changed size
-        self.start_loss: float | None = None
         self._new_optimizer()
+        self._new_watches()
+
+    def _new_watches(self) -> None:
+        """Watch these weights from scratch: for a stall, a divergence and whether they have learned."""
         self.watch = RunWatch()
+        self.guard = DivergenceWatch()
+        self._parameters = list(self.model.named_parameters())
+        self._best_weights = (self._weights(), self.step, self._points_seen)  # those of the best loss
+        self.learned = LearnedWatch()
         self._look()
         self.arm_stop()
 
@@ -223,6 +212,7 @@ class TrainingSession:
             self._new_schedule()
         if Change.OPTIMIZER <= change < Change.MODEL:  # the same weights, trained otherwise: watch afresh
             self._rewatch()
+            self.guard.rearm()
         self.arm_stop()
         return change
 
@@ -257,6 +247,8 @@ class TrainingSession:
         self.F_train = expand_features(self.data.X_train, self.settings.features)
         self._new_steps()
         self._rewatch()
+        self.learned = LearnedWatch()  # a new point to learn: the figures start over
+        self.arm_stop()
 
     def anchor_batches(self) -> None:
         """Restart the minibatch order from this step, as a session resumed at this step starts it."""
@@ -268,9 +260,7 @@ class TrainingSession:
         this batch make, and the watch and the stop condition start afresh on these weights."""
         self._new_schedule()
         self._epochs_before, self._points_seen = 0.0, self.step * self.batch
-        self.watch = RunWatch()
-        self._look()
-        self.arm_stop()
+        self._new_watches()
 
     def reset(self) -> None:
         """Start over: the network's initial weights for the seed, a fresh optimizer, step 0."""
@@ -282,30 +272,31 @@ class TrainingSession:
                     stop_condition: bool = False) -> StepsResult:
         """Take up to ``count`` steps (fewer if ``should_stop()`` turns true, checked before every step).
 
-        A non-finite loss, or one above `DIVERGENCE_FACTOR` times the first loss of this network,
-        stops the run: the weights go back to where they were at the start of this call, with a
-        fresh optimizer (its moments may be poisoned too), and the result carries a `Divergence`.
-        With ``stop_condition``, the settings' stop condition (once armed: `arm_stop`) ends the call
-        at the step that meets it (`StopReached`). A stall is reported in passing: training goes on.
+        A loss gone wrong (`health.DivergenceWatch`: nan, infinite, exploded, or far above its best for
+        `health.FAR_WINDOW` steps) stops the run: the weights go back, with a fresh optimizer (its
+        moments may be poisoned too), and the result carries a `Divergence`. A loss that became nan
+        or exploded takes the weights back to where they were at the start of this call; one that
+        stayed far above its best, to the weights of that best loss. With ``stop_condition``, the
+        settings' stop condition (once armed: `arm_stop`) ends the call at the step that meets it
+        (`StopReached`, or `Learned`). A stall is reported in passing: training goes on.
         """
-        snapshot, snapshot_step, snapshot_epochs = self.model.state_dict(), self.step, self._points_seen
+        snapshot = (self.model.state_dict(), self.step, self._points_seen)
         last = stall = None
         taken = 0
         per_step = self.batch
         with np.errstate(all="ignore"):  # an overflow is the divergence reported below, not a warning
             while taken < count and not (should_stop and should_stop()):
+                # The weights this step's loss is computed with: kept if that loss is the best so far.
+                before = (self._weights(), self.step, self._points_seen)
                 last = next(self._steps)
                 taken += 1
                 self.step += 1
                 self._points_seen += per_step
-                if self.start_loss is None and math.isfinite(last.loss):
-                    self.start_loss = last.loss
-                if self._diverged(last.loss):
-                    divergence = Divergence(self.step, last.loss, snapshot_step, self.settings.learning_rate)
-                    self.model.load_state_dict(snapshot)
-                    self.step, self._points_seen = snapshot_step, snapshot_epochs
-                    self._new_optimizer()
-                    return StepsResult(taken, last, divergence, stall)
+                kind = self.guard.observe(self.step, last.loss)
+                if self.guard.kept:
+                    self._best_weights = before
+                if kind is not None:
+                    return StepsResult(taken, last, self._diverge(kind, last.loss, snapshot), stall)
                 if self.step % CHECK_EVERY == 0 and not self.watch.reported:
                     stall = self._look() or stall
                 if stop_condition and self._stop_armed:
@@ -314,6 +305,22 @@ class TrainingSession:
                         self._stop_armed = False
                         return StepsResult(taken, last, stall=stall, stopped=reached)
         return StepsResult(taken, last, stall=stall)
+
+    def _weights(self) -> dict[str, np.ndarray]:
+        """A copy of the weights, as `state_dict` has them, at a fifth of its cost (it is taken every step)."""
+        return {name: parameter.data.copy() for name, parameter in self._parameters}
+
+    def _diverge(self, kind: str, loss: float, snapshot) -> Divergence:
+        """Put the weights back (see `train_steps`) and say what happened."""
+        step, level = self.step, median(self.guard.window)
+        weights, self.step, self._points_seen = self._best_weights if kind == "far" else snapshot
+        self.model.load_state_dict(weights)
+        self._new_optimizer()
+        self.guard.rearm()
+        self._rewatch()
+        s = self.settings
+        return Divergence(kind, step, loss, level, self.guard.best_loss, self.guard.best_step, self.step,
+                          s.optimizer, s.learning_rate)
 
     # -- epochs, the stop condition, the watch --
 
@@ -331,7 +338,11 @@ class TrainingSession:
     def arm_stop(self) -> None:
         """Let the stop condition fire once it becomes true: a condition already met when Play is
         pressed (training on past 97%) waits until the figure crosses it again."""
-        self._stop_armed = self.settings.stop_when != "never" and self._stop_figure()[0] is False
+        when = self.settings.stop_when
+        if when == "learned":  # the watch goes on until its figure beats the best it has paused at
+            self._observe_learned()
+            self.learned.arm()
+        self._stop_armed = when == "learned" or (when != "never" and self._stop_figure()[0] is False)
 
     def _stop_figure(self) -> tuple[bool, float]:
         """(whether the stop condition holds now, the figure it looks at)."""
@@ -350,7 +361,17 @@ class TrainingSession:
                 return value <= s.stop_at, value
         return False, math.nan
 
-    def _stop_reached(self) -> StopReached | None:
+    def _observe_learned(self) -> Learned | None:
+        """Show `learned` the accuracies over the whole training and test sets: two forward passes."""
+        with no_grad(), np.errstate(all="ignore"):
+            train = float(np.mean(predict(self.model(Tensor(self.F_train)).data) == self.data.y_train))
+            test = (float(np.mean(predict(self.model(Tensor(self.F_test)).data) == self.data.y_test))
+                    if len(self.data.y_test) else math.nan)
+        return self.learned.observe(self.step, train, test)
+
+    def _stop_reached(self) -> StopReached | Learned | None:
+        if self.settings.stop_when == "learned":  # looked at as often as the stall watch looks
+            return self._observe_learned() if self.step % CHECK_EVERY == 0 else None
         met, value = self._stop_figure()
         if not met:
             return None
@@ -369,11 +390,6 @@ class TrainingSession:
             loss = self.loss_fn(Tensor(outputs[-1]), self.data.y_train).item()
         return self.watch.observe(self.step, loss, predict(outputs[-1]), self.data.y_train, outputs[:-1],
                                   self.settings, self.data.classes)
-
-    def _diverged(self, loss: float) -> bool:
-        if not math.isfinite(loss):
-            return True
-        return self.start_loss is not None and loss > DIVERGENCE_FACTOR * max(self.start_loss, 1e-3)
 
     def evaluate(self) -> Metrics:
         """Loss, accuracy and confusion matrices of the current weights on the whole training and test sets."""

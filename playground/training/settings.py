@@ -33,10 +33,11 @@ BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entrop
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
 INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
-# When training pauses by itself: never, or once a figure reaches `stop_at` (accuracy as a share).
-STOP_CONDITIONS = {"never": "Never", "test_accuracy": "Test accuracy ≥", "train_loss": "Train loss ≤",
-                   "epochs": "Epochs ="}
-STOP_DEFAULTS = {"never": 0.0, "test_accuracy": 0.97, "train_loss": 0.01, "epochs": 100.0}
+# When training pauses by itself: once it has learned (`learned.has_learned`), never, or once a figure
+# reaches `stop_at` (accuracy as a share).
+STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy": "Test accuracy ≥",
+                   "train_loss": "Train loss ≤", "epochs": "Epochs ="}
+STOP_DEFAULTS = {"learned": 0.0, "never": 0.0, "test_accuracy": 0.97, "train_loss": 0.01, "epochs": 100.0}
 
 MAX_LAYERS = 6
 MAX_NEURONS = 64
@@ -71,7 +72,7 @@ class TrainingSettings:
     schedule: str = "constant"      # the learning rate over the steps: SCHEDULES
     schedule_steps: int = 500       # step decay: steps between two decays; cosine: steps from top to bottom
     schedule_gamma: float = 0.5     # step decay: the factor at each decay
-    stop_when: str = "never"        # pause by itself once this figure (STOP_CONDITIONS) reaches stop_at
+    stop_when: str = "learned"      # pause by itself once learned, or when a figure (STOP_CONDITIONS) reaches stop_at
     stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
 
     def __post_init__(self):
@@ -152,7 +153,7 @@ def fitting_loss(classes: int, loss: str, replaced: str | None) -> tuple[str, st
 
 
 def _check_stop(when: str, at) -> None:
-    if when == "never":
+    if when in ("never", "learned"):  # no figure to reach
         return
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
         raise ValueError(f"stop_at must be a number, not {at!r}")

@@ -89,7 +89,6 @@ def restore(setup: TrainingSetup, resolution: int = 150, aspect: float = 1.0) ->
             session.step = setup.step
             if setup.optimizer is not None:
                 session.optimizer.load_state_dict(setup.optimizer)
-            session.start_loss = None
             session.resume_schedule()
     except (KeyError, ValueError) as error:
         raise SetupFormatError(f"the setup's parts do not fit together: {error}") from None

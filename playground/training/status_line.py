@@ -1,10 +1,15 @@
 """The training panel's status line: a hint, or in its place a warning to act on, with a button to
 dismiss it. It is always there and always as tall, so a warning coming or going never moves the
-controls under the mouse."""
+controls under the mouse.
+
+Two kinds of warning: a message about the run (it paused, diverged, goes nowhere), which Play, Step
+and a new start clear (`clear_run_message`), and a note about a number typed out of range (`show_note`),
+which stays while that number stands: until it is dismissed, another warning takes its place, or
+the person edits a setting again (`settings_edited`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
@@ -41,14 +46,38 @@ class StatusLine(QWidget):
         row.addWidget(self.message_label, 1)
         row.addWidget(self.dismiss_button)
         self.setMinimumHeight(self.message_label.fontMetrics().height() + 12)
+        self._note = False      # the warning shown is a note about a typed number
+        self._settling = False  # ... and the edit that number makes has not come through yet
 
     def show_message(self, text: str) -> None:
         self.message_label.setText(text)
         self._show_warning_row(True)
+        self._note = False
         self.message_shown.emit(text)
+
+    def show_note(self, text: str) -> None:
+        """A number typed out of range and what became of it: it stays while that number stands."""
+        self.show_message(text)
+        self._note = self._settling = True
+        # The box sets the corrected number right after saying so: that edit is the note's own.
+        QTimer.singleShot(0, self._on_note_settled)
+
+    def _on_note_settled(self) -> None:
+        self._settling = False
+
+    def settings_edited(self) -> None:
+        """A setting changed: a note about an earlier typed number no longer stands."""
+        if self._note and not self._settling:
+            self.clear_message()
+
+    def clear_run_message(self) -> None:
+        """Play, Step, a new network: the message about the run that was goes; a note stays."""
+        if not self._note:
+            self.clear_message()
 
     def clear_message(self) -> None:
         self.message_label.clear()
+        self._note = False
         self._show_warning_row(False)
 
     def set_hint(self, text: str) -> None:

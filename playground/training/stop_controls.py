@@ -1,5 +1,6 @@
-"""When training pauses by itself: never, or once the test accuracy, the train loss or the number of
-epochs reaches a value (the session checks it after every step, `TrainingSession.train_steps`)."""
+"""When training pauses by itself: once it has learned (the default, `learned.has_learned`), never, or once
+the test accuracy, the train loss or the number of epochs reaches a value (the session checks it after
+every step, `TrainingSession.train_steps`)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ class StopControls(QWidget):
         row.setSpacing(4)
         row.addWidget(QLabel("Stop at"))
         self.condition_combo = named(QComboBox(), "stopConditionCombo",
-                                     "Pause training by itself once a figure reaches a value (Never: train on)")
+                                     "Pause training by itself: once it has learned, or once a figure reaches "
+                                     "a value (Never: train on)")
         for key, title in STOP_CONDITIONS.items():
             self.condition_combo.addItem(title, key)
         self.condition_combo.currentIndexChanged.connect(self._on_condition_combo_changed)

@@ -4,6 +4,8 @@ Learn dock."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction
@@ -76,6 +78,7 @@ def test_the_summary_changes_at_most_ten_times_a_second(qtbot, window):
     window.tabs.setCurrentWidget(training)
     seen = []
     training.summary_changed.connect(seen.append)
+    training.set_settings(replace(training.settings, stop_when="never"))  # on past the point it has learned
     training.findChild(object, "fastestButton").click()
     training.play()
     qtbot.wait(1500)
