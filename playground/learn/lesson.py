@@ -127,7 +127,7 @@ def load_lesson(path: str | Path) -> Lesson:
         raise LessonFormatError(f"the file is too big for a lesson ({size:,} bytes; at most {MAX_BYTES:,})",
                                 source=path.name)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = path.read_bytes()[:error.start].count(b"\n") + 1
         raise LessonFormatError("the file is not UTF-8 text", line, path.name) from None
@@ -140,12 +140,22 @@ def load_lesson(path: str | Path) -> Lesson:
 
 
 def parse_lesson(text: str, lesson_id: str = "lesson") -> Lesson:
+    """A lesson from its text, checked whole; raises `LessonFormatError` naming the line, whatever the text."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write is not content
     if len(text) > MAX_BYTES:
         raise LessonFormatError(f"the text is too big for a lesson ({len(text):,} characters; at most {MAX_BYTES:,})")
     if "\0" in text:
         raise LessonFormatError("the file holds a null character: it is not a text file",
                                 text[:text.index("\0")].count("\n") + 1)
-    return _Parser(text.splitlines(), lesson_id).parse()
+    try:
+        return _Parser(text.splitlines(), lesson_id).parse()
+    except (RecursionError, OverflowError, MemoryError) as error:  # e.g. a graph nested past the parser's depth
+        raise LessonFormatError(f"the lesson cannot be read: {type(error).__name__} ({error})") from None
+
+
+def _is_whole_number(word: str) -> bool:
+    """ASCII digits only: '²' and '١' pass str.isdigit but not int()."""
+    return word.isascii() and word.isdigit()
 
 
 class _Parser:
@@ -185,7 +195,7 @@ class _Parser:
         words = self.lines[index].split()
         if words[0] != FORMAT_NAME:
             self.fail(f"not a lesson file: the first line should be '{FORMAT_NAME} {FORMAT_VERSION}'", index + 1)
-        if len(words) != 2 or not words[1].isdigit():
+        if len(words) != 2 or not _is_whole_number(words[1]):
             self.fail(f"the first line should be '{FORMAT_NAME} <version>' with a whole number, "
                       f"such as '{FORMAT_NAME} {FORMAT_VERSION}'", index + 1)
         version = int(words[1])
@@ -341,7 +351,7 @@ class _Parser:
             if position is None:
                 self.fail(f"the network has no tensor named '{name}' (it has {', '.join(facts.names())})", line)
             return position
-        if len(words) == 2 and words[0] == "step" and words[1].isdigit():
+        if len(words) == 2 and words[0] == "step" and _is_whole_number(words[1]):
             position = int(words[1])
             if not 0 <= position <= facts.frame_count:
                 self.fail(f"step {position} is past the last step ({facts.frame_count})", line)

@@ -3,6 +3,7 @@ split, the input features computed from (x1, x2), and the grid the plane is draw
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -18,7 +19,7 @@ from engine.data import (
     train_test_split,
 )
 
-from .settings import MAX_CLASSES
+from .settings import MAX_CLASSES, MAX_POINTS
 
 # The built-in datasets' classes are named by the colour the panel draws them in (its palette's order).
 COLOUR_NAMES = ("orange", "blue", "green", "purple", "red", "sky blue", "yellow", "black")
@@ -106,10 +107,24 @@ def split(X: np.ndarray, y: np.ndarray, test_fraction: float, seed: int, name: s
     return SplitData(X_train, y_train, X_test, y_test, square_extent(X), name, classes)
 
 
+MAX_CSV_BYTES = 20 * 2**20  # 100,000 rows of long numbers take about 6 MB
+MAX_LABEL = 100  # characters in a label's name
+
+
 def load_points(path) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """A person's CSV (``x1,x2,label`` rows) with 2 to `MAX_CLASSES` labels: ``X, y, class names``
-    (labels in sorted order); ValueError with a message to show."""
+    """A person's CSV (``x1,x2,label`` rows) with 2 to `MAX_CLASSES` labels and at most `MAX_POINTS` rows:
+    ``X, y, class names`` (labels in sorted order); ValueError with a message to show."""
+    size = os.stat(path).st_size
+    if size > MAX_CSV_BYTES:
+        raise ValueError(f"{os.path.basename(path)} is {size / 2**20:.0f} MB: a CSV of points holds at most "
+                         f"{MAX_CSV_BYTES // 2**20} MB")
     X, y, classes = load_csv(path, return_classes=True)  # its ValueError already names the file and the line
+    if len(X) > MAX_POINTS:
+        raise ValueError(f"{os.path.basename(path)} has {len(X):,} points; the training panel takes at most "
+                         f"{MAX_POINTS:,}")
+    long = next((name for name in classes if len(name) > MAX_LABEL), None)
+    if long is not None:
+        raise ValueError(f"{os.path.basename(path)}: the label {long[:40]!r}… is longer than {MAX_LABEL} characters")
     check_points(X, y)
     return X, y, tuple(classes)
 

@@ -43,6 +43,7 @@ MAX_LAYERS = 6
 MAX_NEURONS = 64
 MIN_LR, MAX_LR = 1e-5, 10.0
 MAX_CLASSES = 8  # a CSV's; the palette has as many colours
+MAX_POINTS = 100_000  # a dataset's, a CSV's or a setup's points
 CLASS_COUNTS = {"spiral": (2, 5), "blobs": (2, 6), "csv": (2, MAX_CLASSES)}  # the others have two classes
 
 
@@ -97,8 +98,8 @@ class TrainingSettings:
             raise ValueError(f"schedule_steps must be an int from 1 to 1000000, not {self.schedule_steps!r}")
         if not 0.0 < self.schedule_gamma <= 1.0:
             raise ValueError(f"schedule_gamma must be in (0, 1], not {self.schedule_gamma!r}")
-        if not isinstance(self.points, int) or not 4 <= self.points <= 100_000:
-            raise ValueError(f"points must be an int from 4 to 100000, not {self.points!r}")
+        if not isinstance(self.points, int) or not 4 <= self.points <= MAX_POINTS:
+            raise ValueError(f"points must be an int from 4 to {MAX_POINTS}, not {self.points!r}")
         if not 0.0 <= self.noise <= 10.0:
             raise ValueError(f"noise must be between 0 and 10, not {self.noise!r}")
         if not 0.0 < self.test_fraction < 1.0:

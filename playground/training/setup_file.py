@@ -24,16 +24,14 @@ import numpy as np
 from engine import Tensor
 
 from ..files import read_json, read_text, write_atomic
+from ..validation import parse_json
 from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
 from .session import TrainingSession
 from .settings import DATASETS, MAX_CLASSES, TrainingSettings
+from .setup_schema import FORMAT_NAME, FORMAT_VERSION, MAX_POINTS, MAX_STEP, check  # noqa: F401 - the file's names
 
-FORMAT_NAME = "autograd-playground-training-setup"
-FORMAT_VERSION = 1
 TEXT_PREFIX = "agp-setup:"
-MAX_POINTS = 100_000
-MAX_STEP = 10**12
 
 
 class SetupFormatError(ValueError):
@@ -140,25 +138,21 @@ def to_dict(setup: TrainingSetup) -> dict:
 
 
 def from_dict(data) -> TrainingSetup:
-    """A setup from its JSON form; `SetupFormatError` says what is wrong with it."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise SetupFormatError("this is not an Autograd Playground training setup ('format' is missing or wrong)")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise SetupFormatError("the setup has no valid format version")
-    if version > FORMAT_VERSION:
-        raise SetupFormatError(f"the setup uses format version {version}, written by a newer Autograd Playground; "
-                               f"this one reads version {FORMAT_VERSION}")
-    settings = _settings(data.get("settings"))
+    """A setup from its JSON form, checked whole (every field, then how the parts fit, then a trial run of
+    building the session it describes); `SetupFormatError` names the first thing wrong."""
+    checked = check(data, SetupFormatError)
+    settings = _settings(checked.settings.model_dump(exclude_unset=True))
+    if settings.dataset == "csv" and data.get("data") is None:
+        raise SetupFormatError("data: missing (a setup on a CSV's points carries the points)")
     points = None if data.get("data") is None else _points(data["data"], settings)
-    if "weights" not in data:
-        return TrainingSetup(settings, points)
-    step = data.get("step")
-    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= MAX_STEP:
-        raise SetupFormatError(f"'step' must be a whole number from 0, not {step!r}")
-    weights = _weights(data["weights"], settings)
-    optimizer = None if data.get("optimizer") is None else _optimizer(data["optimizer"], settings, weights)
-    return TrainingSetup(settings, points, step, weights, optimizer)
+    if "weights" not in data or data["weights"] is None:
+        setup = TrainingSetup(settings, points)
+    else:
+        weights = _weights(data["weights"], settings)
+        optimizer = None if data.get("optimizer") is None else _optimizer(data["optimizer"], settings, weights)
+        setup = TrainingSetup(settings, points, checked.step, weights, optimizer)
+    restore(setup, resolution=4)  # what the tab will do with it: fails here, before anything on screen changes
+    return setup
 
 
 def _settings(data) -> TrainingSettings:
@@ -261,7 +255,8 @@ def _optimizer(data, settings: TrainingSettings, weights: dict[str, np.ndarray])
     shapes = [np.shape(w) for w in weights.values()]
     state = {}
     for index, entry in data["state"].items():
-        if not (isinstance(index, str) and index.isdigit() and int(index) < len(shapes)) or not isinstance(entry, dict):
+        known = isinstance(index, str) and index.isascii() and index.isdigit() and int(index) < len(shapes)
+        if not known or not isinstance(entry, dict):
             raise SetupFormatError(f"'optimizer.state' has no parameter {index!r}")
         values = {}
         for name, value in entry.items():
@@ -310,15 +305,16 @@ def from_text(text: str) -> TrainingSetup:
     text = text.strip()
     if text.startswith("{"):
         try:
-            return from_dict(json.loads(text))
-        except json.JSONDecodeError as error:
-            raise SetupFormatError(f"the pasted setup is not valid JSON ({error.msg}, column {error.colno})") from None
+            data = parse_json(text)
+        except ValueError as error:
+            raise SetupFormatError(f"the pasted setup is {error}") from None
+        return from_dict(data)
     if not text.startswith(TEXT_PREFIX):
         raise SetupFormatError(f"the clipboard holds no training setup (one starts with '{TEXT_PREFIX}' or '{{')")
     try:
         packed = base64.urlsafe_b64decode(text[len(TEXT_PREFIX):].encode("ascii"))
         raw = zlib.decompressobj().decompress(packed, 64 * 1024 * 1024)  # a bomb stops at 64 MB
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"))
     except (binascii.Error, ValueError, zlib.error, UnicodeError):
         raise SetupFormatError("the pasted setup is damaged (cut short or changed?)") from None
     return from_dict(data)

@@ -126,11 +126,12 @@ def test_a_training_setup_is_told_from_a_graph_by_its_content(tmp_path):
     assert done.returncode == 2 and "newer" in done.stderr
 
 
-CORPUS_GRAPHS = sorted((ROOT / "tests" / "corpus" / "graphs").iterdir())
+CORPUS = sorted(path for kind in ("graphs", "setups", "lessons")
+                for path in (ROOT / "tests" / "corpus" / kind).iterdir())
 
 
-@pytest.mark.parametrize("path", CORPUS_GRAPHS, ids=lambda p: p.name)
-def test_every_nasty_graph_ends_the_command_with_one_line_and_status_2(path):
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_nasty_file_ends_the_command_with_one_line_and_status_2(path):
     done = command(path)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()

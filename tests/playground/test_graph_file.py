@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from playground.editor.document import GraphDocument
 from playground.editor.evaluate import evaluate
 from playground.editor.graph_file import MAX_NODES, MAX_SUM_INPUTS
 from playground.file_kinds import read_any
 from playground.files import FileFormatError, save_document
+from tests.json_damage import damaged
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "resources" / "examples").glob("*.json") if p.name != "index.json")
@@ -87,53 +87,8 @@ def test_a_graph_at_the_node_limit_reads_and_evaluates_one_past_it_is_refused(tm
 
 # -- fuzzing: random damage to the shipped examples -------------------------------------------
 
-JSON_LEAVES = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-    st.sampled_from([0, -1, 10**9, 10**400, 1.0, math.nan, math.inf, -math.inf, 1e308]),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8), st.sampled_from(["²", "١", "", "n1"]),
-)
-JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
-
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, (*prefix, index))
-
-
-@st.composite
-def damaged_examples(draw) -> str:
-    example = json.loads(draw(st.sampled_from(EXAMPLES)).read_text())
-    for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p in _paths(example) if p]
-        where = draw(st.sampled_from(paths))
-        parent = example
-        for key in where[:-1]:
-            parent = parent[key]
-        action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
-        if action == "replace":
-            parent[where[-1]] = draw(JSON_VALUES)
-        elif action == "delete":
-            del parent[where[-1]]
-        elif isinstance(parent, list):
-            parent.append(parent[where[-1]])
-    text = json.dumps(example)
-    damage = draw(st.sampled_from(["none", "truncate", "flip"]))
-    if damage == "truncate":
-        text = text[: draw(st.integers(0, len(text)))]
-    elif damage == "flip":
-        at = draw(st.integers(0, len(text) - 1))
-        text = text[:at] + draw(st.characters(codec="utf-8")) + text[at + 1:]
-    return text
-
-
 @settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=damaged_examples())
+@given(text=damaged([json.loads(p.read_text()) for p in EXAMPLES]))
 def test_a_damaged_example_opens_whole_or_is_refused_with_its_message(tmp_path, text):
     path = tmp_path / "damaged.json"
     path.write_text(text, encoding="utf-8")

@@ -99,7 +99,7 @@ def test_too_large_pauses_within_a_few_dozen_steps_naming_the_learning_rate_from
 @pytest.mark.parametrize("seed", SEEDS)
 def test_adam_gets_further_than_sgd_in_the_race_compare_optimizers_runs(seed):
     """The race: the panel's data and initial weights, every racer at the panel's learning rate, 1000 steps."""
-    base = TrainingSession(settings("SGD against Adam", seed))
+    base = TrainingSession(settings("Gradient descent against Adam", seed))
     losses = {}
     for optimizer in ("sgd", "adam"):
         racer = base.fork(optimizer=optimizer, stop_when="never")

@@ -1,0 +1,42 @@
+"""Lesson files at the door: the nastiest found (digits of other scripts, nesting past the parser,
+numbers past Python's digit limit) refused with the line and the reason; a byte-order mark is no reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from playground.file_kinds import read_any
+from playground.files import FileFormatError
+from playground.learn.lesson import LessonFormatError, load_lesson
+
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
+BAD_LESSONS = sorted((CORPUS / "lessons").iterdir())
+
+
+@pytest.mark.parametrize("path", BAD_LESSONS, ids=lambda p: p.name)
+def test_each_nasty_lesson_is_refused_with_its_line(path):
+    with pytest.raises(FileFormatError) as refused:
+        read_any(path)
+    assert str(refused.value).startswith(f"{path.name}, line ") and "\n" not in str(refused.value)
+    with pytest.raises(LessonFormatError):
+        load_lesson(path)  # File > Open lesson reads it the same way
+
+
+@pytest.mark.parametrize("name, words", [
+    ("version-in-other-digits.lesson", "line 1: the first line should be 'autograd-playground-lesson <version>'"),
+    ("animator-step-in-other-digits.lesson", "not 'step ١'"),
+    ("graph-nested-too-deeply.lesson", "too many nested parentheses"),
+    ("huge-number-in-graph.lesson", "this number is too large"),
+])
+def test_the_message_says_what_is_wrong(name, words):
+    with pytest.raises(FileFormatError, match=".") as refused:
+        read_any(CORPUS / "lessons" / name)
+    assert words in str(refused.value)
+
+
+def test_a_byte_order_mark_before_a_good_lesson_is_no_reason_to_refuse_it():
+    for lesson in (read_any(CORPUS / "lesson-with-byte-order-mark.lesson").content,
+                   load_lesson(CORPUS / "lesson-with-byte-order-mark.lesson")):
+        assert lesson.title and len(lesson.steps) > 3
