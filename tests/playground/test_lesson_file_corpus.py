@@ -40,3 +40,30 @@ def test_a_byte_order_mark_before_a_good_lesson_is_no_reason_to_refuse_it():
     for lesson in (read_any(CORPUS / "lesson-with-byte-order-mark.lesson").content,
                    load_lesson(CORPUS / "lesson-with-byte-order-mark.lesson")):
         assert lesson.title and len(lesson.steps) > 3
+
+
+def test_file_open_of_each_bad_lesson_shows_its_message_and_changes_nothing(qtbot, tmp_path):
+    import json
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from playground.app import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    shown = []
+    window._show_error = lambda title, message: shown.append(title)
+    panel = window.learning.panel
+
+    def state():
+        return (panel.lesson, panel.run.index if panel.run else None, [lesson.id for lesson in panel.lessons],
+                json.dumps(window.document.to_dict(), sort_keys=True), window.tabs.currentIndex(),
+                window.windowTitle())
+
+    before = state()
+    for path in BAD_LESSONS:
+        assert window.open_path(path) is False
+        assert state() == before, path.name
+    assert shown == [f"{p.name} could not be opened" for p in BAD_LESSONS]
