@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from playground.file_kinds import read_any
 from playground.files import FileFormatError
@@ -67,3 +69,30 @@ def test_file_open_of_each_bad_lesson_shows_its_message_and_changes_nothing(qtbo
         assert window.open_path(path) is False
         assert state() == before, path.name
     assert shown == [f"{p.name} could not be opened" for p in BAD_LESSONS]
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "resources" / "lessons").glob("*.lesson"))
+
+
+@settings(max_examples=150, deadline=3000, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(path=st.sampled_from(SHIPPED), data=st.data())
+def test_a_lesson_with_characters_changed_anywhere_parses_and_runs_or_is_refused_with_a_line(path, data):
+    from playground.learn.lesson import parse_lesson
+    from playground.learn.runner import LessonRun
+
+    text = path.read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        new = data.draw(st.one_of(st.characters(codec="utf-8"), st.sampled_from(["²", "١", "\ufeff", "{", "$", "\n"]),
+                                  st.text(max_size=6)))
+        text = text[:at] + new + text[at + data.draw(st.integers(0, 3)):]
+    try:
+        lesson = parse_lesson(text)
+    except LessonFormatError as error:
+        assert error.line is None or 1 <= error.line <= text.count("\n") + 2
+        return
+    for index in range(len(lesson.steps)):  # whatever parses can be shown
+        run = LessonRun(lesson)
+        run.go(index)
+        run.html()
