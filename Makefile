@@ -19,6 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-logo --no-cache
 	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
