@@ -1,8 +1,9 @@
 """Networks: scalar micrograd-style (`Neuron`, `Layer`, `MLP`) and tensor PyTorch-style layers."""
 
-from . import functional
+from . import functional, regularization
 from .layers import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh
 from .module import Module
+from .regularization import Regularization
 from .scalar import MLP, Layer, Neuron
 
 __all__ = [
@@ -13,9 +14,11 @@ __all__ = [
     "Linear",
     "Module",
     "Neuron",
+    "Regularization",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "Tanh",
     "functional",
+    "regularization",
 ]
