@@ -1,6 +1,8 @@
-"""Networks: scalar micrograd-style (`Neuron`, `Layer`, `MLP`) and tensor PyTorch-style layers."""
+"""Networks: scalar micrograd-style (`Neuron`, `Layer`, `MLP`) and tensor PyTorch-style layers; their losses
+(`functional`), regularisation (`regularization`) and per-layer gradient health (`health`)."""
 
-from . import functional, regularization
+from . import functional, health, regularization
+from .health import LayerHealth, gradient_health
 from .layers import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh
 from .module import Module
 from .regularization import Regularization
@@ -10,6 +12,7 @@ __all__ = [
     "MLP",
     "Identity",
     "Layer",
+    "LayerHealth",
     "LeakyReLU",
     "Linear",
     "Module",
@@ -20,5 +23,7 @@ __all__ = [
     "Sigmoid",
     "Tanh",
     "functional",
+    "gradient_health",
+    "health",
     "regularization",
 ]
