@@ -185,3 +185,29 @@ def test_a_network_with_only_linear_activations_cannot_bend_around_the_moons(see
         pass
     with no_grad():
         assert accuracy(bent(Tensor(X_fresh)).data, y_fresh) > 0.95
+
+
+def test_a_regression_step_with_l1_leaves_no_garbage():
+    """The regression record and the proximal step hold no reference cycles: a spent graph is freed by
+    reference counting, so the cyclic collector finds nothing."""
+    import gc
+
+    X, y = make_plane(100, random_state=0)
+    model = _regression_net(0)
+    optimizer = Adam(model.parameters(), lr=0.01)
+
+    def step():
+        steps = train(model, optimizer, regression_loss("huber"), X[:80], y[:80], X[80:], y[80:], batch_size=16,
+                      problem="regression", regularization="l1", rate=0.001)
+        next(steps)
+        next(steps)
+        del steps
+
+    step()  # the optimizer's state is created here
+    gc.collect()
+    gc.disable()
+    try:
+        step()
+    finally:
+        gc.enable()
+    assert gc.collect() == 0
