@@ -158,6 +158,23 @@ def test_adam_step_scale_is_what_the_step_multiplied_the_mean_gradient_by():
         optimizer.step_scale(Tensor(np.zeros(2), requires_grad=True))
 
 
+@pytest.mark.parametrize("gradient, stays_zero", [(0.0005, True), (-0.0009, True), (0.002, False), (-0.0011, False)])
+def test_with_adam_a_zero_weight_stays_zero_while_its_mean_gradient_is_below_the_rate(gradient, stays_zero):
+    """The L1 optimality condition: at a minimum of loss + rate |w|, w = 0 exactly when |dloss/dw| <= rate.
+    Adam moves a zero weight by about lr whatever its gradient's size; the threshold lr rate / sqrt(v_hat)
+    brings it back exactly when |m_hat| < rate."""
+    w = Tensor(np.zeros((1, 1)), requires_grad=True)
+    optimizer, regularization = Adam([w], lr=0.01), Regularization("l1", 0.001)
+    for _ in range(20):
+        w.grad = np.full((1, 1), gradient)
+        optimizer.step()
+        regularization.proximal_step([w], optimizer)
+        assert (w.data[0, 0] == 0.0) == stays_zero
+    if not stays_zero:  # it moved against the gradient, by lr (1 - rate / |g|) a step
+        assert np.sign(w.data[0, 0]) == -np.sign(gradient)
+        assert abs(w.data[0, 0]) == pytest.approx(20 * 0.01 * (1 - 0.001 / abs(gradient)), rel=1e-4)  # eps = 1e-8 aside
+
+
 def test_l2_in_train_is_weight_decay_on_the_weights_alone():
     X_train, _, y_train, _ = _moons(5)
     model, twin = _net(5), _net(5)
