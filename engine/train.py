@@ -204,7 +204,7 @@ def train(model, optimizer, loss_fn, X_train, y_train, X_test=None, y_test=None,
                 test_accuracy = accuracy(model(Tensor(X_test)).data, y_test) if has_test else None
         optimizer.zero_grad()
         loss.backward()
-        if regularization.kind == "l2":
+        if regularization.kind == "l2":  # L2 through the gradient; L1 after the step, as a proximal step
             regularization.add_gradient(regularized)
         optimizer.step()
         regularization.proximal_step(regularized, optimizer)
