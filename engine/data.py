@@ -1,8 +1,9 @@
-"""Toy 2-D classification datasets, a train/test split and CSV input/output.
+"""Toy 2-D datasets for classification and regression, a train/test split and CSV input/output.
 
-Every generator returns ``(X, y)``: ``X`` float64 of shape (n, 2) and ``y``
-int64 of shape (n,) with labels 0..k-1. ``random_state`` may be None, an int,
-a ``numpy.random.Generator`` or a ``numpy.random.RandomState``.
+Every generator returns ``(X, y)``: ``X`` float64 of shape (n, 2) and ``y`` of shape (n,):
+int64 labels 0..k-1 for the classification sets, float64 real targets for the regression
+sets (`make_plane`, `make_gaussians`, the TF Playground's two). ``random_state`` may be
+None, an int, a ``numpy.random.Generator`` or a ``numpy.random.RandomState``.
 """
 
 import csv
@@ -20,6 +21,10 @@ __all__ = [
     "make_xor",
     "make_spiral",
     "make_blobs",
+    "make_plane",
+    "make_gaussians",
+    "plane_target",
+    "gaussians_target",
     "train_test_split",
     "load_csv",
     "save_csv",
@@ -164,6 +169,61 @@ def make_blobs(
     return _finish(X, y, rng, None, shuffle)
 
 
+# -- regression: the TF Playground's two sets ---------------------------------------------------
+#
+# Points uniform in the square [-radius, radius]^2 (radius 6 in the TF Playground). The target
+# is a function of the point; ``noise`` (the Playground's 0..50 % slider as a fraction, 0..0.5)
+# moves the point at which the target is read by up to noise * radius on each axis, uniformly,
+# while the point is drawn where it was: the targets are noisy, the inputs are not.
+
+GAUSSIAN_CENTRES = np.array([[-4.0, 2.5], [0.0, 2.5], [4.0, 2.5], [-4.0, -2.5], [0.0, -2.5], [4.0, -2.5]])
+GAUSSIAN_SIGNS = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
+
+
+def _regression_points(n_samples, noise, random_state, radius):
+    n = _check_count(n_samples)
+    if not noise >= 0:
+        raise ValueError(f"noise must be >= 0, got {noise}")
+    if not radius > 0:
+        raise ValueError(f"radius must be > 0, got {radius}")
+    rng = as_generator(random_state)
+    X = rng.uniform(-radius, radius, size=(n, 2))
+    read_at = X + rng.uniform(-radius, radius, size=(n, 2)) * noise if noise else X
+    return X, read_at
+
+
+def plane_target(points):
+    """The plane's noiseless target at ``points`` (n, 2): ``(x1 + x2) / 10``."""
+    points = np.asarray(points, dtype=np.float64)
+    return (points[:, 0] + points[:, 1]) / 10.0
+
+
+def gaussians_target(points):
+    """The multi gaussian's noiseless target at ``points`` (n, 2): six bumps in two rows at x1 = -4, 0, 4
+    and x2 = +-2.5, signs alternating (+ - + on top, - + - below). Bump c gives
+    ``sign_c * max(0, 1 - d_c / 2)`` at distance d_c from its centre (a cone of radius 2, not a bell
+    curve, as in the Playground); the target is the bump largest in absolute value (the first on a
+    tie), so 0 farther than 2 from every centre."""
+    points = np.asarray(points, dtype=np.float64)
+    distance = np.sqrt(((points[:, None, :] - GAUSSIAN_CENTRES[None, :, :]) ** 2).sum(axis=2))  # (n, 6)
+    bumps = GAUSSIAN_SIGNS * np.clip(1.0 - distance / 2.0, 0.0, 1.0)
+    largest = np.argmax(np.abs(bumps), axis=1)  # argmax keeps the first of equals
+    return bumps[np.arange(len(points)), largest]
+
+
+def make_plane(n_samples=200, noise=0.0, random_state=None, radius=6.0):
+    """The TF Playground's "plane": `plane_target` (about -1.2..1.2 for radius 6) read at the point
+    moved by the noise."""
+    X, at = _regression_points(n_samples, noise, random_state, radius)
+    return X, plane_target(at)
+
+
+def make_gaussians(n_samples=200, noise=0.0, random_state=None, radius=6.0):
+    """The TF Playground's "multi gaussian": `gaussians_target` read at the point moved by the noise."""
+    X, at = _regression_points(n_samples, noise, random_state, radius)
+    return X, gaussians_target(at)
+
+
 def train_test_split(X, y, test_size=0.25, random_state=None, shuffle=True):
     """Split into ``X_train, X_test, y_train, y_test``; ``test_size`` is a fraction or a count."""
     X, y = np.asarray(X), np.asarray(y)
@@ -209,10 +269,21 @@ def _label_sort_key(labels):
     return values
 
 
-def load_csv(path, return_classes=False):
+TARGETS = ("classification", "regression")
+
+
+def load_csv(path, return_classes=False, target="classification"):
     """Read rows ``x1,x2,label`` (optional header, ``#`` comments); labels map to 0..k-1 in sorted order
     (numerically when every label is a number, so 2 < 10). With ``return_classes`` also returns the
-    k label names in that order, each as first written in the file: ``X, y, classes``."""
+    k label names in that order, each as first written in the file: ``X, y, classes``.
+
+    ``target="regression"`` reads the third column as a real number instead: ``y`` is float64, and
+    a value that is not a finite number is refused with its line, as a coordinate is."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, not {target!r}")
+    regression = target == "regression"
+    if regression and return_classes:
+        raise ValueError("return_classes needs class labels; a regression target has none")
     name = os.fspath(path)
     # utf-8-sig strips the byte-order mark that spreadsheet programs often write.
     try:
@@ -246,11 +317,13 @@ def load_csv(path, return_classes=False):
                 raise ValueError(f"{where}: coordinate {field!r} is not finite (nan or inf)")
             coords.append(value)
         if not fields[2]:
-            raise ValueError(f"{where}: the label is empty")
+            raise ValueError(f"{where}: the {'target' if regression else 'label'} is empty")
         points.append(coords)
-        labels.append(fields[2])
+        labels.append(_real_target(fields[2], where) if regression else fields[2])
     if not points:
-        raise ValueError(f"{name}: no data rows found (expected rows of x1,x2,label)")
+        raise ValueError(f"{name}: no data rows found (expected rows of x1,x2,{'target' if regression else 'label'})")
+    if regression:
+        return np.array(points, dtype=np.float64).reshape(-1, 2), np.array(labels, dtype=np.float64)
     keys = _label_sort_key(labels)
     classes = sorted(set(keys.values()))
     index = {key: i for i, key in enumerate(classes)}
@@ -262,6 +335,16 @@ def load_csv(path, return_classes=False):
     for label in labels:  # "1" and "1.0" are one class: it keeps the first spelling
         names.setdefault(keys[label], label)
     return X, y, [names[key] for key in classes]
+
+
+def _real_target(field, where):
+    try:
+        value = float(field)
+    except ValueError:
+        raise ValueError(f"{where}: target {field!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: target {field!r} is not finite (nan or inf)")
+    return value
 
 
 def _guess_delimiter(text):
@@ -282,7 +365,8 @@ def _is_number(text):
 
 
 def save_csv(path, X, y, header=True):
-    """Write ``x1,x2,label`` rows atomically (temp file + ``os.replace``); return ``path``."""
+    """Write ``x1,x2,label`` rows atomically (temp file + ``os.replace``); return ``path``. A float ``y``
+    (regression targets) is written exactly, for ``load_csv(path, target="regression")``."""
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(f"X must have shape (n, 2), got {X.shape}")
@@ -290,8 +374,12 @@ def save_csv(path, X, y, header=True):
         raise ValueError(f"y must have shape ({len(X)},), got {y.shape}")
     if not np.all(np.isfinite(X)):
         raise ValueError("X contains nan or inf, which load_csv would reject")
+    real = np.issubdtype(y.dtype, np.floating)
+    if real and not np.all(np.isfinite(y)):
+        raise ValueError("y contains nan or inf, which load_csv would reject")
     # repr of a Python float is the shortest text that reads back to the same bits.
-    rows = [(repr(float(a)), repr(float(b)), label) for (a, b), label in zip(X, y.tolist())]
+    targets = [repr(float(v)) for v in y] if real else y.tolist()
+    rows = [(repr(float(a)), repr(float(b)), label) for (a, b), label in zip(X, targets)]
     name = os.fspath(path)
     directory, base = os.path.split(name)
     # Same directory so os.replace is a rename on one filesystem; a reader never sees half a file.

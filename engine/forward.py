@@ -275,8 +275,16 @@ def _bce_with_logits(node, i, t):  # d loss = (sigmoid(x) - y) dx - x dy, then r
     return elementwise.mean() if reduction == "mean" else elementwise.sum() if reduction == "sum" else elementwise
 
 
+def _huber(node, i, t):  # d loss = clip(x - y, -delta, delta) (dx - dy), then reduced as the loss was
+    reduction, delta = node._ctx
+    slope = np.clip(_operand(node, 0) - _operand(node, 1), -delta, delta)
+    elementwise = t * slope if i == 0 else -t * slope
+    return elementwise.mean() if reduction == "mean" else elementwise.sum() if reduction == "sum" else elementwise
+
+
 _TENSOR_RULES = {
     functional._linear_rule: _linear, functional._bce_with_logits_rule: _bce_with_logits,
+    functional._huber_rule: _huber,
     ops._add_rule: _add, ops._sub_rule: _sub, ops._mul_rule: _mul, ops._div_rule: _div, ops._pow_rule: _pow,
     ops._neg_rule: _neg, ops._matmul_rule: _matmul, ops._exp_rule: _exp, ops._log_rule: _log,
     ops._tanh_rule: _tanh, ops._sigmoid_rule: _sigmoid, ops._relu_rule: _relu, ops._leaky_relu_rule: _leaky_relu,

@@ -52,6 +52,13 @@ class Optimizer:
     def _update(self, state: dict, param: np.ndarray, grad: np.ndarray) -> None:
         raise NotImplementedError
 
+    def step_scale(self, param: Tensor) -> float | np.ndarray:
+        """How far the last step moved ``param`` per unit of the direction it stepped along, per element:
+        ``lr`` for SGD (the direction is the gradient, or the momentum buffer); Adam overrides it. A
+        proximal step taken after this optimizer's (L1's soft threshold) scales its threshold by it, so
+        that it shrinks each weight in the same units the optimizer moved it."""
+        return self.lr
+
     # The running state a step leaves behind (Adam's moments and step count, SGD's momentum
     # buffer), saved and restored as with ``torch.optim.Optimizer.state_dict()``: so that a run
     # resumed from saved weights takes exactly the step it would have taken.
@@ -157,6 +164,20 @@ class Adam(Optimizer):
         np.divide(exp_avg, scratch, out=scratch)
         scratch *= step_size
         param -= scratch
+
+
+    def step_scale(self, param: Tensor) -> float | np.ndarray:
+        """``lr / (sqrt(v_hat) + eps)`` per element, with ``v_hat = v / (1 - beta2^t)``: the step was this
+        times the bias-corrected mean gradient ``m_hat``. ``lr`` for a parameter not yet stepped."""
+        index = next((i for i, p in enumerate(self.params) if p is param), None)
+        if index is None:
+            raise ValueError("step_scale: the tensor is not one of this optimizer's parameters")
+        state = self.state[index]
+        if not state:
+            return self.lr
+        # lr / (sqrt(v) / sqrt(1 - beta2^t) + eps), the same denominator as the step's
+        denominator = np.sqrt(state["exp_avg_sq"]) / math.sqrt(1.0 - self.betas[1] ** state["step"]) + self.eps
+        return self.lr / denominator
 
 
 class AdamW(Adam):

@@ -98,6 +98,37 @@ def _bce_with_logits_rule(node, g):
     )
 
 
+def huber_loss(input: Tensor, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    """Squared error near the target and absolute error far from it, as ``torch.nn.functional.huber_loss``:
+    ``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)``, for ``d = input - target``.
+    Its gradient is ``d`` clipped to ``[-delta, delta]``: an outlier pulls no harder than ``delta``."""
+    target = as_tensor(target)
+    _check_same_shape("huber_loss", input, target)
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
+    if not delta > 0:
+        raise ValueError(f"huber_loss: delta must be > 0, got {delta}")
+    d = input.data - target.data
+    z = np.abs(d)
+    # nan stays nan: nan < delta is False, and delta * (nan - ...) is nan.
+    loss = np.where(z < delta, 0.5 * d * d, delta * (z - 0.5 * delta))
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return make_result(np.asarray(loss), "huber_loss", (input, target), _huber_rule, (reduction, delta))
+
+
+def _huber_rule(node, g):
+    # d/dx = clip(x - y, -delta, delta),  d/dy = -clip(x - y, -delta, delta)  (times 1/n for the mean)
+    input, target = node._prev
+    reduction, delta = node._ctx
+    if reduction == "mean":
+        g = g / input.data.size
+    slope = g * np.clip(input.data - target.data, -delta, delta)  # np.clip keeps nan
+    return (slope if input.requires_grad else None, -slope if target.requires_grad else None)
+
+
 def hinge_loss(input: Tensor, target, margin: float = 1.0, reduction: str = "mean") -> Tensor:
     """The SVM max-margin loss of micrograd's demo, ``max(0, margin - y*x)``, for labels y = -1 or +1."""
     target = as_tensor(target)

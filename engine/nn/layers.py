@@ -36,6 +36,14 @@ class Linear(Module):
         return f"Linear(in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None})"
 
 
+class Identity(Module):
+    """The linear activation (the TF Playground's "Linear"): passes its input on unchanged, as
+    ``torch.nn.Identity``, so a network without a non-linearity is built as the others are."""
+
+    def forward(self, x):
+        return x
+
+
 class Tanh(Module):
     def forward(self, x):
         return x.tanh()

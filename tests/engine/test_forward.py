@@ -108,6 +108,8 @@ ENGINE_ONLY = {
     "linear": (lambda x, w, b: F.linear(x, w, b), [normal(4, 3), normal(2, 3), normal(2)]),
     "bce with logits": (lambda x, y: F.binary_cross_entropy_with_logits(x, y), [normal(5), RNG.uniform(0, 1, 5)]),
     "leaky relu": (lambda x: x.leaky_relu(0.1), [normal(3, 2)]),
+    "huber mean": (lambda x, y: F.huber_loss(x, y, delta=0.7), [normal(6), normal(6)]),
+    "huber none": (lambda x, y: F.huber_loss(x, y, reduction="none", delta=0.7), [normal(3, 2), normal(3, 2)]),
 }
 
 

@@ -1,6 +1,9 @@
 """`engine.nn.functional` losses against torch.nn.functional in float64: value and input gradient for every
 reduction, extreme logits, shape checks and reduction names."""
 
+import os
+import sys
+
 import mpmath
 import numpy as np
 import pytest
@@ -9,6 +12,9 @@ import torch.nn.functional as TF
 
 from engine import Tensor
 from engine.nn import functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from oracles import check_tensor  # noqa: E402  (helpers next to this file; tests/ is not a package)
 
 RTOL = 1e-12
 REDUCTIONS = ["mean", "sum", "none"]
@@ -203,11 +209,68 @@ def test_hinge_loss_matches_torch_clamp(margin, reduction):
     assert np.any(grad == 0.0) and np.any(grad != 0.0)  # both sides of the hinge were exercised
 
 
+# --- huber_loss --------------------------------------------------------------------------------------------
+
+
+def _huber_case(shape, seed, delta):
+    """Differences spread over both regions and kept 1e-3 away from the kink at |d| = delta, where
+    central differences straddle two formulas."""
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=shape)
+    d = rng.uniform(0.05, 3.0, size=shape) * delta * rng.choice([-1.0, 1.0], size=shape)
+    d[np.abs(np.abs(d) - delta) < 1e-3] += 2e-3
+    return y + d, y
+
+
+@pytest.mark.parametrize("delta", [1.0, 0.3, 2.5])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_huber_loss_matches_torch_and_finite_differences(shape, reduction, delta):
+    x, y = _huber_case(shape, 11, delta)
+    d = x - y
+    assert np.any(np.abs(d) < delta) and np.any(np.abs(d) > delta)  # both regions exercised
+    grads = check_tensor(
+        lambda a, b: F.huber_loss(a, b, reduction=reduction, delta=delta),
+        [x, y], "huber_loss", what=f"{shape} {reduction} delta={delta}",
+        seed="auto" if reduction == "none" else None,
+        torch_f=lambda a, b: TF.huber_loss(a, b, reduction=reduction, delta=delta),
+    )
+    # the gradient is d clipped to +-delta (over n for the mean): an outlier pulls with delta, not d
+    if reduction == "sum":
+        np.testing.assert_array_equal(grads[0], np.clip(d, -delta, delta))
+        np.testing.assert_array_equal(grads[1], -np.clip(d, -delta, delta))
+
+
+def test_huber_loss_values_by_hand():
+    x = Tensor(np.array([0.0, 0.5, -1.0, 3.0, -4.0]), requires_grad=True)
+    loss = F.huber_loss(x, np.zeros(5), reduction="none", delta=1.0)
+    np.testing.assert_array_equal(loss.data, [0.0, 0.125, 0.5, 2.5, 3.5])
+    loss.sum().backward()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.5, -1.0, 1.0, -1.0])
+    # a small delta: delta * (|d| - delta / 2)
+    assert F.huber_loss(Tensor(np.array([2.0])), np.zeros(1), delta=0.5).item() == 0.5 * (2.0 - 0.25)
+
+
+@pytest.mark.parametrize("value", [np.inf, -np.inf, np.nan])
+def test_huber_loss_at_non_finite_inputs_matches_torch(value):
+    x = np.array([value, 0.25])
+    out, grad, tout, tgrad = run_both(F.huber_loss, TF.huber_loss, x, np.zeros(2), "none")
+    np.testing.assert_array_equal(out.data, tout.detach().numpy())  # nan where torch has nan
+    np.testing.assert_array_equal(grad, tgrad.numpy())
+    assert np.isfinite(grad[0]) == (not np.isnan(value))  # +-inf pulls with +-delta; nan stays nan
+
+
+def test_huber_loss_refuses_a_delta_that_is_not_positive():
+    for delta in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="delta must be > 0"):
+            F.huber_loss(Tensor(np.ones(3)), np.zeros(3), delta=delta)
+
+
 # --- shapes and reductions ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("loss", [F.mse_loss, F.binary_cross_entropy_with_logits, F.hinge_loss],
-                         ids=["mse", "bce", "hinge"])
+@pytest.mark.parametrize("loss", [F.mse_loss, F.binary_cross_entropy_with_logits, F.hinge_loss, F.huber_loss],
+                         ids=["mse", "bce", "hinge", "huber"])
 @pytest.mark.parametrize("x_shape, y_shape", [((3,), (3, 1)), ((4, 1), (4,)), ((2, 3), (3, 2))])
 def test_shape_mismatch_raises_naming_both_shapes(loss, x_shape, y_shape):
     x = Tensor(np.zeros(x_shape), requires_grad=True)
@@ -220,7 +283,8 @@ def test_shape_mismatch_raises_naming_both_shapes(loss, x_shape, y_shape):
     (F.mse_loss, np.zeros(3)),
     (F.binary_cross_entropy_with_logits, np.zeros(3)),
     (F.hinge_loss, np.ones(3)),
-], ids=["mse", "bce", "hinge"])
+    (F.huber_loss, np.zeros(3)),
+], ids=["mse", "bce", "hinge", "huber"])
 @pytest.mark.parametrize("reduction", ["avg", "Mean", None, "elementwise_mean"])
 def test_bad_reduction_raises(loss, target, reduction):
     with pytest.raises(ValueError, match="reduction"):

@@ -9,7 +9,7 @@ import torch
 
 import engine
 from engine import Tensor, Value
-from engine.nn import MLP, Layer, LeakyReLU, Linear, Module, Neuron, ReLU, Sequential, Sigmoid, Tanh
+from engine.nn import MLP, Identity, Layer, LeakyReLU, Linear, Module, Neuron, ReLU, Sequential, Sigmoid, Tanh
 
 RTOL = 1e-12
 
@@ -162,8 +162,9 @@ def test_a_layer_used_twice_is_one_set_of_parameters_as_in_torch():
         (Sigmoid(), torch.nn.Sigmoid()),
         (LeakyReLU(), torch.nn.LeakyReLU()),
         (LeakyReLU(0.2), torch.nn.LeakyReLU(0.2)),
+        (Identity(), torch.nn.Identity()),
     ],
-    ids=["tanh", "relu", "sigmoid", "leaky_relu", "leaky_relu(0.2)"],
+    ids=["tanh", "relu", "sigmoid", "leaky_relu", "leaky_relu(0.2)", "identity"],
 )
 def test_activation_modules_match_torch_including_at_zero(module, torch_module):
     X = np.array([[-40.0, -2.5, -0.3, 0.0], [0.0, 0.4, 3.0, 40.0]])
@@ -177,6 +178,17 @@ def test_activation_modules_match_torch_including_at_zero(module, torch_module):
     close(out.data, tout)
     close(x.grad, tx.grad)
     assert list(module.parameters()) == []
+
+
+def test_a_sequential_with_identity_activations_is_one_affine_map():
+    engine.manual_seed(3)
+    model = Sequential(Linear(2, 8), Identity(), Linear(8, 8), Identity(), Linear(8, 1))
+    W1, b1, W2, b2, W3, b3 = (p.data for p in model.parameters())
+    X = np.random.default_rng(0).normal(size=(5, 2))
+    # the product of the three layers, collapsed: W = W3 W2 W1, b = W3 (W2 b1 + b2) + b3
+    W, b = W3 @ W2 @ W1, W3 @ (W2 @ b1 + b2) + b3
+    np.testing.assert_allclose(model(Tensor(X)).data, X @ W.T + b, rtol=1e-13, atol=1e-15)
+    assert repr(model).count("Identity()") == 2
 
 
 def test_leaky_relu_keeps_its_slope():
