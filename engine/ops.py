@@ -40,6 +40,8 @@ def _expand_reduced(grad: np.ndarray, shape: tuple[int, ...], axis, keepdims: bo
     """Put back the axes a reduction removed, so ``grad`` broadcasts against the input."""
     if keepdims:
         return grad
+    if not shape:  # a 0-d input reduced over axis 0 or -1 (numpy and PyTorch allow it): nothing was removed
+        return np.reshape(grad, ())
     if axis is None:
         return np.reshape(grad, (1,) * len(shape))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)

@@ -858,3 +858,12 @@ def test_report_worst_gradient_difference_against_torch(record_property, capsys)
     with capsys.disabled():
         print(f"\n[tensor] worst engine-vs-torch difference {worst[0]:.3g} over {worst[2]} comparisons ({worst[1]})")
     assert worst[0] <= oracles.TORCH_RTOL
+
+
+@pytest.mark.parametrize("reduce", [lambda t: t.sum(axis=0), lambda t: t.sum(axis=-1), lambda t: t.max(axis=0),
+                                    lambda t: t.logsumexp(axis=0)])
+def test_a_zero_dimensional_tensor_reduced_over_axis_0_has_gradient_1_as_in_pytorch(reduce):
+    t = Tensor(2.0, requires_grad=True)
+    out = reduce(t)
+    out.backward()
+    assert out.shape == () and float(t.grad) == 1.0
