@@ -49,7 +49,7 @@ def _nested_numbers(value: Any, depth: int = 0):
         if len(set(lengths)) > 1:
             first = next(i for i, n in enumerate(lengths) if n != lengths[0])
             def size(n):
-                return "a number" if n is None else f"{n} numbers"
+                return "a number" if n is None else f"{n} number{'s' if n != 1 else ''}"
             raise ValueError(f"rows 0 and {first} differ: {size(lengths[0])} and {size(lengths[first])}")
     return value
 

@@ -76,7 +76,7 @@ _DELETE = object()
 
 BAD = {
     "ragged rows": (["nodes", 0, "value"], [[1, 2], [3]],
-                    "nodes[0].value: rows 0 and 1 differ: 2 numbers and 1 numbers"),
+                    "nodes[0].value: rows 0 and 1 differ: 2 numbers and 1 number"),
     "text in an array": (["nodes", 0, "value"], [[1, "x"]], "nodes[0].value: expected a number or a list of rows of "
                                                             "numbers, got 'x'"),
     "three dimensions": (["nodes", 0, "value"], [[[1]]], "nodes[0].value: at most 2 dimensions are allowed"),

@@ -251,3 +251,39 @@ def test_sin_in_a_tensor_graph_is_refused_by_shape_and_reported_on_scalars():
     doc = build([("x", "input", [1.0, 2.0]), ("c", "input", 1.0), ("s", "sin", None)], [("c", "s", 0)])
     evaluation = evaluate(doc)
     assert "sin works on scalar graphs only" in evaluation.results["s"].problem
+
+
+# -- undo and redo of the new edits ------------------------------------------------------------
+
+
+def test_value_generator_and_parameter_edits_undo_and_redo_exactly():
+    from playground.editor import edits
+
+    doc = layer()
+    before = doc.to_dict()
+    with pytest.raises(ValueError, match=r"at Z, \(3, 3\) \+ \(2,\)"):  # b (2,) cannot follow a width of 3
+        edits.generate(doc, "W", Generator("randn", (2, 3), seed=0))
+    with pytest.raises(ValueError, match="b cannot become shape"):
+        edits.set_value(doc, "b", np.zeros(3))
+    assert doc.to_dict() == before  # refused before anything changed
+    fill = edits.generate(doc, "W", Generator("randn", (2, 2), seed=3))
+    assert fill.text == "Fill W with randn(2, 2, seed=3)"
+    fill.apply(doc)
+    assert doc.node("W").generator == Generator("randn", (2, 2), seed=3)
+    np.testing.assert_array_equal(doc.node("W").value, np.random.default_rng(3).standard_normal((2, 2)))
+    typed = edits.set_value(doc, "W", [[1.0, 0.0], [0.0, 1.0]])
+    assert typed.text == "Set W = [[1, 0], [0, 1]]"
+    typed.apply(doc)
+    assert doc.node("W").generator is None
+    axis = edits.set_params(doc, "L", {"axis": 0})
+    axis.apply(doc)
+    assert doc.shape_of("L") == (2,) and axis.text == "Set L axis=0"
+    for edit in (axis, typed, fill):
+        edit.revert(doc)
+    assert doc.to_dict() == before and doc.node("W").generator is None
+    for edit in (fill, typed, axis):
+        edit.apply(doc)
+    assert doc.node("L").params == {"axis": 0, "keepdims": False}
+    np.testing.assert_array_equal(evaluate(doc).results["L"].value, np.tanh(np.array(X) @ np.eye(2) + B).sum(axis=0))
+    with pytest.raises(ValueError, match="axis must be"):
+        edits.set_params(doc, "L", {"axis": "rows"})
