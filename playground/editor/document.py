@@ -40,7 +40,7 @@ class Node:
         self.x, self.y = float(self.x), float(self.y)
         self.value = as_leaf_value(self.value)
         node_kind = kind(self.kind)
-        self.params = check_params(self.kind, dict(self.params), node_kind.default_params)
+        self.params = check_params(node_kind.title, dict(self.params), node_kind.default_params)
         if self.generator is not None and not node_kind.is_leaf:
             raise ValueProblem(f"a {self.kind} node is computed: it has no generator")
 
@@ -419,7 +419,7 @@ class GraphDocument:
         """Why a node may not take ``params`` (a bad axis, or a shape its neighbours cannot combine with)."""
         node = self._nodes[node_id]
         try:
-            checked = check_params(node.kind, dict(params), kind(node.kind).default_params)
+            checked = check_params(kind(node.kind).title, dict(params), kind(node.kind).default_params)
         except ShapeError as error:
             return str(error)
         return self._shape_problem(node_id, params={node_id: checked})
@@ -430,7 +430,7 @@ class GraphDocument:
         if problem:
             raise ShapeError(problem)
         node = self._nodes[node_id]
-        node.params = check_params(node.kind, dict(params), kind(node.kind).default_params)
+        node.params = check_params(kind(node.kind).title, dict(params), kind(node.kind).default_params)
         self._announce("node_changed", node_id)
 
     def set_label(self, node_id: str, label: str) -> None:
