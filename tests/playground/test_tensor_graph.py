@@ -287,3 +287,41 @@ def test_value_generator_and_parameter_edits_undo_and_redo_exactly():
     np.testing.assert_array_equal(evaluate(doc).results["L"].value, np.tanh(np.array(X) @ np.eye(2) + B).sum(axis=0))
     with pytest.raises(ValueError, match="axis must be"):
         edits.set_params(doc, "L", {"axis": "rows"})
+
+
+# -- gradient check and export ---------------------------------------------------------------
+
+
+def test_the_gradient_check_compares_every_element_and_catches_a_wrong_rule(monkeypatch):
+    from playground.editor.gradient_check import check_gradients
+
+    rows = check_gradients(layer())
+    names = [row.name for row in rows]
+    assert names == ["X[0, 0]", "X[0, 1]", "X[1, 0]", "X[1, 1]", "X[2, 0]", "X[2, 1]",
+                     "W[0, 0]", "W[0, 1]", "W[1, 0]", "W[1, 1]", "b[0]", "b[1]"]
+    assert all(row.passed for row in rows)
+    _, _, tw, tb = torch_layer()
+    assert rows[7].analytic == pytest.approx(tw.grad[0, 1].item(), abs=1e-12)
+    assert rows[11].numerical == pytest.approx(tb.grad[1].item(), abs=1e-6)
+    # A tanh whose backward forgets the square gives gradients the finite differences refute.
+    from engine import ops
+
+    monkeypatch.setattr(ops, "_tanh_rule", lambda node, g: (g * (1 - node.data),))
+    import engine.tensor as tensor_module
+
+    monkeypatch.setattr(tensor_module.Tensor, "tanh", lambda self: tensor_module.make_result(
+        np.tanh(self.data), "tanh", (self,), ops._tanh_rule))
+    assert not all(row.passed for row in check_gradients(layer()))
+
+
+def test_export_as_python_prints_every_element_and_agrees_with_torch(capsys):
+    from playground.editor.export_code import to_python
+
+    script = to_python(layer(), use_torch=True)
+    exec(compile(script, "exported.py", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and all(line.endswith("torch_agrees=True") for line in lines)
+    b_grad = evaluate(layer()).results["b"].grad
+    assert f"value=[0.5, -0.5]  grad={b_grad.tolist()}" in next(line for line in lines if line.startswith("b "))
+    plain = to_python(layer())
+    assert "torch" not in plain and "L.backward()" in plain
