@@ -325,3 +325,61 @@ def test_export_as_python_prints_every_element_and_agrees_with_torch(capsys):
     assert f"value=[0.5, -0.5]  grad={b_grad.tolist()}" in next(line for line in lines if line.startswith("b "))
     plain = to_python(layer())
     assert "torch" not in plain and "L.backward()" in plain
+
+
+# -- an engine Tensor graph as a document (playground.show) ----------------------------------
+
+
+def test_an_engine_tensor_graph_becomes_a_document_that_computes_the_same():
+    from engine import Tensor
+    from engine.nn import functional
+    from playground.editor.from_engine_tensors import document_from_tensors
+
+    x = Tensor(X, label="X")
+    w = Tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]], requires_grad=True, label="W")
+    b = Tensor([0.1, 0.2, 0.3], requires_grad=True, label="b")
+    h = functional.linear(x, w, b).tanh()
+    h.label = "h"
+    loss = (h.softmax(axis=1) * 2).sum(axis=0).mean()
+    loss.backward()
+    doc = document_from_tensors([loss])
+    kinds = [node.kind for node in doc.nodes]
+    assert kinds.count("transpose") == 1 and "matmul" in kinds and "softmax" in kinds
+    nodes = {node.label: node for node in doc.nodes if node.label}
+    assert (nodes["X"].kind, nodes["W"].kind, nodes["b"].kind) == ("input", "parameter", "parameter")
+    evaluation = evaluate(doc)
+    assert float(evaluation.results[doc.output].value) == pytest.approx(loss.item(), abs=1e-12)
+    np.testing.assert_allclose(evaluation.results[nodes["W"].id].grad, w.grad, atol=1e-12)
+    np.testing.assert_allclose(evaluation.results[nodes["b"].id].grad, b.grad, atol=1e-12)
+    assert doc.shape_of(nodes["h"].id) == (3, 3)
+    assert GraphDocument.from_dict(doc.to_dict()) == doc
+
+
+def test_an_engine_op_the_editor_lacks_is_refused_by_name():
+    from engine import Tensor
+    from playground.editor.from_engine_tensors import document_from_tensors
+
+    x = Tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with pytest.raises(ValueError, match="no node for the tensor op 'max'"):
+        document_from_tensors([x.max()])
+    with pytest.raises(ValueError, match="past the editor's limits"):
+        document_from_tensors([Tensor(np.ones((2, 2, 2)), requires_grad=True).sum()])
+
+
+@pytest.mark.parametrize("build_loss", [
+    lambda x: x.sum(axis=0).sum(), lambda x: x.sum(axis=1, keepdims=True).mean(), lambda x: x.mean(),
+    lambda x: x.sum(keepdims=True).sum(), lambda x: x.softmax(axis=0).log().sum(),
+    lambda x: x.log_softmax(axis=1).mean(axis=0).sum(),
+])
+def test_parameters_come_back_after_backward_freed_the_context(build_loss):
+    from engine import Tensor
+    from playground.editor.from_engine_tensors import document_from_tensors
+
+    for retain in (True, False):
+        x = Tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True, label="x")
+        loss = build_loss(x)
+        loss.backward(retain_graph=retain)
+        evaluation = evaluate(document_from_tensors([loss]))
+        assert float(evaluation.results[evaluation.output].value) == pytest.approx(loss.item(), abs=1e-12)
+        leaf = next(n for n, r in evaluation.results.items() if r.grad is not None and np.shape(r.grad) == (2, 3))
+        np.testing.assert_allclose(evaluation.results[leaf].grad, x.grad, atol=1e-12)
