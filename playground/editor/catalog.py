@@ -135,6 +135,9 @@ def _tensor_kind(name, title, arity, tensor_apply, ports, shape, description, pa
                     tensor_only=True, label_ports=label_ports, function=function)
 
 
+_REDUCTION_PARAMS = (("axis", None), ("keepdims", False))  # axis None: over everything
+
+
 def _scalar_graphs_only(name):
     def apply(*operands):
         raise TypeError(f"{name} works on engine Tensors: the graph is evaluated with engine.Tensor")
@@ -169,10 +172,10 @@ _KINDS = [
     _tensor_kind("transpose", "transpose", 1, lambda params, a: a.T, ("x",), shapes.transpose,
                  "x.T: rows become columns"),
     _tensor_kind("reduce_sum", "sum", 1, lambda params, a: a.sum(params["axis"], params["keepdims"]), ("x",),
-                 shapes.reduction("sum"), "sum over everything or one axis", (("axis", None), ("keepdims", False)),
+                 shapes.reduction("sum", True), "sum over everything or one axis", _REDUCTION_PARAMS,
                  function="sum"),
     _tensor_kind("reduce_mean", "mean", 1, lambda params, a: a.mean(params["axis"], params["keepdims"]), ("x",),
-                 shapes.reduction("mean"), "mean over everything or one axis", (("axis", None), ("keepdims", False)),
+                 shapes.reduction("mean", False), "mean over everything or one axis", _REDUCTION_PARAMS,
                  function="mean"),
     _tensor_kind("reshape", "reshape", 1, lambda params, a: a.reshape(tuple(params["shape"])), ("x",),
                  shapes.reshape, "the same numbers in a new shape", (("shape", (-1,)),)),

@@ -95,12 +95,15 @@ def _axis(shape: Shape, axis: int, what: str) -> int:
     return axis % len(shape)
 
 
-def reduction(name: str):
+def reduction(name: str, scalar_axis: bool):
+    """``scalar_axis``: whether numpy lets a scalar be reduced over axis 0 or -1 (np.sum does, np.mean not)."""
     def rule(shapes, params) -> Shape | None:
         shape = shapes[0]
         if shape is None:
             return None
         axis, keepdims = params.get("axis"), bool(params.get("keepdims", False))
+        if scalar_axis and shape == () and axis in (0, -1):
+            return ()
         if axis is None:
             return (1,) * len(shape) if keepdims else ()
         axis = _axis(shape, axis, name)
@@ -111,7 +114,7 @@ def reduction(name: str):
 def along_axis(name: str):
     def rule(shapes, params) -> Shape | None:
         shape = shapes[0]
-        if shape is not None:
+        if shape is not None and not (shape == () and params.get("axis", -1) in (0, -1)):  # as numpy allows
             _axis(shape, params.get("axis", -1), name)
         return shape
     return rule
