@@ -260,17 +260,27 @@ def add_subgraph(doc: GraphDocument, nodes: list[Node], edges: list[Edge], text:
     actions: list = [AddNode(replace(node, id=new_ids[node.id])) for node in nodes]
     actions += [AddEdge(Edge(new_ids[e.source], new_ids[e.target], e.port))
                 for e in edges if e.source in new_ids and e.target in new_ids]
-    return Edit(text, actions)
+    return _tried(doc, Edit(text, actions))
 
 
 def insert_on_wire(doc: GraphDocument, node: Node, edge: Edge) -> Edit:
-    """Drop ``node`` onto ``edge``: source → node's first input, node's output → the old target port."""
-    return Edit(f"Insert {kind(node.kind).title}", [
+    """Drop ``node`` onto ``edge``: source → node's first input, node's output → the old target port.
+
+    In a tensor graph the edit is tried on a copy first: shapes the node cannot take raise ``ValueError``
+    with the reason before anything changes, rather than halfway through."""
+    return _tried(doc, Edit(f"Insert {kind(node.kind).title}", [
         RemoveEdge(edge),
         AddNode(node),
         AddEdge(Edge(edge.source, node.id, 0)),
         AddEdge(Edge(node.id, edge.target, edge.port)),
-    ])
+    ]))
+
+
+def _tried(doc: GraphDocument, edit: Edit) -> Edit:
+    """``edit``, once it applied cleanly to a copy of a tensor graph (a scalar graph's wires always fit)."""
+    if doc.is_tensor_graph or any(isinstance(a, AddNode) and a.node.is_tensor for a in edit.actions):
+        edit.apply(doc.copy())  # raises ValueError with the document's reason
+    return edit
 
 
 def replace_document(doc: GraphDocument, new: GraphDocument, text: str) -> Edit:

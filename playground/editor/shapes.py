@@ -25,10 +25,13 @@ def _axis_name(position_from_end: int) -> str:
 
 
 def broadcast(shapes: list[Shape | None], symbol: str) -> Shape | None:
-    """NumPy's broadcasting of the known shapes; the message names the first axis (from the right) that clashes."""
-    known = [s for s in shapes if s is not None]
-    if not known:
+    """NumPy's broadcasting of the shapes; the message names the first axis (from the right) that clashes.
+
+    Unknown (None) while any input is: a partial answer could change when a wire is removed, and a removal
+    must never break a node downstream (it only makes shapes unknown)."""
+    if any(s is None for s in shapes):
         return None
+    known = list(shapes)
     result: Shape = ()
     for shape in known:
         try:
@@ -95,15 +98,14 @@ def _axis(shape: Shape, axis: int, what: str) -> int:
     return axis % len(shape)
 
 
-def reduction(name: str, scalar_axis: bool):
-    """``scalar_axis``: whether numpy lets a scalar be reduced over axis 0 or -1 (np.sum does, np.mean not)."""
+def reduction(name: str):
+    """A sum or mean over everything or one axis. A scalar has no axis to name: numpy's np.sum lets one
+    reduce a scalar over axis 0 (np.mean does not), but the engine's backward cannot, so both refuse it."""
     def rule(shapes, params) -> Shape | None:
         shape = shapes[0]
         if shape is None:
             return None
         axis, keepdims = params.get("axis"), bool(params.get("keepdims", False))
-        if scalar_axis and shape == () and axis in (0, -1):
-            return ()
         if axis is None:
             return (1,) * len(shape) if keepdims else ()
         axis = _axis(shape, axis, name)

@@ -383,3 +383,18 @@ def test_parameters_come_back_after_backward_freed_the_context(build_loss):
         assert float(evaluation.results[evaluation.output].value) == pytest.approx(loss.item(), abs=1e-12)
         leaf = next(n for n, r in evaluation.results.items() if r.grad is not None and np.shape(r.grad) == (2, 3))
         np.testing.assert_allclose(evaluation.results[leaf].grad, x.grad, atol=1e-12)
+
+
+def test_inserting_a_node_whose_shapes_do_not_fit_is_refused_before_anything_changes():
+    from playground.editor import edits
+
+    doc = layer()
+    before = doc.to_dict()
+    with pytest.raises(ValueError, match="cross_entropy: the logits need shape"):
+        edits.insert_on_wire(doc, Node("ce", "cross_entropy"), Edge("b", "Z", 1))
+    assert doc.to_dict() == before
+    edit = edits.insert_on_wire(doc, Node("s", "softmax"), Edge("H", "L", 0))
+    edit.apply(doc)
+    assert doc.shape_of("s") == (3, 2) and float(evaluate(doc).results["L"].value) == pytest.approx(3.0)
+    edit.revert(doc)
+    assert doc.to_dict() == before

@@ -50,7 +50,11 @@ def test_each_shape_rule_says_what_the_engine_computes_or_why_it_cannot(data):
             actual = node_kind.tensor_apply(params, *operands).shape
     except (ValueError, IndexError, TypeError):
         actual = None
-    if expected is None:
+    if expected is None and kind_name == "reduce_sum" and shapes == [()] and params["axis"] in (0, -1):
+        # np.sum reduces a scalar over axis 0 or -1, but the engine's backward cannot (its _expand_reduced
+        # divides by the rank): the editor refuses what it could not differentiate.
+        assert actual == ()
+    elif expected is None:
         assert actual is None, f"{kind_name} {shapes} {params}: refused ({reason}) but the engine gives {actual}"
         assert "(" in reason  # the refusal speaks in shapes
     else:
@@ -122,3 +126,52 @@ def test_random_tensor_graphs_evaluate_to_the_engines_backward(doc):
 def test_random_tensor_graphs_pass_the_gradient_check(doc):
     rows = check_gradients(doc)
     assert all(row.passed for row in rows), [row for row in rows if not row.passed][:3]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tensor_graphs(), st.data())
+def test_random_tensor_edits_are_refused_whole_or_undo_and_redo_exactly(doc, data):
+    from playground.editor import edits
+    from playground.editor.arrays import GENERATORS, Generator
+
+    history = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        before = doc.to_dict()
+        leaves = [n.id for n in doc.nodes if n.is_leaf]
+        ops = [n.id for n in doc.nodes if kind(n.kind).params]
+        if not doc.nodes:
+            break
+        choice = data.draw(st.sampled_from(["value", "generate", "params", "insert", "remove"]))
+        try:
+            if choice in ("value", "generate") and not leaves:
+                edit = edits.remove_nodes(doc, [doc.nodes[0].id])
+            elif choice == "value":
+                shape = data.draw(st.sampled_from(LEAF_SHAPES))
+                edit = edits.set_value(doc, data.draw(st.sampled_from(leaves)), np.full(shape, 0.75))
+            elif choice == "generate":
+                name = data.draw(st.sampled_from([g for g in GENERATORS if g != "eye"]))
+                shape = data.draw(st.sampled_from(LEAF_SHAPES))
+                seed = 3 if name in ("randn", "rand") else None
+                edit = edits.generate(doc, data.draw(st.sampled_from(leaves)), Generator(name, shape, seed))
+            elif choice == "params" and ops:
+                node_id = data.draw(st.sampled_from(ops))
+                edit = edits.set_params(doc, node_id, _params(data.draw, doc.node(node_id).kind))
+            elif choice == "insert" and doc.edges:
+                kind_name = data.draw(st.sampled_from(["tanh", "softmax", "transpose", "reduce_sum", "matmul"]))
+                edit = edits.insert_on_wire(doc, Node(doc.new_id(), kind_name), data.draw(st.sampled_from(doc.edges)))
+            else:
+                edit = edits.remove_nodes(doc, [data.draw(st.sampled_from([n.id for n in doc.nodes]))])
+        except ValueError as refusal:
+            assert doc.to_dict() == before and "(" in str(refusal)  # refused whole, the reason in shapes
+            continue
+        edit.apply(doc)
+        assert not doc.shape_problems()
+        history.append((edit, before, doc.to_dict()))
+        evaluate(doc)  # every state the edits reach evaluates
+    for edit, before, after in reversed(history):
+        assert doc.to_dict() == after
+        edit.revert(doc)
+        assert doc.to_dict() == before
+    for edit, _before, after in history:
+        edit.apply(doc)
+        assert doc.to_dict() == after
