@@ -16,7 +16,7 @@ import numpy as np
 
 from engine import Tensor
 
-from .arrays import format_array, shape_text
+from .arrays import shape_text
 from .catalog import kind
 
 
@@ -177,10 +177,3 @@ def backward_through(document, tensors: dict[str, Tensor], output: str):
             grads[node_id] = np.array(tensor.grad)
     return grads, edge_grads, broadcasts
 
-
-def describe(value) -> str:
-    """A node's value or gradient as text: its number, or its elements with its shape."""
-    array = np.asarray(value)
-    if array.ndim == 0:
-        return format_array(array)
-    return f"{format_array(array)}  shape {shape_text(array.shape)}"

@@ -398,3 +398,20 @@ def test_inserting_a_node_whose_shapes_do_not_fit_is_refused_before_anything_cha
     assert doc.shape_of("s") == (3, 2) and float(evaluate(doc).results["L"].value) == pytest.approx(3.0)
     edit.revert(doc)
     assert doc.to_dict() == before
+
+
+def test_node_and_wire_texts_give_shape_value_gradient_and_the_sum_back():
+    from playground.editor.tensor_text import node_text, wire_text
+
+    doc = build([("X", "input", np.ones((3, 2))), ("b", "parameter", B), ("Z", "add", None), ("L", "reduce_sum", None)],
+                [("X", "Z", 0), ("b", "Z", 1), ("Z", "L", 0)])
+    evaluation = evaluate(doc)
+    assert node_text(doc, evaluation, "b") == "b  shape (2,)  value [0.5, -0.5]  grad [3, 3]"
+    assert wire_text(doc, evaluation, Edge("b", "Z", 1)) == (
+        "b → Z (input 'b')  shape (2,)  grad [3, 3]\n"
+        "b was broadcast over axis 0 of (3, 2): its gradient sums over that axis, (3, 2) → (2,)")
+    assert wire_text(doc, evaluation, Edge("X", "Z", 0)) == (
+        "X → Z (input 'a')  shape (3, 2)  grad [[1, 1], [1, 1], [1, 1]]")
+    big = build([("x", "input", np.arange(100.0))], [])
+    text = node_text(big, evaluate(big), "x")
+    assert "61, 62, 63, …]" in text and text.endswith("grad [" + "1, " * 64 + "…]")
