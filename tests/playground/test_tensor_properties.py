@@ -175,3 +175,16 @@ def test_random_tensor_edits_are_refused_whole_or_undo_and_redo_exactly(doc, dat
     for edit, _before, after in history:
         edit.apply(doc)
         assert doc.to_dict() == after
+
+
+def test_the_tensor_model_never_imports_qt():
+    import subprocess
+    import sys
+
+    modules = ["arrays", "shapes", "shape_check", "catalog", "document", "graph_file", "graph_file_v2", "evaluate",
+               "tensor_evaluate", "tensor_text", "expression", "expression_tensors", "edits", "export_code",
+               "export_tensors", "from_engine", "from_engine_tensors", "gradient_check"]
+    code = ("import sys\n" + "".join(f"import playground.editor.{m}\n" for m in modules)
+            + "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
