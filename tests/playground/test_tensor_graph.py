@@ -415,3 +415,42 @@ def test_node_and_wire_texts_give_shape_value_gradient_and_the_sum_back():
     big = build([("x", "input", np.arange(100.0))], [])
     text = node_text(big, evaluate(big), "x")
     assert "61, 62, 63, …]" in text and text.endswith("grad [" + "1, " * 64 + "…]")
+
+
+KIND_CASES = {  # kind: (operand values, params); each graph ends in a sum so the output is one number
+    "add": ([[[1.0, 2.0], [3.0, 4.0]], [0.5, -1.0]], {}), "sub": ([[0.5, 2.0], [[1.0], [3.0]]], {}),
+    "mul": ([[[1.0, 2.0], [3.0, 4.0]], [0.5, -1.0]], {}), "div": ([[1.0, 2.0], [[4.0], [0.5]]], {}),
+    "pow": ([[[1.5, 2.0], [3.0, 0.5]], [2.0, 0.5]], {}), "neg": ([[1.0, -2.0]], {}),
+    "exp": ([[0.1, -2.0]], {}), "log": ([[0.5, 2.0]], {}), "tanh": ([[0.3, -1.2]], {}),
+    "sigmoid": ([[0.3, -1.2]], {}), "relu": ([[0.3, -1.2]], {}), "abs": ([[0.3, -1.2]], {}),
+    "matmul": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, -1.0], [0.5, 2.0], [0.0, 1.0]]], {}),
+    "transpose": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], {}),
+    "reduce_sum": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], {"axis": 1, "keepdims": True}),
+    "reduce_mean": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], {"axis": 0}),
+    "reshape": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], {"shape": (3, -1)}),
+    "softmax": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 9.0]]], {"axis": 0}),
+    "log_softmax": ([[[1.0, 2.0, 3.0], [4.0, 5.0, 9.0]]], {"axis": 1}),
+    "mse": ([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 2.5], [3.0, 1.0]]], {}),
+    "cross_entropy": ([[[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], [2.0, 0.0]], {}),
+}
+
+
+@pytest.mark.parametrize("kind_name", sorted(KIND_CASES))
+def test_every_tensor_op_gives_pytorchs_value_and_gradients_in_float64(kind_name, capsys):
+    from playground.editor.export_code import to_python
+
+    operands, params = KIND_CASES[kind_name]
+    nodes = [(f"a{i}", "parameter", value) for i, value in enumerate(operands)]
+    nodes += [("op", kind_name, params), ("out", "reduce_sum", None)]
+    # weight the elements so that every element's gradient differs: out = sum(op * arange)
+    doc = build(nodes, [(f"a{i}", "op", i) for i in range(len(operands))])
+    doc.add_node(Node("w", "constant", value=np.arange(1.0, 1.0 + np.prod(doc.shape_of("op"))).reshape(
+        doc.shape_of("op"))))
+    doc.add_node(Node("weighted", "mul"))
+    for edge in (Edge("op", "weighted", 0), Edge("w", "weighted", 1), Edge("weighted", "out", 0)):
+        doc.add_edge(edge)
+    exec(compile(to_python(doc, use_torch=True), "exported.py", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(doc.nodes) and all(line.endswith("torch_agrees=True") for line in lines), lines
+    editor = evaluate(doc).results  # the editor's own evaluation prints the same gradients as the script
+    assert f"grad={np.asarray(editor['a0'].grad).tolist()}" in next(line for line in lines if line.startswith("a0 "))
