@@ -41,8 +41,8 @@ class Node:
         self.value = as_leaf_value(self.value)
         node_kind = kind(self.kind)
         self.params = check_params(node_kind.title, dict(self.params), node_kind.default_params)
-        if self.generator is not None and not node_kind.is_leaf:
-            raise ValueProblem(f"a {self.kind} node is computed: it has no generator")
+        if self.generator is not None:
+            _check_generator(node_kind, self.generator, self.value)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Node):
@@ -76,6 +76,14 @@ class Node:
     def is_leaf(self) -> bool:
         return kind(self.kind).is_leaf
 
+
+
+def _check_generator(node_kind, generator: Generator, value) -> None:
+    if not node_kind.is_leaf:
+        raise ValueProblem(f"a {node_kind.name} node is computed: it has no generator")
+    if generator.shape != shape_of(value):
+        raise ValueProblem(f"{generator.call_text()} makes shape {shape_text(generator.shape)}, not the value's "
+                           f"{shape_text(shape_of(value))}")
 
 
 @dataclass(frozen=True, order=True)
@@ -408,6 +416,8 @@ class GraphDocument:
         if problem:
             raise ValueProblem(problem)
         node = self._nodes[node_id]
+        if generator is not None:
+            _check_generator(kind(node.kind), generator, as_leaf_value(value))
         node.value = as_leaf_value(value)
         node.generator = generator
         self._tensors.discard(node_id)

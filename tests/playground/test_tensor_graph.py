@@ -454,3 +454,14 @@ def test_every_tensor_op_gives_pytorchs_value_and_gradients_in_float64(kind_name
     assert len(lines) == len(doc.nodes) and all(line.endswith("torch_agrees=True") for line in lines), lines
     editor = evaluate(doc).results  # the editor's own evaluation prints the same gradients as the script
     assert f"grad={np.asarray(editor['a0'].grad).tolist()}" in next(line for line in lines if line.startswith("a0 "))
+
+
+def test_a_generator_must_make_the_values_shape():
+    with pytest.raises(ValueProblem, match=r"ones\(3\) makes shape \(3,\), not the value's \(2,\)"):
+        Node("x", "input", value=[1.0, 2.0], generator=Generator("ones", (3,)))
+    with pytest.raises(ValueProblem, match="computed: it has no generator"):
+        Node("t", "tanh", generator=Generator("ones", (3,)))
+    doc = layer()
+    with pytest.raises(ValueProblem, match="makes shape"):
+        doc.set_value("b", [1.0, 2.0], Generator("zeros", (1, 2)))
+    assert doc.node("b").generator is None and np.array_equal(doc.node("b").value, B)
