@@ -8,27 +8,64 @@ networkx answers the graph questions (cycles, order).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import networkx as nx
+import numpy as np
 
 from ..numbers import format_number
+from .arrays import Generator, ValueProblem, as_array, as_leaf_value, same_value, shape_of, shape_text
 from .catalog import DEFAULT_SUM_INPUTS, kind
 from .graph_file import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError, check  # noqa: F401 - the file's names
+from .graph_file_v2 import document_dict, read_nodes
+from .shape_check import first_new_problem, infer_shapes
+from .shapes import ShapeError, check_params
 
 
-@dataclass
+@dataclass(eq=False)
 class Node:
     id: str
     kind: str
     x: float = 0.0
     y: float = 0.0
     label: str = ""
-    value: float = 0.0  # used by leaves (input, parameter, constant)
+    # A leaf's value (input, parameter, constant): a float for a scalar (shape ()), else a read-only
+    # float64 array of up to 2 dimensions and 4,096 elements (see `arrays`).
+    value: float | np.ndarray = 0.0
     inputs: int = 0  # number of ports of a Sum node; other kinds have a fixed arity
+    params: dict = field(default_factory=dict)  # a tensor kind's parameters (axis, keepdims, shape), defaults filled
+    generator: Generator | None = None  # how a leaf's values were made, remembered for the UI
 
     def __post_init__(self):
-        self.x, self.y, self.value = float(self.x), float(self.y), float(self.value)
+        self.x, self.y = float(self.x), float(self.y)
+        self.value = as_leaf_value(self.value)
+        node_kind = kind(self.kind)
+        self.params = check_params(node_kind.title, dict(self.params), node_kind.default_params)
+        if self.generator is not None:
+            _check_generator(node_kind, self.generator, self.value)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        return all(same_value(self.value, other.value) if f.name == "value"
+                   else getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    __hash__ = None
+
+    @property
+    def array(self) -> np.ndarray:
+        """The value as a float64 array (shape () for a scalar)."""
+        return as_array(self.value)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """A leaf's shape; a computed node's shape is the document's to say (`GraphDocument.shape_of`)."""
+        return shape_of(self.value)
+
+    @property
+    def is_tensor(self) -> bool:
+        """Whether the node makes its graph a tensor graph: an array value or a kind for arrays only."""
+        return kind(self.kind).tensor_only or (kind(self.kind).is_leaf and np.ndim(self.value) > 0)
 
     @property
     def port_count(self) -> int:
@@ -39,6 +76,14 @@ class Node:
     def is_leaf(self) -> bool:
         return kind(self.kind).is_leaf
 
+
+
+def _check_generator(node_kind, generator: Generator, value) -> None:
+    if not node_kind.is_leaf:
+        raise ValueProblem(f"a {node_kind.name} node is computed: it has no generator")
+    if generator.shape != shape_of(value):
+        raise ValueProblem(f"{generator.call_text()} makes shape {shape_text(generator.shape)}, not the value's "
+                           f"{shape_text(shape_of(value))}")
 
 
 @dataclass(frozen=True, order=True)
@@ -70,6 +115,8 @@ class GraphDocument:
     _graph: nx.MultiDiGraph = field(default_factory=nx.MultiDiGraph, repr=False, compare=False)
     _order: list[str] | None = field(default=None, repr=False, compare=False)  # topological order cache
     _names: dict[str, str] | None = field(default=None, repr=False, compare=False)  # readable names cache
+    _shapes: tuple | None = field(default=None, repr=False, compare=False)  # (shapes, problems) cache
+    _tensors: set[str] = field(default_factory=set, repr=False, compare=False)  # ids of nodes with `is_tensor`
     _next_id: int = field(default=1, compare=False)
     _subscribers: list[Callable[[Change], None]] = field(default_factory=list, repr=False, compare=False)
 
@@ -86,6 +133,7 @@ class GraphDocument:
             self._order = None
         if what != "node_moved":
             self._names = None
+            self._shapes = None
         change = Change(what, node_id, edge)
         for callback in list(self._subscribers):
             callback(change)
@@ -155,15 +203,15 @@ class GraphDocument:
         """
         if self._names is None:
             taken = {node.label for node in self._nodes.values() if node.label}
-            counters = {"input": 0, "parameter": 0}
-            prefixes = {"input": "x", "parameter": "w"}
+            counters = {"input": 0, "parameter": 0, "constant": 0}
+            prefixes = {"input": "x", "parameter": "w", "constant": "c"}
             names = {}
             for node_id in self.topological_order():
                 node = self._nodes[node_id]
                 if node.label:
                     names[node_id] = node.label
                     continue
-                if node.kind == "constant":  # the 3 of 3 * x is read as itself
+                if node.kind == "constant" and np.ndim(node.value) == 0:  # the 3 of 3 * x is read as itself
                     names[node_id] = format_number(node.value)
                     continue
                 family = node.kind if node.kind in prefixes else "result"
@@ -205,7 +253,16 @@ class GraphDocument:
         return sinks[-1] if sinks else None
 
     def connection_problem(self, source: str, target: str, port: int) -> str | None:
-        """Why a wire from ``source`` to ``target``'s input ``port`` may not be made, or None."""
+        """Why a wire from ``source`` to ``target``'s input ``port`` may not be made, or None: a port taken,
+        a cycle, or shapes that cannot combine at ``target`` or downstream of it (``(4, 3) @ (2, 2): the
+        inner sizes 3 and 2 differ``)."""
+        problem = self._wiring_problem(source, target, port)
+        if problem is None:
+            return self._shape_problem(target, extra_edge=Edge(source, target, port))
+        return problem
+
+    def _wiring_problem(self, source: str, target: str, port: int) -> str | None:
+        """`connection_problem` without the shapes."""
         if source not in self._nodes or target not in self._nodes:
             return "both ends must be nodes of this graph"
         target_node = self._nodes[target]
@@ -227,6 +284,53 @@ class GraphDocument:
         names = " → ".join(self.name(n) for n in [*path, target])
         return f"this wire would make a cycle: {names}"
 
+    # -- shapes ----------------------------------------------------------------------------
+
+    @property
+    def is_tensor_graph(self) -> bool:
+        """True once any leaf holds an array or any node is a kind for arrays: evaluation then uses engine.Tensor."""
+        return bool(self._tensors)
+
+    def shapes(self) -> dict[str, tuple | None]:
+        """The shape each node gives (None while an input upstream is not connected), from the kinds' shape rules."""
+        return dict(self._inferred()[0])
+
+    def shape_of(self, node_id: str) -> tuple[int, ...] | None:
+        return self._inferred()[0].get(node_id)
+
+    def wire_shape(self, edge: Edge) -> tuple[int, ...] | None:
+        """The shape the wire carries: its source's, for the wire's label."""
+        return self.shape_of(edge.source)
+
+    def shape_problems(self) -> dict[str, str]:
+        """Nodes whose operands' shapes cannot combine (empty for a document built through its own checks)."""
+        return dict(self._inferred()[1])
+
+    def _inferred(self) -> tuple:
+        if self._shapes is None:
+            if self._tensors:
+                self._shapes = infer_shapes(self)
+            else:  # a scalar graph: every node gives a scalar once its inputs are wired
+                self._shapes = self._scalar_shapes(), {}
+        return self._shapes
+
+    def _scalar_shapes(self) -> dict[str, tuple | None]:
+        known: dict[str, tuple | None] = {}
+        for node_id in self.topological_order():
+            node = self._nodes[node_id]
+            wired = [self._edges.get((node_id, p)) for p in range(node.port_count)]
+            known[node_id] = () if all(e is not None and known[e.source] is not None for e in wired) else None
+        return known
+
+    def _shape_problem(self, changed: str, extra_edge: Edge | None = None, values: dict | None = None,
+                       params: dict | None = None) -> str | None:
+        """Why a change not yet made would leave shapes that cannot combine, in shapes, or None."""
+        touches_tensor = bool(self._tensors) or any(np.ndim(v) > 0 for v in (values or {}).values())
+        if not touches_tensor:
+            return None  # scalars always combine
+        _, after = infer_shapes(self, extra_edge, values, params)
+        return first_new_problem(self, self.shape_problems(), after, changed)
+
     # -- changing (undo commands call these) -------------------------------------------------
 
     def add_node(self, node: Node, index: int | None = None) -> Node:
@@ -243,6 +347,8 @@ class GraphDocument:
             items.insert(index, (node.id, node))
             self._nodes = dict(items)
         self._graph.add_node(node.id)
+        if node.is_tensor:
+            self._tensors.add(node.id)
         self._announce("node_added", node.id)
         return node
 
@@ -255,14 +361,18 @@ class GraphDocument:
         for edge in removed:
             self.remove_edge(edge)
         del self._nodes[node_id]
+        self._tensors.discard(node_id)
         self._graph.remove_node(node_id)
         if self.output == node_id:
             self.output = None
         self._announce("node_removed", node_id)
         return removed
 
-    def add_edge(self, edge: Edge) -> None:
-        problem = self.connection_problem(edge.source, edge.target, edge.port)
+    def add_edge(self, edge: Edge, check_shapes: bool = True) -> None:
+        """Add a wire; `connection_problem` says why not. ``check_shapes=False`` leaves the shape check to
+        the caller (a file being read checks all shapes once at the end)."""
+        check_wire = self.connection_problem if check_shapes else self._wiring_problem
+        problem = check_wire(edge.source, edge.target, edge.port)
         if problem:
             raise ValueError(problem)
         self._edges[(edge.target, edge.port)] = edge
@@ -281,8 +391,56 @@ class GraphDocument:
         node.x, node.y = float(x), float(y)
         self._announce("node_moved", node_id)
 
-    def set_value(self, node_id: str, value: float) -> None:
-        self._nodes[node_id].value = float(value)
+    def value_problem(self, node_id: str, value) -> str | None:
+        """Why ``value`` may not become the leaf's value: past the limits, or a new shape that downstream
+        nodes cannot combine (the edit is refused, as a wire is; nothing is disconnected behind your back)."""
+        node = self._nodes[node_id]
+        if not node.is_leaf:
+            return f"{self.name(node_id)} is computed from its inputs: it has no value to set"
+        try:
+            value = as_leaf_value(value)
+        except ValueProblem as error:
+            return str(error)
+        if shape_of(value) == node.shape:
+            return None
+        problem = self._shape_problem(node_id, values={node_id: value})
+        if problem:
+            return (f"{self.name(node_id)} cannot become shape {shape_text(shape_of(value))}: {problem}")
+        return None
+
+    def set_value(self, node_id: str, value, generator: Generator | None = None) -> None:
+        """Set a leaf's value (a number or an array) and the generator that made it (None: typed by hand).
+
+        Raises `ValueProblem` with `value_problem`'s reason when the value is refused."""
+        problem = self.value_problem(node_id, value)
+        if problem:
+            raise ValueProblem(problem)
+        node = self._nodes[node_id]
+        if generator is not None:
+            _check_generator(kind(node.kind), generator, as_leaf_value(value))
+        node.value = as_leaf_value(value)
+        node.generator = generator
+        self._tensors.discard(node_id)
+        if node.is_tensor:
+            self._tensors.add(node_id)
+        self._announce("node_changed", node_id)
+
+    def params_problem(self, node_id: str, params: dict) -> str | None:
+        """Why a node may not take ``params`` (a bad axis, or a shape its neighbours cannot combine with)."""
+        node = self._nodes[node_id]
+        try:
+            checked = check_params(kind(node.kind).title, dict(params), kind(node.kind).default_params)
+        except ShapeError as error:
+            return str(error)
+        return self._shape_problem(node_id, params={node_id: checked})
+
+    def set_params(self, node_id: str, params: dict) -> None:
+        """Set a tensor node's parameters (axis, keepdims, shape); raises `ShapeError` when refused."""
+        problem = self.params_problem(node_id, params)
+        if problem:
+            raise ShapeError(problem)
+        node = self._nodes[node_id]
+        node.params = check_params(kind(node.kind).title, dict(params), kind(node.kind).default_params)
         self._announce("node_changed", node_id)
 
     def set_label(self, node_id: str, label: str) -> None:
@@ -310,6 +468,7 @@ class GraphDocument:
     def replace_with(self, other: GraphDocument) -> None:
         """Take ``other``'s nodes, wires and output (opening a file, parsing an expression)."""
         self._nodes = {n.id: replace(n) for n in other.nodes}
+        self._tensors = {n.id for n in other.nodes if n.is_tensor}
         self._edges = {(e.target, e.port): e for e in other.edges}
         self._graph = other.to_networkx()
         self.output = other.output
@@ -322,21 +481,9 @@ class GraphDocument:
     # -- files -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        nodes = []
-        for node in self._nodes.values():
-            entry = {k: v for k, v in asdict(node).items() if k != "inputs"}
-            if not node.is_leaf:
-                del entry["value"]
-            if kind(node.kind).is_variadic:
-                entry["inputs"] = node.inputs
-            nodes.append(entry)
-        return {
-            "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
-            "nodes": nodes,
-            "edges": [{"from": e.source, "to": e.target, "port": e.port} for e in self.edges],
-            "output": self.output,
-        }
+        """The graph file's content: version 1 for a scalar graph (as every earlier file), version 2 once a
+        node holds an array, a tensor kind, parameters or a generator (README, "Graph file format")."""
+        return document_dict(self.nodes, self.edges, self.output)
 
     @classmethod
     def from_dict(cls, data) -> GraphDocument:
@@ -344,20 +491,22 @@ class GraphDocument:
         naming the field (``edges[2]: ...``) and leaves nothing half-built behind."""
         checked = check(data)
         document = cls()
-        for i, entry in enumerate(checked.nodes):
-            if document.has_node(entry.id):
-                raise DocumentFormatError(f"nodes[{i}].id: {entry.id!r} is the id of an earlier node too")
-            document.add_node(Node(entry.id, entry.kind, entry.x, entry.y, entry.label,
-                                   0.0 if entry.value is None else entry.value, entry.inputs or 0))
+        for i, node in enumerate(read_nodes(checked, Node)):
+            if document.has_node(node.id):
+                raise DocumentFormatError(f"nodes[{i}].id: {node.id!r} is the id of an earlier node too")
+            document.add_node(node)
         for i, entry in enumerate(checked.edges):
             for end, node_id in (("from", entry.source), ("to", entry.target)):
                 if not document.has_node(node_id):
                     raise DocumentFormatError(f"edges[{i}].{end}: {node_id!r} is not the id of a node")
-            problem = document.connection_problem(entry.source, entry.target, entry.port)
+            problem = document._wiring_problem(entry.source, entry.target, entry.port)
             if problem:
                 raise DocumentFormatError(f"edges[{i}]: {problem}")
-            document.add_edge(Edge(entry.source, entry.target, entry.port))
+            document.add_edge(Edge(entry.source, entry.target, entry.port), check_shapes=False)
         if checked.output is not None and not document.has_node(checked.output):
             raise DocumentFormatError(f"output: {checked.output!r} is not the id of a node")
+        for node_id, problem in document.shape_problems().items():  # all shapes checked once, not wire by wire
+            where = document.node_index(node_id)
+            raise DocumentFormatError(f"nodes[{where}]: the shapes of its inputs do not combine: {problem}")
         document.output = checked.output
         return document

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..numbers import format_number
+from .arrays import Generator, as_leaf_value, format_array, shape_of, shape_text
 from .catalog import kind
 from .document import Edge, GraphDocument, Node
 
@@ -89,8 +92,26 @@ class SetField:
         self._set(doc, self.old)
 
     def _set(self, doc: GraphDocument, value) -> None:
-        setter = {"value": doc.set_value, "label": doc.set_label, "inputs": doc.set_inputs}[self.name]
+        setter = {"value": doc.set_value, "label": doc.set_label, "inputs": doc.set_inputs,
+                  "params": doc.set_params}[self.name]
         setter(self.node_id, value)
+
+
+@dataclass(frozen=True, eq=False)
+class SetValue:
+    """Set a leaf's value (a number or an array) together with the generator that made it, or None."""
+
+    node_id: str
+    old: object
+    old_generator: Generator | None
+    new: object
+    new_generator: Generator | None
+
+    def apply(self, doc: GraphDocument) -> None:
+        doc.set_value(self.node_id, self.new, self.new_generator)
+
+    def revert(self, doc: GraphDocument) -> None:
+        doc.set_value(self.node_id, self.old, self.old_generator)
 
 
 @dataclass(frozen=True)
@@ -171,10 +192,42 @@ def move_nodes(doc: GraphDocument, positions: dict[str, tuple[float, float]], te
     return Edit(text, actions)
 
 
-def set_value(doc: GraphDocument, node_id: str, value: float) -> Edit:
+def set_value(doc: GraphDocument, node_id: str, value, generator: Generator | None = None) -> Edit:
+    """Set a leaf's value: a number, or an array (typed in a table, or made by ``generator``).
+
+    Raises ``ValueError`` with the document's reason when the value is refused (past the limits, or a new
+    shape that the nodes downstream cannot combine with), before anything changes."""
     node = doc.node(node_id)
-    text = f"Set {doc.name(node_id)} = {format_number(value)}"
-    return Edit(text, [SetField(node_id, "value", node.value, float(value))])
+    if np.ndim(value) == 0 and generator is None and np.ndim(node.value) == 0 and node.generator is None:
+        text = f"Set {doc.name(node_id)} = {format_number(float(value))}"  # a scalar edit, as ever
+        return Edit(text, [SetField(node_id, "value", node.value, float(value))])
+    problem = doc.value_problem(node_id, value)
+    if problem:
+        raise ValueError(problem)
+    value = as_leaf_value(value)
+    if generator is not None:
+        text = f"Fill {doc.name(node_id)} with {generator.call_text()}"
+    elif shape_of(value) != shape_of(node.value):
+        text = f"Set {doc.name(node_id)} to shape {shape_text(shape_of(value))}"
+    else:
+        text = f"Set {doc.name(node_id)} = {format_array(value, limit=6)}"
+    return Edit(text, [SetValue(node_id, node.value, node.generator, value, generator)])
+
+
+def generate(doc: GraphDocument, node_id: str, generator: Generator) -> Edit:
+    """Fill a leaf with a generator's values (``randn(2, 3, seed=0)``), remembering the generator."""
+    return set_value(doc, node_id, generator.values(), generator)
+
+
+def set_params(doc: GraphDocument, node_id: str, params: dict) -> Edit:
+    """Change a tensor node's parameters (axis, keepdims, shape); raises ``ValueError`` when refused."""
+    node = doc.node(node_id)
+    new = {**node.params, **params}
+    problem = doc.params_problem(node_id, new)
+    if problem:
+        raise ValueError(problem)
+    shown = ", ".join(f"{name}={value}" for name, value in params.items())
+    return Edit(f"Set {doc.name(node_id)} {shown}", [SetField(node_id, "params", dict(node.params), new)])
 
 
 def set_label(doc: GraphDocument, node_id: str, label: str) -> Edit:
@@ -207,17 +260,27 @@ def add_subgraph(doc: GraphDocument, nodes: list[Node], edges: list[Edge], text:
     actions: list = [AddNode(replace(node, id=new_ids[node.id])) for node in nodes]
     actions += [AddEdge(Edge(new_ids[e.source], new_ids[e.target], e.port))
                 for e in edges if e.source in new_ids and e.target in new_ids]
-    return Edit(text, actions)
+    return _tried(doc, Edit(text, actions))
 
 
 def insert_on_wire(doc: GraphDocument, node: Node, edge: Edge) -> Edit:
-    """Drop ``node`` onto ``edge``: source → node's first input, node's output → the old target port."""
-    return Edit(f"Insert {kind(node.kind).title}", [
+    """Drop ``node`` onto ``edge``: source → node's first input, node's output → the old target port.
+
+    In a tensor graph the edit is tried on a copy first: shapes the node cannot take raise ``ValueError``
+    with the reason before anything changes, rather than halfway through."""
+    return _tried(doc, Edit(f"Insert {kind(node.kind).title}", [
         RemoveEdge(edge),
         AddNode(node),
         AddEdge(Edge(edge.source, node.id, 0)),
         AddEdge(Edge(node.id, edge.target, edge.port)),
-    ])
+    ]))
+
+
+def _tried(doc: GraphDocument, edit: Edit) -> Edit:
+    """``edit``, once it applied cleanly to a copy of a tensor graph (a scalar graph's wires always fit)."""
+    if doc.is_tensor_graph or any(isinstance(a, AddNode) and a.node.is_tensor for a in edit.actions):
+        edit.apply(doc.copy())  # raises ValueError with the document's reason
+    return edit
 
 
 def replace_document(doc: GraphDocument, new: GraphDocument, text: str) -> Edit:

@@ -2,6 +2,8 @@
 
 Each document node becomes one engine `Value`; the output's ``backward_steps()`` then give
 every node's gradient and the gradient each wire carries (its chain-rule contribution).
+A document that holds arrays (`GraphDocument.is_tensor_graph`) is evaluated with engine `Tensor`s
+instead (`tensor_evaluate`): each node's value and gradient, and each wire's, are then numpy arrays.
 """
 
 from __future__ import annotations
@@ -9,23 +11,38 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from engine import Value
 
 from ..numbers import format_number
+from .arrays import format_array, same_value
 from .catalog import kind
 from .document import Edge, GraphDocument
+from .tensor_evaluate import backward_through, build_tensors, nonfinite_problem
 
 
-@dataclass
+@dataclass(eq=False)
 class NodeResult:
-    value: float | None = None  # None: not computable (a missing input upstream)
-    grad: float | None = None  # None: the output does not depend on this node
+    value: float | np.ndarray | None = None  # None: not computable; an array in a tensor graph
+    grad: float | np.ndarray | None = None  # None: the output does not depend on this node
     problem: str | None = None  # why the value is nan or inf, in words
     missing_ports: list[str] = field(default_factory=list)  # names of unconnected inputs
 
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, NodeResult):
+            return NotImplemented
+        return (same_number(self.value, other.value) and same_number(self.grad, other.grad)
+                and (self.problem, self.missing_ports) == (other.problem, other.missing_ports))
 
-def same_number(a: float | None, b: float | None) -> bool:
-    """Equal, with nan equal to nan (a nan gradient that stays nan needs no repaint)."""
+    __hash__ = None
+
+
+def same_number(a, b) -> bool:
+    """Equal, with nan equal to nan (a nan gradient that stays nan needs no repaint); arrays equal in shape
+    and every element."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return same_value(a, b)
     return a == b or (a is not None and b is not None and a != a and b != b)
 
 
@@ -39,8 +56,10 @@ class Evaluation:
     results: dict[str, NodeResult]
     edge_grads: dict[Edge, float]
     output: str | None
-    values: dict[str, Value]  # the engine objects, for the backward animator
+    values: dict[str, Value]  # the engine objects, for the backward animator (Tensors in a tensor graph)
     incomplete: list[str]  # one message per unconnected input
+    is_tensor: bool = False  # evaluated with engine.Tensor: values and gradients are arrays
+    broadcasts: dict[Edge, str] = field(default_factory=dict)  # how a broadcast operand's gradient was summed back
 
     @property
     def is_complete(self) -> bool:
@@ -54,7 +73,9 @@ class Evaluation:
             return f"Incomplete: {self.incomplete[0]}{more}"
         problems = [r.problem for r in self.results.values() if r.problem]
         result = self.results[self.output]
-        text = f"Output = {format_number(result.value)}"
+        if result.value is None:
+            return f"Cannot compute {self.output}: {result.problem}"
+        text = f"Output = {format_array(result.value) if self.is_tensor else format_number(result.value)}"
         return text + (f"; {len(problems)} node(s) give nan or inf" if problems else "")
 
 
@@ -86,6 +107,8 @@ def build_values(document: GraphDocument, order: list[str] | None = None,
 
 
 def evaluate(document: GraphDocument) -> Evaluation:
+    if document.is_tensor_graph:
+        return evaluate_tensors(document)
     order = document.topological_order()
     values, missing = build_values(document, order)
     results = {node_id: NodeResult() for node_id in order}
@@ -132,3 +155,31 @@ def _problem(document: GraphDocument, node_id: str, values: dict[str, Value]) ->
     if reason:
         return reason
     return "the result is too large for a float (overflow)" if math.isinf(value) else "the result is undefined (nan)"
+
+
+def evaluate_tensors(document: GraphDocument) -> Evaluation:
+    """`evaluate` for a graph holding arrays: engine Tensors forward, the engine's backward steps back."""
+    order = document.topological_order()
+    tensors, missing, problems = build_tensors(document, order)
+    results = {node_id: NodeResult() for node_id in order}
+    incomplete = []
+    for node_id, ports in missing.items():
+        results[node_id].missing_ports = ports
+        incomplete += [f"input '{port}' of {document.name(node_id)} is not connected" for port in ports]
+    for node_id, problem in problems.items():
+        results[node_id].problem = problem
+        incomplete.append(f"{document.name(node_id)}: {problem}")
+    for node_id in order:
+        tensor = tensors.get(node_id)
+        if tensor is None:
+            continue
+        results[node_id].value = np.array(tensor.data)
+        if not np.all(np.isfinite(tensor.data)):
+            results[node_id].problem = nonfinite_problem(document, node_id, tensors)
+    output = document.effective_output()
+    edge_grads, broadcasts = {}, {}
+    if output is not None and output in tensors:
+        grads, edge_grads, broadcasts = backward_through(document, tensors, output)
+        for node_id, grad in grads.items():
+            results[node_id].grad = grad
+    return Evaluation(results, edge_grads, output, tensors, incomplete, True, broadcasts)

@@ -17,10 +17,11 @@ from collections import Counter
 from .catalog import kind
 from .document import GraphDocument
 from .evaluate import evaluate
+from .export_tensors import tensor_script
 from .from_engine import leaf_kind
 
 # Names the script itself uses: a node label must not shadow them.
-_RESERVED = frozenset({"Value", "torch", "show", "tensor"}) | frozenset(dir(builtins))
+_RESERVED = frozenset({"Value", "torch", "show", "tensor", "Tensor", "np", "F"}) | frozenset(dir(builtins))
 
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
 _TORCH_FUNCTIONS = {"exp", "log", "tanh", "sigmoid", "relu", "sin", "cos", "abs"}
@@ -44,6 +45,8 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
     torch_names = {}
     for node_id in order:
         torch_names[node_id] = _unique(f"{names[node_id]}_t", taken)
+    if evaluation.is_tensor:  # arrays: engine.Tensor, every element printed (issue 19)
+        return tensor_script(document, evaluation, names, torch_names, _number, use_torch)
 
     out_name = names[output]
     lines = [

@@ -13,6 +13,11 @@ newlines::
 
 Operators ``+ - * / **`` and unary ``-``; functions exp, log, tanh, sigmoid, relu, sin, cos, abs
 (one argument) and sum (one or more). A name that is never assigned becomes an input with value 1.
+
+Tensors (issue 19; see `expression_tensors`): list literals, the generators zeros, ones, arange, eye,
+randn, rand, the operator ``@``, ``x.T``, and sum/mean/reshape/softmax/log_softmax/mse/cross_entropy::
+
+    X = [[1, 2], [3, 4], [5, 6]]; W = randn(2, 2, seed=0); b = zeros(2); L = sum(tanh(X @ W + b))
 """
 
 from __future__ import annotations
@@ -21,16 +26,27 @@ import ast
 import bisect
 import re
 
+import numpy as np
+
+from .arrays import RANDOM_GENERATORS, Generator
 from .catalog import FUNCTION_NAMES
 from .document import Edge, GraphDocument, Node
+from .expression_tensors import (
+    TENSOR_CALLABLE,
+    TENSOR_FUNCTIONS,
+    array_literal,
+    generator_call,
+    tensor_call,
+    wants_reduction,
+)
 from .layout import layered_layout
 
 EXAMPLE = "tanh(x1*w1 + x2*w2 + b)"
-CALLABLE = (*FUNCTION_NAMES, "sum")
+CALLABLE = (*FUNCTION_NAMES, "sum", *TENSOR_CALLABLE)
 DEFAULT_INPUT_VALUE = 1.0
 
 _PARAMETER_NAME = re.compile(r"(?:[wb]|weight|bias)\d*(?:\.\d+)*")  # w, w1, b2, weight, bias, w1.2.3 (engine.nn)
-_OPERATORS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+_OPERATORS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.MatMult: "matmul"}
 _SYMBOLS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.FloorDiv: "//", ast.Mod: "%",
     ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -233,6 +249,10 @@ class _Parser:
                 raise self._error(f"nothing to compute: the last statement gives '{name}' a number; end with an "
                                   f"expression such as {EXAMPLE}", statement.value)
             node_id = self._leaf(name, number)
+        elif (array := array_literal(self, statement.value)) is not None:
+            node_id = self._leaf(name, array)
+        elif isinstance(statement.value, ast.Call) and (generator := generator_call(self, statement.value)):
+            node_id = self._leaf(name, generator.values(), generator)
         else:
             node_id = self._expression(statement.value)
             if not self.document.node(node_id).label:  # a fresh node; a bare name (e = a) just shares a's node
@@ -258,9 +278,10 @@ class _Parser:
         if op is None:
             symbol = _SYMBOLS.get(type(node.op), "this operator")
             column = self._between(node.left, node.right, symbol, node)
-            raise self._error(f"the operator '{symbol}' is not supported; use + - * / **", column)
+            raise self._error(f"the operator '{symbol}' is not supported; use + - * / ** @", column)
         right_id = self._expression(node.right)
-        return self._operation(op, [left_id, right_id])
+        symbol = _SYMBOLS[type(node.op)]
+        return self._operation(op, [left_id, right_id], self._between(node.left, node.right, symbol, node))
 
     def _operand(self, node: ast.expr) -> str:
         number = self._number(node)
@@ -277,6 +298,10 @@ class _Parser:
             raise self._error(f"'{symbol}' is not supported", node)
         if isinstance(node, ast.Call):
             return self._call(node)
+        if isinstance(node, ast.List):
+            return self._constant(array_literal(self, node))
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            return self._operation("transpose", [self._expression(node.value)], node)
         raise self._unsupported(node)
 
     def _name(self, node: ast.Name) -> str:
@@ -302,6 +327,11 @@ class _Parser:
         for argument in node.args:
             if isinstance(argument, ast.Starred):
                 raise self._unsupported(argument)
+        generator = generator_call(self, node)
+        if generator is not None:
+            return self._constant(generator.values(), generator)
+        if name in TENSOR_FUNCTIONS or (name == "sum" and node.keywords and all(k.arg for k in node.keywords)):
+            return tensor_call(self, node, name)
         if node.keywords:
             keyword = node.keywords[0]
             what = "'**' unpacking" if keyword.arg is None else f"keyword arguments ({keyword.arg}=...)"
@@ -315,7 +345,9 @@ class _Parser:
             raise self._error(f"{name} takes exactly one argument ({given} given)",
                               node.args[1] if count > 1 else node.func)
         operands = [self._expression(argument) for argument in node.args]
-        return self._operation(name, operands)
+        if name == "sum" and wants_reduction(self, node, operands):
+            return self._operation("reduce_sum", operands, node)
+        return self._operation(name, operands, node)
 
     def _number(self, node: ast.expr) -> float | None:
         """The value of a number literal, signs included (-3, +2.5, -(1e3)); None for anything else."""
@@ -367,16 +399,29 @@ class _Parser:
 
     # -- building --------------------------------------------------------------------------
 
-    def _leaf(self, name: str, value: float) -> str:
-        kind = "parameter" if is_parameter_name(name) else "input"
-        return self.document.add_node(Node(self.document.new_id(), kind, label=name, value=value)).id
+    def _leaf(self, name: str, value, generator: Generator | None = None) -> str:
+        # An array named W or B reads as a weight as w and b do; randomly drawn values are weights too.
+        learnable = is_parameter_name(name) or (np.ndim(value) > 0 and is_parameter_name(name.lower())) \
+            or (generator is not None and generator.name in RANDOM_GENERATORS)
+        kind = "parameter" if learnable else "input"
+        return self.document.add_node(Node(self.document.new_id(), kind, label=name, value=value,
+                                           generator=generator)).id
 
-    def _constant(self, value: float) -> str:
-        return self.document.add_node(Node(self.document.new_id(), "constant", value=value)).id
+    def _constant(self, value, generator: Generator | None = None) -> str:
+        return self.document.add_node(Node(self.document.new_id(), "constant", value=value, generator=generator)).id
 
-    def _operation(self, kind: str, operands: list[str]) -> str:
+    def _operation(self, kind: str, operands: list[str], where: ast.AST | int | None = None,
+                   params: dict | None = None) -> str:
+        """A node of ``kind`` wired to ``operands``; shapes that cannot combine are an error at ``where``."""
         inputs = len(operands) if kind == "sum" else 0
-        node_id = self.document.add_node(Node(self.document.new_id(), kind, inputs=inputs)).id
+        try:
+            node = Node(self.document.new_id(), kind, inputs=inputs, params=params or {})
+        except ValueError as error:
+            raise self._error(str(error), where if where is not None else 0) from None
+        node_id = self.document.add_node(node).id
         for port, source in enumerate(operands):
-            self.document.add_edge(Edge(source, node_id, port))
+            try:
+                self.document.add_edge(Edge(source, node_id, port))
+            except ValueError as error:
+                raise self._error(str(error), where if where is not None else 0) from None
         return node_id

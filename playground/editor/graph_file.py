@@ -1,4 +1,6 @@
-"""The graph file's shape, version 1, checked whole at the door: Qt-free.
+"""The graph file's shape, version 1 (scalar graphs), checked whole at the door: Qt-free.
+
+Version 2 (arrays, tensor kinds, parameters, generators) is `graph_file_v2`; `check` reads either.
 
 A pydantic model in strict mode says what each field must be (types, ranges, limits); what the
 model cannot say (ids used twice, wires to nowhere, cycles) `GraphDocument.from_dict` checks
@@ -16,10 +18,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..validation import describe, shown
-from .catalog import KINDS, kind
+from .catalog import KINDS, kind  # KINDS: the scalar kinds, all that version 1 holds
 
 FORMAT_NAME = "autograd-playground-graph"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest version this app reads; a scalar graph is still written as version 1
+SCALAR_FORMAT_VERSION = 1
 
 MAX_NODES = 2_000
 MAX_EDGES = 6_000
@@ -82,8 +85,9 @@ class GraphFileV1(_Strict):
     output: Annotated[str, Field(max_length=MAX_TEXT)] | None
 
 
-def check(data: Any) -> GraphFileV1:
-    """``data`` (a file's parsed JSON) checked whole; raises `DocumentFormatError` naming the first bad field."""
+def check(data: Any):
+    """``data`` (a file's parsed JSON) checked whole, as a `GraphFileV1` or `GraphFileV2`; raises
+    `DocumentFormatError` naming the first bad field."""
     if not isinstance(data, dict):
         raise DocumentFormatError("this is not an Autograd Playground graph: the file holds no JSON object")
     name = data.get("format")
@@ -99,8 +103,10 @@ def check(data: Any) -> GraphFileV1:
     if version > FORMAT_VERSION:
         raise DocumentFormatError(f"the file uses format version {shown(version)}, written by a newer "
                                   f"Autograd Playground; this one reads version {FORMAT_VERSION}")
+    from .graph_file_v2 import GraphFileV2
+
     try:
-        return GraphFileV1.model_validate(data)
+        return (GraphFileV1 if version == 1 else GraphFileV2).model_validate(data)
     except ValidationError as error:
         raise DocumentFormatError(_with_limits(describe(error))) from None
 

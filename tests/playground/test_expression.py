@@ -213,7 +213,7 @@ EXPECTED_ERRORS = [
     ("x * 2j", "a complex number is not supported", 1, 4),
     ("lambda: 1", "lambda is not supported", 1, 0),
     ("1 if x else 2", "a conditional (a if c else b) is not supported", 1, 2),
-    ("[x, y]", "a list [...] is not supported", 1, 0),
+    ("[x, y]", "a list holds numbers only (or lists of numbers, one per row)", 1, 1),
     ("x, y", "sum(a, b, c)", 1, 0),
     ("x // 2", "the operator '//' is not supported", 1, 2),
     ("x % 2", "the operator '%' is not supported", 1, 2),
