@@ -166,3 +166,34 @@ def test_pasting_nested_junk_as_graph_nodes_says_so_and_changes_nothing(qtbot):
     panel.paste()
     assert messages and messages[-1].startswith("Cannot paste: not a file of this app: its JSON is nested too deeply")
     assert document.to_dict() == before
+
+
+def test_a_tensor_graph_is_refused_by_the_editor_until_its_cards_draw_arrays(qtbot, tmp_path):
+    """The model reads and evaluates version-2 tensor graphs; the window says it cannot draw them yet,
+    and keeps the graph it has, rather than fail half-way through drawing one."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from playground.app import MainWindow
+    from playground.editor.panel import TENSORS_NOT_DRAWN
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    shown = []
+    window._show_error = lambda title, message: shown.append(message)
+    before = _window_state(window)
+    assert window.editor.build_from_expression("X = [[1, 2], [3, 4]]; W = ones(2, 2); L = sum(X @ W)") is False
+    assert window.editor.expression_error.text() == TENSORS_NOT_DRAWN
+    path = tmp_path / "tensor.json"
+    document = GraphDocument.from_dict(json.loads(json.dumps(_tensor_file())))
+    assert document.is_tensor_graph
+    save_document(path, document)
+    assert window.open_path(path) is False and "the editor's cards draw scalars only" in shown[-1]
+    assert _window_state(window) == before
+
+
+def _tensor_file() -> dict:
+    from playground.editor.expression import parse_expression
+
+    return parse_expression("X = [[1, 2], [3, 4]]; b = zeros(2); L = sum(X + b)").to_dict()
