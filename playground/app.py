@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
-from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoGroup, QUndoStack
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter, QUndoGroup, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QApplication,
@@ -36,6 +36,8 @@ from .status_bar import StatusBar
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 from .training.setup_actions import install_setup_actions
+from .view_menu import ViewMenu
+from .window_size import first_window_size, opens_maximized
 
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
@@ -64,17 +66,6 @@ def example_index() -> list[dict]:
     except (OSError, ValueError):
         return [{"file": p.name, "title": p.stem.replace("_", " "), "description": ""}
                 for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
-
-
-def first_window_size(available: QSize | None) -> QSize:
-    """The window's size on a first run, on a screen with ``available`` room: 1280 x 820, or as much as
-    85% of a bigger screen (up to 1800 x 1100), so that the Learn dock beside the editor leaves the graph
-    room on a 1920 x 1080 screen. A smaller screen's window manager fits the window to it."""
-    size = QSize(1280, 820)
-    if available is not None:
-        size = size.expandedTo(QSize(min(round(available.width() * 0.85), 1800),
-                                     min(round(available.height() * 0.85), 1100)))
-    return size
 
 
 class MainWindow(QMainWindow):
@@ -113,6 +104,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
+        self.editor.status_withdrawn.connect(self._on_editor_status_withdrawn)
         self.editor.summary_changed.connect(self._on_editor_summary_changed)
         self.editor.animate_backward_requested.connect(self.animate_backward)
         self.animator.status_message.connect(lambda text: self._show_tab_message(self.animator, text))
@@ -208,23 +200,10 @@ class MainWindow(QMainWindow):
             self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G"))
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
-        self.view_menu = view_menu = bar.addMenu("&View")
-        self.editor_actions += [
-            self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F"),
-            self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn),
-            self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut),
-            self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L"),
-        ]
-        self.minimap_action = self._action(view_menu, "&Minimap", self._on_minimap_toggled, "M")
-        self.minimap_action.setCheckable(True)
-        theme_menu = view_menu.addMenu("&Theme")
-        self.theme_group = QActionGroup(self)
-        for theme in ("light", "dark"):
-            action = self._action(theme_menu, theme.capitalize(), lambda _=False, t=theme: self.set_theme(t), None,
-                                  f"actionTheme{theme.capitalize()}")
-            action.setCheckable(True)
-            action.setData(theme)
-            self.theme_group.addAction(action)
+        self.view_actions = ViewMenu(self)  # Fit and Zoom act on the tab's graph; the panels; minimap; theme
+        self.view_menu, self.minimap_action = self.view_actions.menu, self.view_actions.minimap_action
+        self.theme_group = self.view_actions.theme_group
+        self.editor_actions.append(self.view_actions.auto_layout_action)
 
         self.help_menu = help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
@@ -465,7 +444,10 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             screen = self.screen()
-            self.resize(first_window_size(screen.availableGeometry().size() if screen is not None else None))
+            available = screen.availableGeometry().size() if screen is not None else None
+            self.resize(first_window_size(available))
+            if opens_maximized(available) or self.learning.presentation.is_on:  # every pixel to the graph
+                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)
@@ -508,6 +490,12 @@ class MainWindow(QMainWindow):
         else:
             self._tab_messages[panel] = text
 
+    def _on_editor_status_withdrawn(self, text: str) -> None:
+        if self.statusBar().currentMessage() == text:
+            self.statusBar().clearMessage()
+        if self._tab_messages.get(self.editor) == text:
+            del self._tab_messages[self.editor]
+
     def _on_editor_summary_changed(self, text: str) -> None:
         self._set_tab_summary(self.editor, text)
 
@@ -520,6 +508,7 @@ class MainWindow(QMainWindow):
         panel = self.tabs.widget(index)
         for action in self.editor_actions:
             action.setEnabled(panel is self.editor)
+        self.view_actions.follow_tab(panel)
         self.undo_group.setActiveStack(self._undo_stacks.get(panel))
         self.statusBar().clearMessage()
         self.evaluation_label.setText(self._tab_summaries.get(panel, ""))

@@ -1,13 +1,12 @@
 """The backward animator tab: play the forward and the backward pass of a graph one step at a time.
 
-The panel animates either its own copy of the editor's graph document or a snapshot of the
-training panel's network on one batch (a tensor graph). It composes its rooms (laid out by
-`arrangement`): the graph, drawn in a read-only `AnimatorScene` that a `SceneSync` recolours as
-a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and the list
-of steps; the `PlaybackControls` below; a pitfall's replay (`PitfallView`); Predict mode
-(`PredictBox`); and the `QuizHiding` that keeps the answers of Predict or a lesson's exercise
-hidden until they are given. The panel itself loads, follows the editor's graph, moves in time
-and plays.
+It animates its own copy of the editor's graph or a snapshot of the training network on one batch
+(a tensor graph). It composes its rooms (laid out by `arrangement`, where the step panel gives way to
+the graph when the window is narrow): the graph in a read-only `AnimatorScene` that a `SceneSync`
+recolours as a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and
+the list of steps; the `PlaybackControls`; a pitfall's replay (`PitfallView`); Predict mode
+(`PredictBox`); the `QuizHiding` that keeps Predict's or a lesson's answers hidden until given.
+The panel itself loads, follows the editor's graph, moves in time and plays.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from ..editor.concealment import NOTHING_CONCEALED
 from ..editor.document import Change, GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
-from .arrangement import arrange, legend_label, message_label, source_combo
+from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
@@ -551,6 +550,8 @@ class AnimatorPanel(QWidget):
         paired = self.pitfalls.animation is not None
         self.fitting.frame(paired=paired, text_scale=self._text_scale)
         self.legend.setText(legend_html(self._text_scale))
+        self.give_way.set_width(self.steps, round(STEPS_WIDTH * self._text_scale))
+        self.give_way.set_text_scale(self._text_scale)
         self.fitting.auto = True
         self.fitting.fit_soon()
 

@@ -1,0 +1,34 @@
+"""How large the main window opens on a first run: never larger than the screen's available area.
+
+A window manager places a window by its frame (title bar and borders), which Qt does not know before
+the window is shown; a window sized to the whole available area would be taller than the screen by its
+title bar (1282 x 845 on a 1280 x 720 projector). So on a screen a classroom has (up to 1366 x 768, or
+any screen too small for the size wanted) the window opens maximized, which the window manager fits to
+the screen exactly; on a bigger screen it takes most of it, with room left for its frame.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize
+
+WANTED = QSize(1280, 820)  # the size the app is designed around, where the screen has room for it
+LARGEST = QSize(1800, 1100)
+SHARE = 0.85  # of a bigger screen
+FRAME = QSize(16, 48)  # room for the window manager's title bar and borders (openbox: 2 x 1 and 25; others more)
+
+
+def first_window_size(available: QSize | None) -> QSize:
+    """The window's size (without its frame) on a first run, on a screen with ``available`` room: 1280 x 820,
+    or 85% of a bigger screen (up to 1800 x 1100), so that the Learn dock beside the editor leaves the graph
+    room on a 1920 x 1080 screen; never more than the available room less a frame."""
+    if available is None:
+        return QSize(WANTED)
+    size = WANTED.expandedTo(QSize(min(round(available.width() * SHARE), LARGEST.width()),
+                                   min(round(available.height() * SHARE), LARGEST.height())))
+    return size.boundedTo(available - FRAME)
+
+
+def opens_maximized(available: QSize | None) -> bool:
+    """Whether a first window fills the screen: where the designed size and a frame do not fit beside each
+    other (1280 x 720, 1366 x 768, 1024 x 768), every pixel goes to the graph."""
+    return available is not None and not (WANTED + FRAME).boundedTo(available) == WANTED + FRAME
