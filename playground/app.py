@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from .file_kinds import ReadFile, read_any
 from .files import FileFormatError, load_document, save_document, without_file_name, write_atomic
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
+from .panel_tabs import PanelTabs
 from .paths import EXAMPLES
 from .status_bar import StatusBar
 from .theme import apply_theme
@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.undo_stack = QUndoStack(self)
         self.editor = EditorPanel(self.document, self.undo_stack)
 
-        self.tabs = QTabWidget()
+        self.tabs = PanelTabs()  # a panel larger than the window scrolls in its tab
         self.tabs.setObjectName("mainTabs")
         self.tabs.setAccessibleName("mainTabs")
         self.animator = AnimatorPanel()

@@ -41,3 +41,17 @@ def bounds(window, settle) -> dict:
         out[name] = [r.x(), r.y(), r.width(), r.height()]
         out[name + "_items"] = sorted({type(i).__name__ for i in panel.view.scene().items()})
     return out
+
+
+def minimums(window, settle) -> dict:
+    out = {"frame": _rect(window.frameGeometry()), "available": _rect(window.screen().availableGeometry())}
+    for name in ("editor", "animator", "training"):
+        window.tabs.setCurrentWidget(getattr(window, name))
+        settle(0.3)
+        hint = window.minimumSizeHint()
+        out[name] = {"min": [hint.width(), hint.height()], "frame": _rect(window.frameGeometry()),
+                     "tab_min": [window.tabs.currentWidget().minimumSizeHint().width(),
+                                 window.tabs.currentWidget().minimumSizeHint().height()],
+                     "dock_min": [window.learning.dock.minimumSizeHint().width(),
+                                  window.learning.dock.minimumSizeHint().height()]}
+    return out
