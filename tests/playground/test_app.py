@@ -518,3 +518,30 @@ def test_the_side_panel_says_how_many_nodes_are_selected(window):
     assert heading.text().startswith("<b>3 nodes selected.</b>")
     window.editor.scene.select_nodes([])
     assert heading.text().startswith("<b>No node selected.</b>")
+
+
+def test_a_status_message_given_before_the_window_had_room_reads_in_full_once_it_has(window, qtbot):
+    """Said while the window was narrow (or not laid out yet), the message stayed cut to 'The gra…'."""
+    bar = window.statusBar()
+    window.resize(420, 600)
+    text = "The graph is larger than the view at a readable size: press F to see it all"
+    bar.showMessage(text, 60_000)
+    qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar).endswith("…"))
+    assert bar.toolTip() == text  # the whole message, where the bar is too short for it
+    window.resize(1500, 900)
+    qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar) == text)
+    assert bar.toolTip() == "" and bar.currentMessage() == text
+
+
+def test_the_larger_than_the_view_note_and_message_go_when_the_window_grows_and_the_graph_fits(window, qtbot):
+    window.learning.dock.setVisible(False)
+    window.resize(700, 500)
+    window.editor.build_from_expression("a=2; b=3; c=4; d=5; e=6; L=tanh(((a*b)+c)*(a+d)*e)")
+    view = window.editor.view
+    qtbot.waitUntil(lambda: view.too_big_hint.isVisible())
+    view.fit()  # as the window's resizes do: the status bar says so too
+    assert "larger than the view" in window.statusBar().currentMessage()
+    window.resize(1900, 1000)
+    qtbot.waitUntil(lambda: all_cards_visible(window))
+    qtbot.waitUntil(lambda: not view.too_big_hint.isVisible())
+    assert "larger than the view" not in window.statusBar().currentMessage()
