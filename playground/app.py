@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.setAccessibleName("MainWindow")
         self.settings = settings if settings is not None else QSettings()
         self.current_path: Path | None = None
+        self._first_size, self._maximize_when_shown = QSize(), False
         self.document_name = "Untitled"
 
         self.document = GraphDocument()
@@ -445,9 +446,11 @@ class MainWindow(QMainWindow):
         else:
             screen = self.screen()
             available = screen.availableGeometry().size() if screen is not None else None
-            self.resize(first_window_size(available))
-            if opens_maximized(available) or self.learning.presentation.is_on:  # every pixel to the graph
-                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+            self._first_size = first_window_size(available)
+            self.resize(self._first_size)
+            # On a projector or in presentation mode every pixel goes to the graph (done when shown, so that
+            # a size chosen before showing the window wins).
+            self._maximize_when_shown = opens_maximized(available) or self.learning.presentation.is_on
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)
@@ -536,6 +539,13 @@ class MainWindow(QMainWindow):
         return QMessageBox.question(self, "Unsaved changes",
                                     f"{self.document_name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._maximize_when_shown:
+            self._maximize_when_shown = False
+            if self.size() == self._first_size and not self.isFullScreen():
+                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():

@@ -1,0 +1,140 @@
+"""The panels beside the graphs give way to them (playground/give_way.py), View > Fit and Zoom act on the
+tab's graph, and a panel larger than the window scrolls in its tab (playground/panel_tabs.py)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox, QScrollArea
+
+from playground.app import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("learn/visible", False)  # not a first run: no Learn dock
+    window = MainWindow(settings)
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.resize(1800, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.learning.presentation.set_on(False)  # the application's font is shared by every test
+
+
+def action(window, name: str) -> QAction:
+    found = window.findChild(QAction, name)
+    assert found is not None, name
+    return found
+
+
+def test_the_editors_panels_close_in_order_when_the_graph_needs_the_room_and_come_back(window, qtbot):
+    editor = window.editor
+    qtbot.waitUntil(lambda: editor.palette.isVisible() and editor.side.isVisible())  # room for all
+    wide_zoom = editor.view.zoom()
+    window.resize(1250, 900)  # the neuron example beside both panels would be drawn at 0.72
+    qtbot.waitUntil(lambda: not editor.side.isVisible())
+    assert editor.palette.isVisible()  # the side panel gives way first
+    assert editor.view.zoom() >= 0.9
+    window.resize(1000, 900)
+    qtbot.waitUntil(lambda: not editor.palette.isVisible())
+    assert not action(window, "actionNodePalette").isChecked() and not action(window, "actionSidePanel").isChecked()
+    print(f"neuron example: zoom {wide_zoom:.2f} at 1800 wide, {editor.view.zoom():.2f} at 1000 wide, panels closed")
+    assert editor.view.zoom() >= 0.85
+    window.resize(1800, 900)
+    qtbot.waitUntil(lambda: editor.palette.isVisible() and editor.side.isVisible())
+
+
+def test_a_panel_opened_by_hand_stays_open_until_presentation_mode_changes(window, qtbot):
+    editor = window.editor
+    window.resize(1000, 900)
+    qtbot.waitUntil(lambda: not editor.side.isVisible())
+    editor.side_button.click()  # the "Details" button at the end of the expression row
+    qtbot.waitUntil(lambda: editor.side.isVisible())
+    window.resize(990, 890)
+    qtbot.wait(50)
+    assert editor.side.isVisible() and action(window, "actionSidePanel").isChecked()
+    editor.side_button.click()
+    qtbot.waitUntil(lambda: not editor.side.isVisible())
+    window.resize(1800, 900)  # closed by hand: room does not bring it back
+    qtbot.wait(50)
+    assert not editor.side.isVisible() and editor.palette.isVisible()
+    window.learning.presentation.set_on(True)  # a new layout: the room decides again
+    window.learning.presentation.set_on(False)
+    qtbot.waitUntil(lambda: editor.side.isVisible())
+
+
+def test_a_graph_too_big_to_read_even_without_panels_keeps_them(window, qtbot):
+    window.resize(1000, 900)
+    window.open_example("two_layer.json")
+    qtbot.wait(50)
+    assert window.editor.palette.isVisible() and window.editor.side.isVisible()
+
+
+def test_presentation_mode_grows_the_graph_not_the_panels(window, qtbot):
+    editor = window.editor
+    qtbot.waitUntil(lambda: editor.side.isVisible())
+    before = editor.view.zoom()
+    window.learning.presentation.set_zoom(1.5)
+    window.learning.presentation.set_on(True)
+    # The graph wants 0.9 x 150%: the side panel (435 px at 150%) gives way; the palette leaves it that room.
+    qtbot.waitUntil(lambda: not editor.side.isVisible())
+    qtbot.waitUntil(lambda: editor.view.zoom() >= 0.9 * 1.5)
+    assert editor.palette.isVisible()
+    print(f"neuron example at 1800x900: zoom {before:.2f}, in presentation mode at 150% {editor.view.zoom():.2f}")
+    window.learning.presentation.set_on(False)
+    qtbot.waitUntil(lambda: editor.side.isVisible() and editor.view.zoom() == pytest.approx(before))
+
+
+def test_the_animators_step_panel_gives_way_and_its_button_opens_it(window, qtbot):
+    animator = window.animator
+    window.tabs.setCurrentWidget(animator)
+    qtbot.waitUntil(lambda: animator.steps.isVisible())
+    window.resize(1100, 900)
+    qtbot.waitUntil(lambda: not animator.steps.isVisible())
+    qtbot.waitUntil(lambda: animator.view.zoom() >= 0.9)  # beside the step panel: 0.85, and cut off
+    button = window.findChild(object, "stepPanelToggle")
+    button.click()
+    qtbot.waitUntil(lambda: animator.steps.isVisible())
+    assert action(window, "actionStepPanel").isChecked()
+
+
+def test_view_fit_and_zoom_act_on_the_animators_graph_on_its_tab(window, qtbot):
+    animator = window.animator
+    fit, zoom_in = action(window, "actionFit"), action(window, "actionZoomIn")
+    window.tabs.setCurrentWidget(window.training)
+    assert not fit.isEnabled() and not zoom_in.isEnabled()  # no graph there
+    window.tabs.setCurrentWidget(animator)
+    assert fit.isEnabled() and zoom_in.isEnabled() and action(window, "actionZoomOut").isEnabled()
+    qtbot.waitUntil(lambda: animator.view.zoom() > 0)
+    editor_zoom = window.editor.view.zoom()
+    before = animator.view.zoom()
+    zoom_in.trigger()
+    assert animator.view.zoom() == pytest.approx(before * 1.25)
+    assert window.editor.view.zoom() == pytest.approx(editor_zoom)  # not the editor's, unseen
+    assert not animator.fitting.auto  # the person's zoom: a resize leaves it
+    fit.trigger()  # F: the whole graph in view again
+    assert animator.fitting.auto
+    view = animator.view
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.contains(view.graph_rect())
+    assert not action(window, "actionAutoLayout").isEnabled()  # the animator's layout is the editor's
+
+
+def test_a_panel_larger_than_the_window_scrolls_in_its_tab_instead_of_widening_the_window(window, qtbot):
+    tabs = window.tabs
+    assert [tabs.widget(i) for i in range(tabs.count())] == [window.editor, window.animator, window.training]
+    assert tabs.indexOf(window.training) == 2
+    tabs.setCurrentWidget(window.training)
+    assert tabs.currentWidget() is window.training and tabs.currentIndex() == 2
+    assert isinstance(window.training.parentWidget().parentWidget(), QScrollArea)
+    needed = window.training.minimumSizeHint()
+    assert window.minimumSizeHint().width() < needed.width()  # the window may be narrower than the panel
+    window.resize(needed.width() - 200, 700)
+    qtbot.waitUntil(lambda: window.width() < needed.width())
+    area = window.training.parentWidget().parentWidget()
+    assert area.horizontalScrollBar().maximum() > 0  # and the panel scrolls there, whole
+    assert window.training.width() >= needed.width()
