@@ -8,8 +8,8 @@ choice holds until presentation mode changes; until then, the panels follow the 
 
 The rule: the graph wants to be drawn at ``WANTED_ZOOM`` times presentation mode's zoom, or as large as
 the view's height allows if that is less. While the canvas beside the open panels is narrower than that,
-panels close in their order (the widest, least needed first). A graph too big to be readable even on the
-whole width keeps its panels: it is panned over anyway, and the person building it needs their tools.
+panels close in their order (the widest, least needed first). A graph more than twice too wide to be
+read on the whole width keeps its panels: it is panned over anyway, and the person building it needs them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from .editor.view import FIT_MARGIN
 from .errors import report_handled
 
 WANTED_ZOOM = 0.9  # the graph beside its panels at nearly its natural size; less, and panels give way
-READABLE_ZOOM = 0.8  # below this at 100% even on the whole width, the graph is panned over: panels stay
+READABLE_ZOOM = 0.8  # the editor's smallest automatic zoom: text stays readable
+HOPELESS = 2.0  # a graph wider than this many canvases at READABLE_ZOOM is panned over anyway: panels stay
 
 
 @dataclass
@@ -121,7 +122,7 @@ class GiveWay(QObject):
         total = self.splitter.width() - handle * len(self.rooms)
         wanted = self.wanted_width()
         rect = self.view.graph_rect()
-        too_big = not rect.isEmpty() and (rect.width() + 2 * FIT_MARGIN) * READABLE_ZOOM > total
+        too_big = not rect.isEmpty() and (rect.width() + 2 * FIT_MARGIN) * READABLE_ZOOM > HOPELESS * total
         open_rooms = [room for room in self.rooms if room.choice is not False]
         for room in self.rooms:  # in giving-way order
             canvas = total - sum(r.width for r in open_rooms)

@@ -1,5 +1,11 @@
-"""Probes for tests/real_screen.py that measure the layout a class sees: the window on the screen,
-how large the starter graph is drawn in the editor and the animator, what panels take."""
+"""Probes for tests/real_screen.py that measure what a class sees of the layout: the window on the screen,
+and how large the starter graph (the neuron example) is drawn in the editor and the animator.
+
+"Zoom" here is how large a card appears on the screen relative to its size at 100%: its width in screen
+pixels over its width in the scene's own units. It is the view's scale times any scale of the cards
+themselves, so it counts whatever makes the graph larger, and only that; the wire labels and the numbers
+are drawn inside the same scene and grow with it.
+"""
 
 from __future__ import annotations
 
@@ -10,48 +16,43 @@ def _rect(r) -> list[int]:
     return [r.x(), r.y(), r.width(), r.height()]
 
 
-def measure(window, settle, tab: str = "editor", learn: bool | None = None, fit: bool = True) -> dict:
-    if learn is not None:
-        window.learning.dock.setVisible(learn)
-        settle(0.4)
-    panel = {"editor": window.editor, "animator": window.animator}[tab]
-    window.tabs.setCurrentWidget(panel)
-    settle(0.5)
-    view = panel.view
-    if fit:  # View > Fit (F), as a teacher presses it
-        window.findChild(QAction, "actionFit").trigger()
-        settle(0.3)
-    scene = view.scene()
-    bounds = scene.itemsBoundingRect()
+def apparent_zoom(view) -> float:
+    """The smallest on-screen scale of any card (all cards have the same one today)."""
+    scales = []
+    for item in view.scene().node_items():
+        own = item.boundingRect().width()
+        shown = view.mapFromScene(item.sceneBoundingRect()).boundingRect().width()
+        scales.append(shown / own)
+    return min(scales)
+
+
+def graph_shown_whole(view) -> bool:
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
-    return {"screen": _rect(window.screen().geometry()), "available": _rect(window.screen().availableGeometry()),
-            "frame": _rect(window.frameGeometry()), "window": _rect(window.geometry()),
-            "zoom": view.transform().m11(), "viewport": [view.viewport().width(), view.viewport().height()],
-            "graph_shown_whole": shown.contains(bounds),
-            "learn_dock": window.learning.dock.isVisible() and window.learning.dock.width(),
-            "status": window.statusBar().currentMessage()}
+    return all(shown.contains(item.sceneBoundingRect()) for item in view.scene().node_items())
 
 
-def bounds(window, settle) -> dict:
-    out = {}
-    for name, panel in (("editor", window.editor), ("animator", window.animator)):
-        window.tabs.setCurrentWidget(panel)
-        settle(0.3)
-        r = panel.view.graph_rect()
-        out[name] = [r.x(), r.y(), r.width(), r.height()]
-        out[name + "_items"] = sorted({type(i).__name__ for i in panel.view.scene().items()})
-    return out
+def window_on_screen(window, settle) -> dict:
+    """The screen's available area, the window's frame on it, and the editor's graph as it first opens."""
+    view = window.editor.view
+    return {"available": _rect(window.screen().availableGeometry()), "frame": _rect(window.frameGeometry()),
+            "learn_dock": window.learning.dock.isVisible(), "zoom": apparent_zoom(view),
+            "whole": graph_shown_whole(view), "editor_tab": window.tabs.currentWidget() is window.editor,
+            "panels_open": [window.editor.palette.isVisible(), window.editor.side.isVisible()]}
 
 
-def minimums(window, settle) -> dict:
-    out = {"frame": _rect(window.frameGeometry()), "available": _rect(window.screen().availableGeometry())}
-    for name in ("editor", "animator", "training"):
-        window.tabs.setCurrentWidget(getattr(window, name))
-        settle(0.3)
-        hint = window.minimumSizeHint()
-        out[name] = {"min": [hint.width(), hint.height()], "frame": _rect(window.frameGeometry()),
-                     "tab_min": [window.tabs.currentWidget().minimumSizeHint().width(),
-                                 window.tabs.currentWidget().minimumSizeHint().height()],
-                     "dock_min": [window.learning.dock.minimumSizeHint().width(),
-                                  window.learning.dock.minimumSizeHint().height()]}
-    return out
+def fitted_zooms(window, settle) -> dict:
+    """The starter graph's zoom after View > Fit (F), in the editor and the animator, with the Learn dock
+    closed and open: ``{"editor closed": 1.72, ...}``, and whether it was then whole."""
+    fit = window.findChild(QAction, "actionFit")
+    result = {"frame": _rect(window.frameGeometry()), "available": _rect(window.screen().availableGeometry())}
+    for dock in ("closed", "open"):
+        window.learning.dock.setVisible(dock == "open")
+        for name in ("editor", "animator"):
+            panel = getattr(window, name)
+            window.tabs.setCurrentWidget(panel)
+            settle(0.6)
+            fit.trigger()  # F, as a teacher presses it
+            settle(0.4)
+            result[f"{name} {dock}"] = apparent_zoom(panel.view)
+            result[f"{name} {dock} whole"] = graph_shown_whole(panel.view)
+    return result
