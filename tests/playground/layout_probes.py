@@ -56,3 +56,19 @@ def fitted_zooms(window, settle) -> dict:
             result[f"{name} {dock}"] = apparent_zoom(panel.view)
             result[f"{name} {dock} whole"] = graph_shown_whole(panel.view)
     return result
+
+
+def arrange(window, settle, tab: str = "editor", learn: bool | None = None, step: int = 0) -> dict:
+    """Put the window in a state to look at (a screenshot is taken after): ``tab`` on show, the Learn dock
+    open or closed, the animator at ``step``. Returns the starter graph's zoom there."""
+    if learn is not None:
+        window.learning.dock.setVisible(learn)
+    panel = getattr(window, tab)
+    window.tabs.setCurrentWidget(panel)
+    settle(0.6)
+    if tab == "animator" and step:
+        window.animator.seek(step)
+        settle(0.3)
+    view = getattr(panel, "view", None)
+    return {"zoom": apparent_zoom(view) if view is not None else None,
+            "whole": graph_shown_whole(view) if view is not None else None}
