@@ -58,9 +58,9 @@ def fitted_zooms(window, settle) -> dict:
     return result
 
 
-def arrange(window, settle, tab: str = "editor", learn: bool | None = None, step: int = 0) -> dict:
+def arrange(window, settle, tab: str = "editor", learn: bool | None = None, step: int = 0, fit: bool = False) -> dict:
     """Put the window in a state to look at (a screenshot is taken after): ``tab`` on show, the Learn dock
-    open or closed, the animator at ``step``. Returns the starter graph's zoom there."""
+    open or closed, the animator at ``step``, View > Fit pressed or not. Returns the graph's zoom there."""
     if learn is not None:
         window.learning.dock.setVisible(learn)
     panel = getattr(window, tab)
@@ -69,6 +69,9 @@ def arrange(window, settle, tab: str = "editor", learn: bool | None = None, step
     if tab == "animator" and step:
         window.animator.seek(step)
         settle(0.3)
+    if fit:
+        window.findChild(QAction, "actionFit").trigger()
+        settle(0.4)
     view = getattr(panel, "view", None)
     return {"zoom": apparent_zoom(view) if view is not None else None,
             "whole": graph_shown_whole(view) if view is not None else None}
