@@ -23,7 +23,7 @@ class ViewMenu(QObject):
         self.zoom_out_action = action(menu, "Zoom &out", lambda: self._zoom(1 / ZOOM_STEP),
                                       QKeySequence.StandardKey.ZoomOut, "actionZoomOut")
         self.graph_actions = [self.fit_action, self.zoom_in_action, self.zoom_out_action]
-        self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L", "actionAutoLayout")
+        self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L")
         menu.addSeparator()
         menu.addActions([window.editor.palette_action, window.editor.side_action, window.animator.steps_action])
         self.minimap_action = action(menu, "&Minimap", window._on_minimap_toggled, "M", "actionMinimap")

@@ -220,8 +220,8 @@ class AnimatorPanel(QWidget):
         self._set_source(source)
         self.pitfalls.choose(None)  # the replays work on the editor's graphs: the combo says so
         self.pitfalls.clear()
-        if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
-            self._maths, self._stale = maths_of(self._followed), False
+        if self.followed_document is not None:  # from now on, only an edit of the editor's graph brings it back
+            self._maths, self._stale = maths_of(self.followed_document), False
         self.scene.show_tensor_graph(animation)
         loaded = self._start(lambda: animation, len(animation.nodes), description)
         if loaded:
@@ -297,10 +297,6 @@ class AnimatorPanel(QWidget):
     def followed_document(self) -> GraphDocument | None:
         return self.follower.document
 
-    @property
-    def _followed(self) -> GraphDocument | None:
-        return self.follower.document
-
     @guarded
     def _on_followed_document_changed(self, change: Change) -> None:
         self._stale = True
@@ -314,15 +310,15 @@ class AnimatorPanel(QWidget):
     def _reload_if_stale(self) -> None:
         """Show the followed graph again after it changed, at the same step if only its layout changed.
         While the training network is shown, only a change to the graph's maths brings the graph back."""
-        if not self._stale or self._followed is None:
+        if not self._stale or self.followed_document is None:
             return
         self._stale = False
-        same_maths = self._maths == maths_of(self._followed)
+        same_maths = self._maths == maths_of(self.followed_document)
         if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
             return
         position = self.position
         same_step = same_maths and self._timeline is not None
-        if self.load(self._followed) and same_step:
+        if self.load(self.followed_document) and same_step:
             self.seek(position)
 
     # -- moving in time --------------------------------------------------------------------
@@ -500,8 +496,8 @@ class AnimatorPanel(QWidget):
                 self._set_source(self._source)
         elif source == PYTHON_SOURCE[0]:
             self.load_tensor_result(self._python_result)
-        elif self._followed is not None:
-            self.load(self._followed)
+        elif self.followed_document is not None:
+            self.load(self.followed_document)
         else:
             self._set_source("graph")
             self.load(self._document)

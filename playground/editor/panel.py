@@ -86,6 +86,7 @@ class EditorPanel(QWidget):
         self.expression_input.setObjectName("expressionInput")
         self.expression_input.setAccessibleName("expressionInput")
         self.expression_input.setPlaceholderText("Type an expression, e.g.  a=2; b=3; L=tanh(a*b + 1)  and press Enter")
+        self.expression_input.setToolTip(self.expression_input.placeholderText())  # the box may be too short for it
         self.build_button = QPushButton("Build graph")
         self.build_button.setObjectName("buildExpressionButton")
         self.build_button.setAccessibleName("Build graph from expression")

@@ -122,7 +122,7 @@ def test_view_fit_and_zoom_act_on_the_animators_graph_on_its_tab(window, qtbot):
     view = animator.view
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shown.contains(view.graph_rect())
-    assert not action(window, "actionAutoLayout").isEnabled()  # the animator's layout is the editor's
+    assert not action(window, "actionAuto-layout").isEnabled()  # the animator's layout is the editor's
 
 
 def test_a_panel_larger_than_the_window_scrolls_in_its_tab_instead_of_widening_the_window(window, qtbot):
