@@ -493,6 +493,10 @@ class MainWindow(QMainWindow):
         else:
             self._tab_messages[panel] = text
 
+    def reveal(self, control: QWidget) -> None:
+        """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""
+        self.editor.give_way.reveal(control) or self.animator.give_way.reveal(control)
+
     def _on_editor_status_withdrawn(self, text: str) -> None:
         if self.statusBar().currentMessage() == text:
             self.statusBar().clearMessage()

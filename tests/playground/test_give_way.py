@@ -139,3 +139,14 @@ def test_a_panel_larger_than_the_window_scrolls_in_its_tab_instead_of_widening_t
     area = window.training.parentWidget().parentWidget()
     assert area.horizontalScrollBar().maximum() > 0  # and the panel scrolls there, whole
     assert window.training.width() >= needed.width()
+
+
+def test_a_lesson_pointing_at_a_control_in_a_closed_panel_opens_it(window, qtbot):
+    """Lesson 1 points at the value slider, in the side panel that a projector's width had closed."""
+    window.resize(1100, 800)
+    window.learning.start("01-value-and-gradient")
+    qtbot.waitUntil(lambda: not window.editor.side.isVisible())
+    window.learning.panel.next()  # "What a.grad says": select a, highlight valueSlider
+    slider = window.findChild(object, "valueSlider")
+    qtbot.waitUntil(lambda: window.editor.side.isVisible() and slider.isVisible())
+    assert window.learning.driver.highlight is not None and window.learning.driver.highlight.target is slider
