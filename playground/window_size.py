@@ -2,9 +2,10 @@
 
 A window manager places a window by its frame (title bar and borders), which Qt does not know before
 the window is shown; a window sized to the whole available area would be taller than the screen by its
-title bar (1282 x 845 on a 1280 x 720 projector). So on a screen a classroom has (up to 1366 x 768, or
-any screen too small for the size wanted) the window opens maximized, which the window manager fits to
-the screen exactly; on a bigger screen it takes most of it, with room left for its frame.
+title bar (1282 x 845 on a 1280 x 720 projector). So on the screens classrooms and laptops have (up to
+1920 x 1200) the window opens maximized, which the window manager fits to the screen exactly, and the
+graph gets every pixel (a projector's, and presentation mode's when it is turned on later); on a bigger
+monitor it takes most of it, with room left for its frame.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtCore import QSize
 WANTED = QSize(1280, 820)  # the size the app is designed around, where the screen has room for it
 LARGEST = QSize(1800, 1100)
 SHARE = 0.85  # of a bigger screen
+CLASSROOM = QSize(1920, 1200)  # the largest screen a first window fills
 FRAME = QSize(16, 48)  # room for the window manager's title bar and borders (openbox: 2 x 1 and 25; others more)
 
 
@@ -29,6 +31,8 @@ def first_window_size(available: QSize | None) -> QSize:
 
 
 def opens_maximized(available: QSize | None) -> bool:
-    """Whether a first window fills the screen: where the designed size and a frame do not fit beside each
-    other (1280 x 720, 1366 x 768, 1024 x 768), every pixel goes to the graph."""
-    return available is not None and not (WANTED + FRAME).boundedTo(available) == WANTED + FRAME
+    """Whether a first window fills the screen: on a projector, a laptop or a full HD display (1024 x 768 to
+    1920 x 1200), where every pixel goes to the graph; or wherever the designed size and a frame do not fit."""
+    if available is None:
+        return False
+    return CLASSROOM.boundedTo(available) == available or (WANTED + FRAME).boundedTo(available) != WANTED + FRAME

@@ -40,9 +40,14 @@ def window_on_screen(window, settle) -> dict:
             "panels_open": [window.editor.palette.isVisible(), window.editor.side.isVisible()]}
 
 
-def fitted_zooms(window, settle) -> dict:
+def fitted_zooms(window, settle, presentation: float | None = None) -> dict:
     """The starter graph's zoom after View > Fit (F), in the editor and the animator, with the Learn dock
-    closed and open: ``{"editor closed": 1.72, ...}``, and whether it was then whole."""
+    closed and open: ``{"editor closed": 1.72, ...}``, and whether it was then whole. ``presentation``:
+    turn presentation mode on at that zoom first, as a teacher does in a window already open."""
+    if presentation is not None:
+        window.learning.presentation.set_zoom(presentation)
+        window.learning.presentation.set_on(True)
+        settle(0.5)
     fit = window.findChild(QAction, "actionFit")
     result = {"frame": _rect(window.frameGeometry()), "available": _rect(window.screen().availableGeometry())}
     for dock in ("closed", "open"):

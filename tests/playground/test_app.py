@@ -487,8 +487,8 @@ def test_a_first_window_takes_most_of_a_big_screen_and_never_more_than_the_scree
     # A projector: the window and its title bar within the screen (it was 1280 x 820, and opens maximized).
     assert first_window_size(QSize(1366, 740)) == QSize(1280, 692)
     assert first_window_size(QSize(1280, 720)) == QSize(1264, 672)
-    assert [opens_maximized(QSize(*size)) for size in ((1280, 720), (1024, 768), (1366, 768), (1920, 1080))] == [
-        True, True, True, False]
+    screens = ((1280, 720), (1024, 768), (1366, 768), (1920, 1080), (2560, 1440), (3840, 2100))
+    assert [opens_maximized(QSize(*size)) for size in screens] == [True, True, True, True, False, False]
     assert first_window_size(None) == QSize(1280, 820)
 
 

@@ -44,17 +44,21 @@ def test_on_a_1280x720_projector_a_first_run_shows_the_starter_graph_whole_at_80
     assert seen["zoom"] >= 0.8
 
 
+@pytest.mark.parametrize("turned_on", ["at start", "in the open window"])
 @pytest.mark.parametrize(("size", "zoom", "closed", "opened"), [
     ((1920, 1080), 2.0, 1.6, 1.2),  # it was 0.73 with the Learn dock closed, 0.48 open
     ((1280, 720), 1.5, 1.1, None),  # it was 0.59
 ])
-def test_presentation_mode_grows_the_starter_graph_in_the_editor_and_the_animator(size, zoom, closed, opened):
+def test_presentation_mode_grows_the_starter_graph_in_the_editor_and_the_animator(size, zoom, closed, opened,
+                                                                                  turned_on):
     require_tools()
+    remembered = turned_on == "at start"
     with x_screen(*size) as display:
         seen = run_probe(display, "tests.playground.layout_probes:fitted_zooms",
-                         settings={**PRESENTATION, "presentation/zoom": zoom})
-    print(f"{size} at {zoom:.0%}: " + ", ".join(f"{key} {value:.2f}" for key, value in seen.items()
-                                               if isinstance(value, float)))
+                         settings={**PRESENTATION, "presentation/zoom": zoom} if remembered else {},
+                         arguments={} if remembered else {"presentation": zoom})
+    print(f"{size} at {zoom:.0%}, turned on {turned_on}: " + ", ".join(
+        f"{key} {value:.2f}" for key, value in seen.items() if isinstance(value, float)))
     assert inside(seen["frame"], seen["available"])
     for tab in ("editor", "animator"):
         assert seen[f"{tab} closed whole"] and seen[f"{tab} open whole"]  # fitted: every card in view
