@@ -75,6 +75,7 @@ def arrange(panel) -> QSplitter:
     source_row.addStretch(1)
     steps_button = QToolButton()
     steps_button.setObjectName("stepPanelToggle")
+    steps_button.setAccessibleName("Show or hide the step panel")
     steps_button.setAutoRaise(True)
     steps_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     source_row.addWidget(steps_button)

@@ -51,10 +51,11 @@ QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would pr
                   "(switch Predict off, or finish the lesson's exercise)")
 
 
-def expression_row_button(name: str) -> QToolButton:
+def expression_row_button(name: str, accessible: str) -> QToolButton:
     """A button at one end of the expression row that opens or closes the panel on its side."""
     button = QToolButton()
     button.setObjectName(name)
+    button.setAccessibleName(accessible)
     button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     button.setAutoRaise(True)
     return button
@@ -113,13 +114,13 @@ class EditorPanel(QWidget):
         self.gradcheck_table.verticalHeader().setVisible(False)
 
         expression_row = QHBoxLayout()
-        self.palette_button = expression_row_button("paletteToggle")
+        self.palette_button = expression_row_button("paletteToggle", "Show or hide the node palette")
         expression_row.addWidget(self.palette_button)
         expression_row.addWidget(QLabel("Expression"))
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
         expression_row.addWidget(self.animate_button)
-        self.side_button = expression_row_button("sidePanelToggle")
+        self.side_button = expression_row_button("sidePanelToggle", "Show or hide the side panel")
         expression_row.addWidget(self.side_button)
         self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
