@@ -49,6 +49,7 @@ class GiveWay(QObject):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._on_timer_timeout)
         splitter.installEventFilter(self)
+        splitter.splitterMoved.connect(self._on_splitter_moved)
 
     def add(self, panel: QWidget, text: str, width: int, name: str, tip: str) -> QAction:
         """``panel`` (already in the splitter) gives way after those added before it; returns its action."""
@@ -108,6 +109,24 @@ class GiveWay(QObject):
             self.update()
         except Exception as error:
             report_handled(error, "opening or closing a panel")
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        """The person dragged a handle: a panel keeps the width they gave it, and one dragged shut is closed
+        as its button would close it."""
+        try:
+            for room, size in zip(self.rooms, (self.splitter.sizes()[self.splitter.indexOf(r.panel)]
+                                               for r in self.rooms), strict=True):
+                if room.panel.isHidden():
+                    continue
+                if size == 0:
+                    room.choice = False
+                    room.panel.hide()
+                    room.action.setChecked(False)
+                    self.rearranged.emit()
+                else:
+                    room.width = size
+        except Exception as error:
+            report_handled(error, "following a splitter's handle")
 
     def wanted_width(self) -> float:
         """How wide the canvas must be for the graph at the zoom it wants (0 for no graph)."""

@@ -150,3 +150,21 @@ def test_a_lesson_pointing_at_a_control_in_a_closed_panel_opens_it(window, qtbot
     slider = window.findChild(object, "valueSlider")
     qtbot.waitUntil(lambda: window.editor.side.isVisible() and slider.isVisible())
     assert window.learning.driver.highlight is not None and window.learning.driver.highlight.target is slider
+
+
+def test_a_panel_keeps_the_width_the_person_drags_it_to_and_one_dragged_shut_is_closed(window, qtbot):
+    editor = window.editor
+    splitter = editor.splitter
+    qtbot.waitUntil(lambda: editor.side.isVisible())
+    palette, view, side = splitter.sizes()
+    splitter.setSizes([palette, view - 60, side + 60])  # a drag of the handle, as QSplitter then says
+    splitter.splitterMoved.emit(palette + view - 60, 2)
+    assert next(r for r in editor.give_way.rooms if r.panel is editor.side).width == side + 60
+    window.resize(1000, 900)  # closed for the room, and open again as wide as it was dragged
+    qtbot.waitUntil(lambda: not editor.side.isVisible())
+    window.resize(1800, 900)
+    qtbot.waitUntil(lambda: editor.side.isVisible())
+    assert splitter.sizes()[2] == side + 60
+    splitter.setSizes([0, palette + view, side])  # the palette dragged shut
+    splitter.splitterMoved.emit(0, 1)
+    assert not editor.palette.isVisible() and not action(window, "actionNodePalette").isChecked()
