@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from .animator.panel import AnimatorPanel
+from .dock_share import DockShare
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import EditorPanel
@@ -124,6 +125,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
+        self.dock_share = DockShare(self, self.learning.dock)  # the Learn dock leaves the tabs most of the width
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
         self.training.reset_confirmation.remember_in(self.settings)  # its "Don't ask again"
         # ... and the way to ask again: Edit > Ask before resetting a trained network.

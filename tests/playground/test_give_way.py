@@ -168,3 +168,24 @@ def test_a_panel_keeps_the_width_the_person_drags_it_to_and_one_dragged_shut_is_
     splitter.setSizes([0, palette + view, side])  # the palette dragged shut
     splitter.splitterMoved.emit(0, 1)
     assert not editor.palette.isVisible() and not action(window, "actionNodePalette").isChecked()
+
+
+def test_the_learn_dock_leaves_the_tabs_most_of_a_small_window(qtbot, tmp_path):
+    """At 150% on a 1024-pixel screen the Learn dock took 370 pixels: the editor's row was cut, and scrolled."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    for key, value in {"learn/visible": True, "presentation/on": True, "presentation/zoom": 1.5}.items():
+        settings.setValue(key, value)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    try:
+        window.resize(1024, 740)
+        window.show()
+        qtbot.waitExposed(window)
+        dock = window.learning.dock
+        qtbot.waitUntil(lambda: dock.width() <= round(0.3 * window.width()))
+        area = window.editor.parentWidget().parentWidget()
+        qtbot.waitUntil(lambda: area.horizontalScrollBar().maximum() == 0)  # the editor's row whole, not scrolled
+        assert window.editor.side_button.isVisible()
+        print(f"Learn dock at 150% in a 1024-wide window: {dock.width()} px")
+    finally:
+        window.learning.presentation.set_on(False)  # the application's font is shared by every test
