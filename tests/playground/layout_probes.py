@@ -31,6 +31,17 @@ def graph_shown_whole(view) -> bool:
     return all(shown.contains(item.sceneBoundingRect()) for item in view.scene().node_items())
 
 
+def _unclipped(widget):
+    """The part of ``widget`` its ancestors leave on show (a scroll area's viewport clips what it scrolls)."""
+    from PySide6.QtCore import QPoint, QRect
+
+    shown, parent = widget.rect(), widget.parentWidget()
+    while parent is not None:
+        shown = shown.intersected(QRect(widget.mapFrom(parent, QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return shown
+
+
 def window_on_screen(window, settle) -> dict:
     """The screen's available area, the window's frame on it, and the editor's graph as it first opens."""
     view = window.editor.view
@@ -80,3 +91,35 @@ def arrange(window, settle, tab: str = "editor", learn: bool | None = None, step
     view = getattr(panel, "view", None)
     return {"zoom": apparent_zoom(view) if view is not None else None,
             "whole": graph_shown_whole(view) if view is not None else None}
+
+
+def cut_texts(window, settle, tabs: tuple = ("editor", "animator")) -> dict:
+    """Text cut off on ``tabs`` and in the Learn dock, as shown: a button or a one-line label narrower than
+    its text, or partly outside its parent (scrolled off); a label that wraps, or an elided text with the
+    whole of it in a tooltip, is not cut."""
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel
+
+    cut = []
+    for name in tabs:
+        panel = getattr(window, name)
+        window.tabs.setCurrentWidget(panel)
+        settle(0.5)
+        for widget in [*panel.findChildren(QLabel), *panel.findChildren(QAbstractButton),
+                       *window.learning.dock.findChildren(QLabel), *window.learning.dock.findChildren(QAbstractButton)]:
+            if not widget.isVisible() or not widget.text() or widget.width() <= 1:
+                continue
+            if isinstance(widget, QLabel) and (widget.wordWrap() or widget.textFormat() == 1 or "<" in widget.text()):
+                continue  # wraps, or rich text laid out by Qt
+            if widget.parentWidget() is not None and isinstance(widget.parentWidget(), QComboBox):
+                continue
+            text = widget.text().replace("&", "")
+            shown = _unclipped(widget)
+            if shown.width() < widget.width() - 1 and widget.toolTip() != text:  # clipped by a parent: scrolled off
+                cut.append(f"{name}: {widget.objectName() or type(widget).__name__} '{text}' shown {shown.width()} "
+                           f"of {widget.width()}")
+                continue
+            needed = widget.fontMetrics().horizontalAdvance(text) + (12 if isinstance(widget, QAbstractButton) else 0)
+            if needed > widget.width() + 1 and widget.toolTip() != text:
+                label = widget.objectName() or type(widget).__name__
+                cut.append(f"{name}: {label} '{text}' {needed} > {widget.width()}")
+    return {"cut": sorted(set(cut))}

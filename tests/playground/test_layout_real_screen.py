@@ -65,3 +65,17 @@ def test_presentation_mode_grows_the_starter_graph_in_the_editor_and_the_animato
         assert seen[f"{tab} closed"] >= closed, tab
         if opened is not None:
             assert seen[f"{tab} open"] >= opened, tab
+
+
+@pytest.mark.parametrize(("size", "zoom"), [((1024, 768), None), ((1024, 768), 1.5), ((1280, 720), 1.5),
+                                            ((1920, 1080), 2.0)])
+def test_no_text_is_cut_off_in_the_editor_the_animator_and_the_learn_dock(size, zoom):
+    """At 150% on 1024x768 the Learn dock's width pushed the editor's 'Details' and the animator's 'Steps' and
+    'Export' out of their tabs."""
+    require_tools()
+    settings = {"learn/visible": True}
+    if zoom is not None:
+        settings.update({**PRESENTATION, "presentation/zoom": zoom})
+    with x_screen(*size) as display:
+        seen = run_probe(display, "tests.playground.layout_probes:cut_texts", settings=settings)
+    assert seen["cut"] == []
