@@ -38,7 +38,7 @@ from .theme import apply_theme
 from .training.panel import TrainingPanel
 from .training.setup_actions import install_setup_actions
 from .view_menu import ViewMenu
-from .window_size import first_window_size, opens_maximized
+from .window_size import first_window
 
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
@@ -446,13 +446,9 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            screen = self.screen()
-            available = screen.availableGeometry().size() if screen is not None else None
-            self._first_size = first_window_size(available)
+            self._first_size, self._maximize_when_shown = first_window(self.screen(),
+                                                                       self.learning.presentation.is_on)
             self.resize(self._first_size)
-            # On a projector or in presentation mode every pixel goes to the graph (done when shown, so that
-            # a size chosen before showing the window wins).
-            self._maximize_when_shown = opens_maximized(available) or self.learning.presentation.is_on
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)

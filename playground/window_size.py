@@ -11,6 +11,7 @@ monitor it takes most of it, with room left for its frame.
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
+from PySide6.QtGui import QGuiApplication, QScreen
 
 WANTED = QSize(1280, 820)  # the size the app is designed around, where the screen has room for it
 LARGEST = QSize(1800, 1100)
@@ -36,3 +37,14 @@ def opens_maximized(available: QSize | None) -> bool:
     if available is None:
         return False
     return CLASSROOM.boundedTo(available) == available or (WANTED + FRAME).boundedTo(available) != WANTED + FRAME
+
+
+def first_window(screen: QScreen | None, presentation: bool) -> tuple[QSize, bool]:
+    """The first window's size on ``screen``, and whether it opens maximized (on a projector, a laptop, a full
+    HD display, or in presentation mode: every pixel to the graph). Maximizing happens when the window is
+    shown, so that a size chosen before showing it wins. The offscreen platform's screen (800 x 800, where
+    the tests draw) is a placeholder, not a screen to fit: the window there keeps the designed size."""
+    if screen is None or QGuiApplication.platformName() == "offscreen":
+        return first_window_size(None), False
+    available = screen.availableGeometry().size()
+    return first_window_size(available), opens_maximized(available) or presentation
