@@ -267,8 +267,9 @@ class EditorPanel(QWidget):
         """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""
         self.scene.select_nodes([node_id])
         item = self.scene.node_item(node_id)
-        if item is not None:
-            self.view.ensureVisible(item)
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if item is not None and not shown.contains(item.sceneBoundingRect()):  # a card in view stays where it is:
+            self.view.ensureVisible(item, 10, 10)  # scrolling it to a 50 px margin cut the fitted graph's far side
 
     def select_all(self) -> None:
         self.scene.select_nodes([n.id for n in self.document.nodes])

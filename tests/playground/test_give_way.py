@@ -189,3 +189,20 @@ def test_the_learn_dock_leaves_the_tabs_most_of_a_small_window(qtbot, tmp_path):
         print(f"Learn dock at 150% in a 1024-wide window: {dock.width()} px")
     finally:
         window.learning.presentation.set_on(False)  # the application's font is shared by every test
+
+
+def test_selecting_a_card_already_in_view_leaves_the_fitted_graph_whole(window, qtbot):
+    """Lesson 1's second step selects a, the leftmost card: the view scrolled it to a 50 px margin and cut
+    the output card off on the right."""
+    window.resize(1280, 701)  # a 1280x720 projector, under the title bar
+    window.learning.start("01-value-and-gradient")
+    view = window.editor.view
+
+    def whole() -> bool:
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        return all(shown.contains(item.sceneBoundingRect()) for item in window.editor.scene.node_items())
+
+    qtbot.waitUntil(whole)
+    window.learning.panel.next()  # "What a.grad says": select a
+    qtbot.wait(50)
+    assert window.editor.scene.selected_node_ids() and whole()
