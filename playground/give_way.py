@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRectF, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QWidget
 
@@ -38,8 +38,6 @@ class Room:
 
 class GiveWay(QObject):
     """Opens and closes the panels beside ``view`` in ``splitter``; see the module docstring."""
-
-    rearranged = Signal()  # panels opened or closed (by the room or by hand)
 
     def __init__(self, splitter: QSplitter, view, parent: QObject | None = None):
         super().__init__(parent or splitter)
@@ -86,9 +84,6 @@ class GiveWay(QObject):
                 return True
         return False
 
-    def is_open(self, panel: QWidget) -> bool:
-        return not panel.isHidden()
-
     def update_soon(self) -> None:
         self._timer.start()  # once per turn of the event loop, however many resizes come
 
@@ -114,15 +109,15 @@ class GiveWay(QObject):
         """The person dragged a handle: a panel keeps the width they gave it, and one dragged shut is closed
         as its button would close it."""
         try:
-            for room, size in zip(self.rooms, (self.splitter.sizes()[self.splitter.indexOf(r.panel)]
-                                               for r in self.rooms), strict=True):
+            sizes = self.splitter.sizes()
+            for room in self.rooms:
                 if room.panel.isHidden():
                     continue
+                size = sizes[self.splitter.indexOf(room.panel)]
                 if size == 0:
                     room.choice = False
                     room.panel.hide()
                     room.action.setChecked(False)
-                    self.rearranged.emit()
                 else:
                     room.width = size
         except Exception as error:
@@ -176,4 +171,3 @@ class GiveWay(QObject):
                               if self.splitter.widget(i) in (self.view, *self._ancestors(self.view)))
             sizes[view_index] = max(total - sum(sizes), 100)
             self.splitter.setSizes(sizes)
-            self.rearranged.emit()
