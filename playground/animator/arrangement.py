@@ -111,6 +111,7 @@ def arrange(panel) -> QSplitter:
     steps_button.setDefaultAction(panel.steps_action)
     panel.view.fitted.connect(panel.give_way.update_soon)
     layout = QVBoxLayout(panel)
+    layout.setContentsMargins(4, 4, 4, 4)  # the style's 9 px a side are rows of the graph on a projector
     layout.addWidget(splitter, 1)
     layout.addWidget(panel.controls)
     return graphs

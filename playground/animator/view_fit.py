@@ -63,14 +63,16 @@ class ViewFit(QObject):
         """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
         minimap, and the view follows the current step."""
         big = not self._paired and self._node_count >= MINIMAP_FROM
-        if self.whole and self._wants_minimap != big:  # the whole graph is in view: no band kept for the minimap
+        # Tried first without a minimap that only a failed fit brought (its band at the bottom kept the graph
+        # from fitting ever after, once the window had been smaller).
+        if self._wants_minimap != big:
             self._wants_minimap = big
             self.refresh_minimap()
-        fits = self.view.fit(min_zoom=MIN_ZOOM if self.whole else self.readable_zoom)
-        wants = big or (not self._paired and not fits)
-        if wants != self._wants_minimap:
-            self._wants_minimap = wants
+        min_zoom = MIN_ZOOM if self.whole else self.readable_zoom
+        if not self.view.fit(min_zoom=min_zoom) and not self._paired and not self._wants_minimap:
+            self._wants_minimap = True  # too big to read whole: the minimap, and a band kept for it
             self.refresh_minimap()
+            self.view.fit(min_zoom=min_zoom)
 
     def fit_by_person(self) -> None:
         """View > Fit (F): the whole graph in view, as in the editor, and kept so on resize until the person

@@ -206,3 +206,20 @@ def test_selecting_a_card_already_in_view_leaves_the_fitted_graph_whole(window, 
     window.learning.panel.next()  # "What a.grad says": select a
     qtbot.wait(50)
     assert window.editor.scene.selected_node_ids() and whole()
+
+
+def test_the_animators_graph_fits_whole_again_once_the_window_has_room(window, qtbot):
+    """A fit that failed in a small window brought the minimap, whose band then kept the graph from fitting
+    in any window after: on a 1280x720 projector the output card stayed cut off under it."""
+    animator = window.animator
+    window.tabs.setCurrentWidget(animator)
+    window.resize(700, 500)
+    qtbot.waitUntil(lambda: animator.view.is_minimap_visible())  # too small to read whole: the minimap
+    window.resize(1800, 600)  # room for the graph, but not for it and the minimap's band
+    view = animator.view
+
+    def whole() -> bool:
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        return all(shown.contains(item.sceneBoundingRect()) for item in animator.scene.node_items())
+
+    qtbot.waitUntil(lambda: whole() and not view.is_minimap_visible())

@@ -79,3 +79,15 @@ def test_no_text_is_cut_off_in_the_editor_the_animator_and_the_learn_dock(size, 
     with x_screen(*size) as display:
         seen = run_probe(display, "tests.playground.layout_probes:cut_texts", settings=settings)
     assert seen["cut"] == []
+
+
+@pytest.mark.parametrize("tab", ["editor", "animator"])
+def test_at_150_percent_on_a_1280x720_projector_the_starter_graph_opens_whole_without_pressing_f(tab):
+    """Fitted for the readable zoom (1.2 in the editor, 1.275 in the animator) the output card was cut off,
+    and in the animator the minimap's band kept it so."""
+    require_tools()
+    with x_screen(1280, 720) as display:
+        seen = run_probe(display, "tests.playground.layout_probes:arrange",
+                         settings={**PRESENTATION, "presentation/zoom": 1.5}, arguments={"tab": tab, "learn": False})
+    print(f"1280x720 at 150%, {tab} as shown: zoom {seen['zoom']:.2f}, whole {seen['whole']}")
+    assert seen["whole"] and seen["zoom"] >= 1.1
