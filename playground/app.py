@@ -493,7 +493,9 @@ class MainWindow(QMainWindow):
 
     def reveal(self, control: QWidget) -> None:
         """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""
-        self.editor.give_way.reveal(control) or self.animator.give_way.reveal(control)
+        for give_way in (self.editor.give_way, self.animator.give_way):
+            if give_way.reveal(control):
+                return
 
     def _on_editor_status_withdrawn(self, text: str) -> None:
         if self.statusBar().currentMessage() == text:

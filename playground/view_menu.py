@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QActionGroup, QKeySequence
 
 from .editor.view import ZOOM_STEP
+from .errors import report_handled
 
 
 class ViewMenu(QObject):
@@ -43,13 +44,19 @@ class ViewMenu(QObject):
             graph_action.setEnabled(panel is self.window.editor or panel is self.window.animator)
 
     def _on_fit_triggered(self, _checked: bool = False) -> None:
-        if self.window.tabs.currentWidget() is self.window.animator:
-            self.window.animator.fitting.fit_by_person()
-        else:
-            self.window.editor.view.fit_whole()
+        try:
+            if self.window.tabs.currentWidget() is self.window.animator:
+                self.window.animator.fitting.fit_by_person()
+            else:
+                self.window.editor.view.fit_whole()
+        except Exception as error:  # a slot: the app goes on
+            report_handled(error, "fitting the graph")
 
     def _zoom(self, factor: float) -> None:
-        if self.window.tabs.currentWidget() is self.window.animator:
-            self.window.animator.fitting.zoom_by_person(factor)
-        else:
-            self.window.editor.view.zoom_by(factor)
+        try:
+            if self.window.tabs.currentWidget() is self.window.animator:
+                self.window.animator.fitting.zoom_by_person(factor)
+            else:
+                self.window.editor.view.zoom_by(factor)
+        except Exception as error:  # a slot: the app goes on
+            report_handled(error, "zooming the graph")
