@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize
-from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QUndoGroup, QUndoStack
+from PySide6.QtCore import QByteArray, QRectF, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter, QUndoGroup, QUndoStack
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QApplication,
@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from .animator.panel import AnimatorPanel
+from .dock_share import DockShare
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
 from .editor.panel import TENSORS_NOT_DRAWN, EditorPanel
@@ -31,11 +31,14 @@ from .file_kinds import ReadFile, read_any
 from .files import FileFormatError, load_document, save_document, without_file_name, write_atomic
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
+from .panel_tabs import PanelTabs
 from .paths import EXAMPLES
 from .status_bar import StatusBar
 from .theme import apply_theme
 from .training.panel import TrainingPanel
 from .training.setup_actions import install_setup_actions
+from .view_menu import ViewMenu
+from .window_size import first_window
 
 APP_NAME = "Autograd Playground"
 MAX_RECENT_FILES = 8
@@ -66,17 +69,6 @@ def example_index() -> list[dict]:
                 for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
 
 
-def first_window_size(available: QSize | None) -> QSize:
-    """The window's size on a first run, on a screen with ``available`` room: 1280 x 820, or as much as
-    85% of a bigger screen (up to 1800 x 1100), so that the Learn dock beside the editor leaves the graph
-    room on a 1920 x 1080 screen. A smaller screen's window manager fits the window to it."""
-    size = QSize(1280, 820)
-    if available is not None:
-        size = size.expandedTo(QSize(min(round(available.width() * 0.85), 1800),
-                                     min(round(available.height() * 0.85), 1100)))
-    return size
-
-
 class MainWindow(QMainWindow):
     """Top-level window: the editor and the other panels in tabs, menus, a status bar."""
 
@@ -86,13 +78,14 @@ class MainWindow(QMainWindow):
         self.setAccessibleName("MainWindow")
         self.settings = settings if settings is not None else QSettings()
         self.current_path: Path | None = None
+        self._first_size, self._maximize_when_shown = QSize(), False
         self.document_name = "Untitled"
 
         self.document = GraphDocument()
         self.undo_stack = QUndoStack(self)
         self.editor = EditorPanel(self.document, self.undo_stack)
 
-        self.tabs = QTabWidget()
+        self.tabs = PanelTabs()  # a panel larger than the window scrolls in its tab
         self.tabs.setObjectName("mainTabs")
         self.tabs.setAccessibleName("mainTabs")
         self.animator = AnimatorPanel()
@@ -113,6 +106,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.evaluation_label)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.editor.status_message.connect(lambda text: self._show_tab_message(self.editor, text))
+        self.editor.status_withdrawn.connect(self._on_editor_status_withdrawn)
         self.editor.summary_changed.connect(self._on_editor_summary_changed)
         self.editor.graph_built.connect(self._on_editor_graph_built)
         self.editor.animate_backward_requested.connect(self.animate_backward)
@@ -132,6 +126,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self.learning = install_learning(self)  # the Learn dock, File > Open lesson…, View > Presentation mode, F11
+        self.dock_share = DockShare(self, self.learning.dock)  # the Learn dock leaves the tabs most of the width
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
         self.training.reset_confirmation.remember_in(self.settings)  # its "Don't ask again"
         # ... and the way to ask again: Edit > Ask before resetting a trained network.
@@ -209,23 +204,10 @@ class MainWindow(QMainWindow):
             self._action(edit_menu, "Check &gradients", self.editor.run_gradient_check, "Ctrl+G"))
         self._action(edit_menu, "Animate &backward", self.animate_backward, "Ctrl+B")
 
-        self.view_menu = view_menu = bar.addMenu("&View")
-        self.editor_actions += [
-            self._action(view_menu, "&Fit", self.editor.view.fit_whole, "F"),
-            self._action(view_menu, "Zoom &in", self.editor.view.zoom_in, QKeySequence.StandardKey.ZoomIn),
-            self._action(view_menu, "Zoom &out", self.editor.view.zoom_out, QKeySequence.StandardKey.ZoomOut),
-            self._action(view_menu, "Auto-&layout", self.editor.auto_layout, "Ctrl+L"),
-        ]
-        self.minimap_action = self._action(view_menu, "&Minimap", self._on_minimap_toggled, "M")
-        self.minimap_action.setCheckable(True)
-        theme_menu = view_menu.addMenu("&Theme")
-        self.theme_group = QActionGroup(self)
-        for theme in ("light", "dark"):
-            action = self._action(theme_menu, theme.capitalize(), lambda _=False, t=theme: self.set_theme(t), None,
-                                  f"actionTheme{theme.capitalize()}")
-            action.setCheckable(True)
-            action.setData(theme)
-            self.theme_group.addAction(action)
+        self.view_actions = ViewMenu(self)  # Fit and Zoom act on the tab's graph; the panels; minimap; theme
+        self.view_menu, self.minimap_action = self.view_actions.menu, self.view_actions.minimap_action
+        self.theme_group = self.view_actions.theme_group
+        self.editor_actions.append(self.view_actions.auto_layout_action)
 
         self.help_menu = help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
@@ -473,8 +455,9 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            screen = self.screen()
-            self.resize(first_window_size(screen.availableGeometry().size() if screen is not None else None))
+            self._first_size, self._maximize_when_shown = first_window(self.screen(),
+                                                                       self.learning.presentation.is_on)
+            self.resize(self._first_size)
         theme = self.settings.value("theme", "light")
         self.set_theme(theme if theme in ("light", "dark") else "light")
         minimap = self.settings.value("minimap", False, type=bool)
@@ -523,6 +506,18 @@ class MainWindow(QMainWindow):
         self.current_path, self.document_name = None, "Untitled"
         self._update_title()
 
+    def reveal(self, control: QWidget) -> None:
+        """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""
+        for give_way in (self.editor.give_way, self.animator.give_way):
+            if give_way.reveal(control):
+                return
+
+    def _on_editor_status_withdrawn(self, text: str) -> None:
+        if self.statusBar().currentMessage() == text:
+            self.statusBar().clearMessage()
+        if self._tab_messages.get(self.editor) == text:
+            del self._tab_messages[self.editor]
+
     def _on_editor_summary_changed(self, text: str) -> None:
         self._set_tab_summary(self.editor, text)
 
@@ -535,6 +530,7 @@ class MainWindow(QMainWindow):
         panel = self.tabs.widget(index)
         for action in self.editor_actions:
             action.setEnabled(panel is self.editor)
+        self.view_actions.follow_tab(panel)
         self.undo_group.setActiveStack(self._undo_stacks.get(panel))
         self.statusBar().clearMessage()
         self.evaluation_label.setText(self._tab_summaries.get(panel, ""))
@@ -562,6 +558,13 @@ class MainWindow(QMainWindow):
         return QMessageBox.question(self, "Unsaved changes",
                                     f"{self.document_name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._maximize_when_shown:
+            self._maximize_when_shown = False
+            if self.size() == self._first_size and not self.isFullScreen():
+                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():

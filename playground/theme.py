@@ -11,8 +11,14 @@ THEMES = ("light", "dark")
 def apply_theme(app: QApplication, theme: str) -> None:
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}")
-    app.setStyle("Fusion")
-    app.setPalette(_dark_palette() if theme == "dark" else app.style().standardPalette())
+    # Only what changes: setting the style again, or the same palette, re-polishes every widget of the
+    # application, another window's half-deleted ones too (each new window sets its theme: an intermittent
+    # segfault in the test suite, where windows come and go).
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+    palette = _dark_palette() if theme == "dark" else app.style().standardPalette()
+    if palette != app.palette():
+        app.setPalette(palette)
 
 
 def _dark_palette() -> QPalette:

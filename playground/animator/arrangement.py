@@ -9,11 +9,13 @@ so that the tab and the Learn dock beside it fit a 1366-pixel laptop screen.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolButton, QVBoxLayout, QWidget
 
+from ..give_way import GiveWay
 from .colors import legend_html
 
 COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
+STEPS_WIDTH = 400  # the step panel's width when open, at 100%
 MESSAGE_STYLE = ("QLabel#animatorMessage { background: #fdecea; color: #8a1c1c; "
                  "border: 1px solid #f0b4ae; border-radius: 5px; padding: 6px 10px; }")
 
@@ -71,6 +73,12 @@ def arrange(panel) -> QSplitter:
     source_row.addWidget(panel.pitfalls.combo)
     source_row.addWidget(panel.predict.toggle)
     source_row.addStretch(1)
+    steps_button = QToolButton()
+    steps_button.setObjectName("stepPanelToggle")
+    steps_button.setAccessibleName("Show or hide the step panel")
+    steps_button.setAutoRaise(True)
+    steps_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    source_row.addWidget(steps_button)
     left_layout.addLayout(source_row)
     left_layout.addWidget(panel.message)
     correct = QWidget()  # the graph, and below it the mistaken replay when a pitfall is chosen
@@ -92,8 +100,18 @@ def arrange(panel) -> QSplitter:
     splitter.addWidget(panel.steps)
     splitter.setStretchFactor(0, 1)
     splitter.setCollapsible(0, False)
-    splitter.setSizes([900, 400])
+    splitter.setSizes([900, STEPS_WIDTH])
+    # The step panel makes room for the graph where the window is too narrow for both (a projector, the
+    # Learn dock open, presentation mode); the cards still show each step's numbers, the button opens it.
+    panel.give_way = GiveWay(splitter, panel.view, panel)
+    panel.steps_action = panel.give_way.add(panel.steps, "&Step panel (animator)", STEPS_WIDTH, "actionStepPanel",
+                                            "Show or hide the animator's step list and explanation (it closes by "
+                                            "itself to give the graph room)")
+    panel.steps_action.setIconText("Steps")
+    steps_button.setDefaultAction(panel.steps_action)
+    panel.view.fitted.connect(panel.give_way.update_soon)
     layout = QVBoxLayout(panel)
+    layout.setContentsMargins(4, 4, 4, 4)  # the style's 9 px a side are rows of the graph on a projector
     layout.addWidget(splitter, 1)
     layout.addWidget(panel.controls)
     return graphs

@@ -1,13 +1,12 @@
 """The backward animator tab: play the forward and the backward pass of a graph one step at a time.
 
-The panel animates either its own copy of the editor's graph document or a snapshot of the
-training panel's network on one batch (a tensor graph). It composes its rooms (laid out by
-`arrangement`): the graph, drawn in a read-only `AnimatorScene` that a `SceneSync` recolours as
-a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and the list
-of steps; the `PlaybackControls` below; a pitfall's replay (`PitfallView`); Predict mode
-(`PredictBox`); and the `QuizHiding` that keeps the answers of Predict or a lesson's exercise
-hidden until they are given. The panel itself loads, follows the editor's graph, moves in time
-and plays.
+It animates its own copy of the editor's graph or a snapshot of the training network on one batch
+(a tensor graph). It composes its rooms (laid out by `arrangement`, where the step panel gives way to
+the graph when the window is narrow): the graph in a read-only `AnimatorScene` that a `SceneSync`
+recolours as a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and
+the list of steps; the `PlaybackControls`; a pitfall's replay (`PitfallView`); Predict mode
+(`PredictBox`); the `QuizHiding` that keeps Predict's or a lesson's answers hidden until given.
+The panel itself loads, follows the editor's graph, moves in time and plays.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from ..editor.concealment import NOTHING_CONCEALED
 from ..editor.document import Change, GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
-from .arrangement import arrange, legend_label, message_label, source_combo
+from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
@@ -221,8 +220,8 @@ class AnimatorPanel(QWidget):
         self._set_source(source)
         self.pitfalls.choose(None)  # the replays work on the editor's graphs: the combo says so
         self.pitfalls.clear()
-        if self._followed is not None:  # from now on, only an edit of the editor's graph brings it back
-            self._maths, self._stale = maths_of(self._followed), False
+        if self.followed_document is not None:  # from now on, only an edit of the editor's graph brings it back
+            self._maths, self._stale = maths_of(self.followed_document), False
         self.scene.show_tensor_graph(animation)
         loaded = self._start(lambda: animation, len(animation.nodes), description)
         if loaded:
@@ -298,10 +297,6 @@ class AnimatorPanel(QWidget):
     def followed_document(self) -> GraphDocument | None:
         return self.follower.document
 
-    @property
-    def _followed(self) -> GraphDocument | None:
-        return self.follower.document
-
     @guarded
     def _on_followed_document_changed(self, change: Change) -> None:
         self._stale = True
@@ -315,15 +310,15 @@ class AnimatorPanel(QWidget):
     def _reload_if_stale(self) -> None:
         """Show the followed graph again after it changed, at the same step if only its layout changed.
         While the training network is shown, only a change to the graph's maths brings the graph back."""
-        if not self._stale or self._followed is None:
+        if not self._stale or self.followed_document is None:
             return
         self._stale = False
-        same_maths = self._maths == maths_of(self._followed)
+        same_maths = self._maths == maths_of(self.followed_document)
         if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
             return
         position = self.position
         same_step = same_maths and self._timeline is not None
-        if self.load(self._followed) and same_step:
+        if self.load(self.followed_document) and same_step:
             self.seek(position)
 
     # -- moving in time --------------------------------------------------------------------
@@ -501,8 +496,8 @@ class AnimatorPanel(QWidget):
                 self._set_source(self._source)
         elif source == PYTHON_SOURCE[0]:
             self.load_tensor_result(self._python_result)
-        elif self._followed is not None:
-            self.load(self._followed)
+        elif self.followed_document is not None:
+            self.load(self.followed_document)
         else:
             self._set_source("graph")
             self.load(self._document)
@@ -551,6 +546,8 @@ class AnimatorPanel(QWidget):
         paired = self.pitfalls.animation is not None
         self.fitting.frame(paired=paired, text_scale=self._text_scale)
         self.legend.setText(legend_html(self._text_scale))
+        self.give_way.set_width(self.steps, round(STEPS_WIDTH * self._text_scale))
+        self.give_way.set_text_scale(self._text_scale)
         self.fitting.auto = True
         self.fitting.fit_soon()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 
-from ..editor.view import GraphView
+from ..editor.view import MIN_ZOOM, GraphView
 from ..errors import report_handled
 from .scene import AnimatorScene
 
@@ -26,6 +26,7 @@ class ViewFit(QObject):
         self.view, self.scene = view, scene
         self._viewport = view.viewport()
         self.auto = True  # fit on every resize, until the person zooms
+        self.whole = False  # View > Fit: the whole graph, however small (until the next graph)
         self.readable_zoom = READABLE_ZOOM
         self._paired = False
         self._node_count = 0
@@ -44,7 +45,7 @@ class ViewFit(QObject):
         """A graph of ``node_count`` nodes was drawn: fit automatically again; big graphs get the minimap."""
         self._node_count = node_count
         self._wants_minimap = node_count >= MINIMAP_FROM
-        self.auto = True
+        self.auto, self.whole = True, False
         self.refresh_minimap()
 
     def set_playing_fastest(self, playing_fastest: bool) -> None:
@@ -61,11 +62,28 @@ class ViewFit(QObject):
     def fit(self) -> None:
         """Fit the graph, at a zoom where its text stays readable; a graph too big for that gets the
         minimap, and the view follows the current step."""
-        fits = self.view.fit(min_zoom=self.readable_zoom)
-        wants = not self._paired and (not fits or self._node_count >= MINIMAP_FROM)
-        if wants != self._wants_minimap:
-            self._wants_minimap = wants
+        big = not self._paired and self._node_count >= MINIMAP_FROM
+        # Tried first without a minimap that only a failed fit brought (its band at the bottom kept the graph
+        # from fitting ever after, once the window had been smaller).
+        if self._wants_minimap != big:
+            self._wants_minimap = big
             self.refresh_minimap()
+        min_zoom = MIN_ZOOM if self.whole else self.readable_zoom
+        if not self.view.fit(min_zoom=min_zoom) and not self._paired and not self._wants_minimap:
+            self._wants_minimap = True  # too big to read whole: the minimap, and a band kept for it
+            self.refresh_minimap()
+            self.view.fit(min_zoom=min_zoom)
+
+    def fit_by_person(self) -> None:
+        """View > Fit (F): the whole graph in view, as in the editor, and kept so on resize until the person
+        zooms or another graph comes."""
+        self.auto, self.whole = True, True
+        self.fit()
+
+    def zoom_by_person(self, factor: float) -> None:
+        """View > Zoom in or out: the person's zoom from now on, as the wheel's."""
+        self.auto = False
+        self.view.zoom_by(factor)
 
     def fit_if_auto(self) -> None:
         try:

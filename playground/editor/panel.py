@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from ..give_way import GiveWay
 from ..numbers import format_number, full_number
 from ..validation import parse_json
 from . import edits
@@ -40,6 +42,8 @@ from .properties import PropertiesPanel
 from .scene import GraphScene
 from .view import GraphView
 
+TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
+           "button or Space+drag, or press M for the minimap")
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 # The model evaluates tensor graphs (issue 19); until the cards draw arrays, the editor takes scalar graphs only.
 TENSORS_NOT_DRAWN = ("this graph holds tensors, and the editor's cards draw scalars only for now: "
@@ -51,10 +55,21 @@ QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would pr
                   "(switch Predict off, or finish the lesson's exercise)")
 
 
+def expression_row_button(name: str, accessible: str) -> QToolButton:
+    """A button at one end of the expression row that opens or closes the panel on its side."""
+    button = QToolButton()
+    button.setObjectName(name)
+    button.setAccessibleName(accessible)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    button.setAutoRaise(True)
+    return button
+
+
 class EditorPanel(QWidget):
     evaluated = Signal(object)  # the new Evaluation
     summary_changed = Signal(str)  # what the status bar says of the graph: "Output = 0.7071"
     status_message = Signal(str)
+    status_withdrawn = Signal(str)  # a message said before that is no longer true (the main window clears it)
     animate_backward_requested = Signal()  # "Animate backward": the main window opens the animator on this graph
     graph_built = Signal(str)  # an expression's graph replaced the document (the expression)
 
@@ -77,6 +92,7 @@ class EditorPanel(QWidget):
         self.expression_input.setObjectName("expressionInput")
         self.expression_input.setAccessibleName("expressionInput")
         self.expression_input.setPlaceholderText("Type an expression, e.g.  a=2; b=3; L=tanh(a*b + 1)  and press Enter")
+        self.expression_input.setToolTip(self.expression_input.placeholderText())  # the box may be too short for it
         self.build_button = QPushButton("Build graph")
         self.build_button.setObjectName("buildExpressionButton")
         self.build_button.setAccessibleName("Build graph from expression")
@@ -103,10 +119,14 @@ class EditorPanel(QWidget):
         self.gradcheck_table.verticalHeader().setVisible(False)
 
         expression_row = QHBoxLayout()
+        self.palette_button = expression_row_button("paletteToggle", "Show or hide the node palette")
+        expression_row.addWidget(self.palette_button)
         expression_row.addWidget(QLabel("Expression"))
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
         expression_row.addWidget(self.animate_button)
+        self.side_button = expression_row_button("sidePanelToggle", "Show or hide the side panel")
+        expression_row.addWidget(self.side_button)
         self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
@@ -120,6 +140,21 @@ class EditorPanel(QWidget):
         splitter.addWidget(side)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([PALETTE_WIDTH, 800, SIDE_WIDTH])
+        # On a small screen, beside the Learn dock or in presentation mode the panels make room for the graph:
+        # the side panel first (the cards show the values too; double-click edits one), then the palette (Tab
+        # adds a node at the cursor). The buttons at both ends of the expression row open them again.
+        self.give_way = GiveWay(splitter, self.view, self)
+        self.side_action = self.give_way.add(side, "Side &panel (properties, gradient check)", SIDE_WIDTH,
+                                             "actionSidePanel", "Show or hide the selected node's properties "
+                                             "and the gradient check (they close by themselves to give the "
+                                             "graph room)")
+        self.palette_action = self.give_way.add(self.palette, "Node p&alette", PALETTE_WIDTH, "actionNodePalette",
+                                                "Show or hide the list of nodes to drag onto the canvas (Tab "
+                                                "over the canvas adds one too)")
+        self.side_action.setIconText("Details")
+        self.palette_action.setIconText("Nodes")
+        self.palette_button.setDefaultAction(self.palette_action)
+        self.side_button.setDefaultAction(self.side_action)
         layout = QVBoxLayout(self)
         layout.addLayout(expression_row)
         layout.addWidget(self.expression_error)
@@ -133,6 +168,7 @@ class EditorPanel(QWidget):
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.view.fitted.connect(self._on_view_fitted)
+        self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less
         self.scene.status_message.connect(self.status_message)
         self.properties.status_message.connect(self.status_message)
         self.refresh()
@@ -175,6 +211,9 @@ class EditorPanel(QWidget):
         self.side.setMinimumWidth(side)
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([palette, max(total - palette - side, 100), side])
+        self.give_way.set_width(self.palette, palette)
+        self.give_way.set_width(self.side, side)
+        self.give_way.set_text_scale(factor)
 
     def conceal(self, concealment: Concealment) -> None:
         """Show "?" on the cards, the wires and the properties for what a quiz asks for."""
@@ -227,9 +266,10 @@ class EditorPanel(QWidget):
         self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.viewport().rect().center()))
 
     def _on_view_fitted(self, whole_graph_shown: bool) -> None:
-        if not whole_graph_shown:
-            self.status_message.emit("The graph is larger than the view at a readable size: press F to see it all, "
-                                     "pan with the middle button or Space+drag, or press M for the minimap")
+        if whole_graph_shown:
+            self.status_withdrawn.emit(TOO_BIG)  # the window grew, or panels gave way: it is no longer true
+        else:
+            self.status_message.emit(TOO_BIG)
 
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None, selected=len(node_ids))
@@ -238,8 +278,9 @@ class EditorPanel(QWidget):
         """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""
         self.scene.select_nodes([node_id])
         item = self.scene.node_item(node_id)
-        if item is not None:
-            self.view.ensureVisible(item)
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if item is not None and not shown.contains(item.sceneBoundingRect()):  # a card in view stays where it is:
+            self.view.ensureVisible(item, 10, 10)  # scrolling it to a 50 px margin cut the fitted graph's far side
 
     def select_all(self) -> None:
         self.scene.select_nodes([n.id for n in self.document.nodes])

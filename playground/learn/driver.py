@@ -208,6 +208,7 @@ class LessonDriver(QObject):
             page = page.parentWidget()
         if page is not None:
             self._show(page)
+        self.window.reveal(control)  # in a panel that gave the graph its room: open again
         if self.highlight is not None:
             try:
                 self.highlight.deleteLater()

@@ -1,0 +1,62 @@
+"""The main window's View menu: Fit and Zoom act on the graph of the tab on show (the editor's or the
+animator's; greyed out on the Training tab, which has no graph view), Auto-layout on the editor's, the
+panels beside the graphs (open or closed by hand; they also give way by themselves), the minimap, the theme.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QActionGroup, QKeySequence
+
+from .editor.view import ZOOM_STEP
+from .errors import report_handled
+
+
+class ViewMenu(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.menu = menu = window.menuBar().addMenu("&View")
+        action = window._action
+        self.fit_action = action(menu, "&Fit", self._on_fit_triggered, "F", "actionFit")
+        self.zoom_in_action = action(menu, "Zoom &in", lambda: self._zoom(ZOOM_STEP), QKeySequence.StandardKey.ZoomIn,
+                                     "actionZoomIn")
+        self.zoom_out_action = action(menu, "Zoom &out", lambda: self._zoom(1 / ZOOM_STEP),
+                                      QKeySequence.StandardKey.ZoomOut, "actionZoomOut")
+        self.graph_actions = [self.fit_action, self.zoom_in_action, self.zoom_out_action]
+        self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L")
+        menu.addSeparator()
+        menu.addActions([window.editor.palette_action, window.editor.side_action, window.animator.steps_action])
+        self.minimap_action = action(menu, "&Minimap", window._on_minimap_toggled, "M", "actionMinimap")
+        self.minimap_action.setCheckable(True)
+        theme_menu = menu.addMenu("&Theme")
+        self.theme_group = QActionGroup(self)
+        for theme in ("light", "dark"):
+            choice = action(theme_menu, theme.capitalize(), lambda _=False, t=theme: window.set_theme(t), None,
+                            f"actionTheme{theme.capitalize()}")
+            choice.setCheckable(True)
+            choice.setData(theme)
+            self.theme_group.addAction(choice)
+
+    def follow_tab(self, panel) -> None:
+        """Fit and Zoom for the tab now on show."""
+        for graph_action in self.graph_actions:
+            graph_action.setEnabled(panel is self.window.editor or panel is self.window.animator)
+
+    def _on_fit_triggered(self, _checked: bool = False) -> None:
+        try:
+            if self.window.tabs.currentWidget() is self.window.animator:
+                self.window.animator.fitting.fit_by_person()
+            else:
+                self.window.editor.view.fit_whole()
+        except Exception as error:  # a slot: the app goes on
+            report_handled(error, "fitting the graph")
+
+    def _zoom(self, factor: float) -> None:
+        try:
+            if self.window.tabs.currentWidget() is self.window.animator:
+                self.window.animator.fitting.zoom_by_person(factor)
+            else:
+                self.window.editor.view.zoom_by(factor)
+        except Exception as error:  # a slot: the app goes on
+            report_handled(error, "zooming the graph")
