@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from engine import Tensor
 
 from . import qt_platform
-from .animator.tensor_timeline import graph_animation
+from .animator.model.tensor_timeline import graph_animation
 from .editor.from_engine import document_from_values
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .timeline import NodeState
+from .model.timeline import NodeState
 
 STATE_COLORS: dict[NodeState, str] = {
     NodeState.NOT_REACHED: "#9aa1ab",  # grey

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from ..errors import guarded
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
 from .frame_image import render_frame
+from .model.timeline import Timeline
 from .scene import AnimatorScene
-from .timeline import Timeline
 
 FASTEST_GIF_FRAME_MS = 100  # a GIF of the "fastest" speed: ten steps a second
 

@@ -7,8 +7,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from ..editor.style import LIGHT_COLORS
 from .colors import BACKWARD_WIRE_COLOR, STATE_COLORS
+from .model.timeline import NodeState
 from .scene import AnimatorScene
-from .timeline import NodeState
 
 CAPTION_HEIGHT, LEGEND_HEIGHT, MARGIN = 34, 24, 24.0
 

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..editor.concealment import NOTHING_CONCEALED, Concealment
 from ..editor.document import GraphDocument
+from .model.hiding import hidden_notes
+from .model.reveal import Reveal
 from .predict_view import PredictBox
-from .reveal import Reveal, after, unpredicted
 from .scene_sync import SceneSync
 from .step_panel import StepPanel
-from .timeline import DocumentAnimation
-
-PREDICT_NOTE = "Not predicted yet: step back (←), then forward (→) to predict it, or switch Predict off."
-EXERCISE_NOTE = "Hidden while the lesson's exercise asks: answer in the Learn panel, and each step shows once answered."
 
 
 class QuizHiding:
@@ -46,15 +42,7 @@ class QuizHiding:
 
     def apply(self, animation, document: GraphDocument, maths: tuple | None) -> None:
         """Hide what Predict and the exercise hide on ``animation`` now; rewrite what changed."""
-        notes: dict[int, str] = {}
-        if isinstance(animation, DocumentAnimation):
-            timeline = animation.timeline
-            predicted = self.predict.predicted()
-            if predicted is not None:
-                notes.update(dict.fromkeys(unpredicted(timeline, predicted), PREDICT_NOTE))
-            if self._exercise is not None and self._exercise[2] == maths:
-                position, asked, _maths = self._exercise
-                notes.update(dict.fromkeys(after(timeline, document, position, asked), EXERCISE_NOTE))
+        notes = hidden_notes(animation, document, maths, self.predict.predicted(), self._exercise)
         hidden = frozenset(notes)
         old = self.reveal.hidden if self.reveal is not None else frozenset()
         self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None
@@ -76,20 +64,3 @@ class QuizHiding:
 
     def hides(self, position: int) -> bool:
         return self.reveal is not None and self.reveal.hides(position)
-
-
-def editor_concealment(timeline, hidden: Iterable[int]) -> Concealment:
-    """What the editor's cards must not show while the animator hides the steps at ``hidden`` (positions,
-    1 = the first frame) of ``timeline``, a timeline of the editor's own graph: the values computed at
-    hidden forward steps, the gradients that a hidden step adds to, and the wires of hidden steps."""
-    values, grads, wires = set(), set(), set()
-    for position in hidden:
-        frame = timeline.frames[position - 1]
-        if frame.phase == "forward":
-            values.add(frame.node_id)
-        elif frame.step is not None and frame.edge is not None:
-            grads.add(frame.edge.source)
-            wires.add(frame.edge)
-    if not (values or grads or wires):
-        return NOTHING_CONCEALED
-    return Concealment(frozenset(values), frozenset(grads), frozenset(wires))

@@ -23,17 +23,18 @@ from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
 from .follower import DocumentFollower
-from .hiding import QuizHiding, editor_concealment
+from .hiding import QuizHiding
 from .keys import PlaybackKeys
+from .model.hiding import editor_concealment
+from .model.predict import PredictQuiz
+from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
+from .model.timeline import DocumentAnimation, Timeline, maths_of, terms
 from .pitfall_view import PitfallView
 from .player import SPEEDS, Player, speed_text
-from .predict import PredictQuiz
 from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
-from .tensor_timeline import TensorAnimation, graph_animation, tensor_animation
-from .timeline import DocumentAnimation, Timeline, maths_of, terms
 from .view_fit import ViewFit
 
 __all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py

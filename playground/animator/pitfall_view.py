@@ -18,11 +18,11 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBox
 from ..editor.document import GraphDocument
 from ..editor.view import GraphView
 from ..numbers import format_number
-from .pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
-from .reveal import Reveal
+from .model.pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
+from .model.reveal import Reveal
+from .model.timeline import BackwardPass, DisplayState, DocumentAnimation, Timeline
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
-from .timeline import BackwardPass, DisplayState, DocumentAnimation, Timeline
 
 CORRECT_STYLE = "color: #1b7a3a; font-weight: bold;"
 MISTAKE_STYLE = "color: #b3261e; font-weight: bold;"

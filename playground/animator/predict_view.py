@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout
 
 from ..errors import guarded
-from .predict import AnswerError, PredictQuiz
+from .model.predict import AnswerError, PredictQuiz
 
 RIGHT_STYLE = "color: #1b7a3a;"
 WRONG_STYLE = "color: #b3261e;"

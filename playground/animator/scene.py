@@ -17,8 +17,8 @@ from ..editor.document import Edge, GraphDocument
 from ..editor.node_card import NodeItem
 from ..editor.wires import WireItem
 from ..numbers import format_number, full_number
-from .tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
-from .timeline import is_bare_constant
+from .model.tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
+from .model.timeline import is_bare_constant
 
 
 class ConstantCard(NodeItem):

@@ -14,10 +14,10 @@ from PySide6.QtGui import QColor
 from ..editor.document import Edge
 from ..editor.view import GraphView
 from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
-from .reveal import Reveal
+from .model.reveal import Reveal
+from .model.tensor_timeline import TensorAnimation
+from .model.timeline import DocumentAnimation, NodeState
 from .scene import AnimatorScene
-from .tensor_timeline import TensorAnimation
-from .timeline import DocumentAnimation, NodeState
 
 Animation = DocumentAnimation | TensorAnimation
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
 
-from .timeline import Frame
+from .model.timeline import Frame
 
 EXPLANATION_LINES = 8  # the step box's height, in lines of its text
 MARK_COLOR = "#fbd3cf"  # a flagged row: where a mistaken replay parts from the correct one

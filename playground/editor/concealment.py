@@ -3,7 +3,7 @@
 While Predict mode or a lesson's exercise asks for values or gradients of the graph the editor
 shows, the cards must not print the answers one tab away. A `Concealment` names the nodes whose
 value or gradient show "?" and the wires whose gradient label does; the animator's quiz hiding
-decides it (`animator.hiding.editor_concealment`), the editor only draws it.
+decides it (`animator.model.hiding.editor_concealment`), the editor only draws it.
 """
 
 from __future__ import annotations

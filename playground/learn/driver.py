@@ -20,7 +20,7 @@ from dataclasses import fields, replace
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..animator.timeline import maths_of
+from ..animator.model.timeline import maths_of
 from ..training.session import TrainingSettings
 from .facts import GraphFacts, NetworkFacts
 from .highlight import Highlight

@@ -19,8 +19,8 @@ from engine.data import make_moons
 from engine.nn import Linear, Sequential, Tanh
 from engine.nn.functional import binary_cross_entropy_with_logits
 
-from ..animator.tensor_timeline import TensorAnimation, describe, shape_text, tensor_animation
-from ..animator.timeline import Timeline, is_bare_constant, terms
+from ..animator.model.tensor_timeline import TensorAnimation, describe, shape_text, tensor_animation
+from ..animator.model.timeline import Timeline, is_bare_constant, terms
 from ..editor.document import GraphDocument
 from ..editor.evaluate import Evaluation, evaluate
 from ..numbers import format_number

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..animator.predict import AnswerError
-from ..animator.timeline import maths_of
+from ..animator.model.predict import AnswerError
+from ..animator.model.timeline import maths_of
 from ..editor.document import GraphDocument
 from ..errors import guarded
 from .facts import GraphFacts

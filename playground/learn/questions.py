@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..animator.predict import is_close, read_number
-from ..animator.timeline import forward_formula, local_derivative_formula
+from ..animator.model.predict import is_close, read_number
+from ..animator.model.timeline import forward_formula, local_derivative_formula
 from ..numbers import format_number
 from .facts import GraphFacts
 from .slips import Slip, diagnose, slips

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..animator.predict import is_close
-from ..animator.timeline import ChainStep, forward_formula, local_derivative_formula
+from ..animator.model.predict import is_close
+from ..animator.model.timeline import ChainStep, forward_formula, local_derivative_formula
 from ..numbers import format_number
 from .facts import GraphFacts
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QLineEdit, QPushBu
 
 from engine import Tensor
 from playground.animator.colors import STATE_COLORS, WRONG_COLOR
+from playground.animator.model.timeline import NodeState
 from playground.animator.panel import START_TEXT, AnimatorPanel
 from playground.animator.player import SPEEDS
-from playground.animator.timeline import NodeState
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression

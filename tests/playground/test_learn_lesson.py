@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Value
-from playground.animator.predict import AnswerError
+from playground.animator.model.predict import AnswerError
 from playground.learn.facts import NetworkFacts, NetworkSpec
 from playground.learn.lesson import (
     FORMAT_VERSION,
@@ -56,8 +56,8 @@ def test_seven_lessons_ship_and_each_one_parses():
 
 
 def test_the_lesson_model_needs_no_qt():
-    code = ("import sys; import playground.learn.runner, playground.learn.lesson, playground.animator.pitfalls, "
-            "playground.animator.predict; print('PySide6' in sys.modules)")
+    code = ("import sys; import playground.learn.runner, playground.learn.lesson, playground.animator.model.pitfalls, "
+            "playground.animator.model.predict; print('PySide6' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from playground.animator.timeline import maths_of
+from playground.animator.model.timeline import maths_of
 from playground.app import MainWindow
 from playground.learn.facts import GraphFacts
 from playground.learn.lesson import load_lesson

@@ -14,7 +14,7 @@ import pytest
 from engine import Value
 from engine.nn.functional import binary_cross_entropy_with_logits
 from engine.tensor import Tensor
-from playground.animator.pitfalls import pitfall_replay
+from playground.animator.model.pitfalls import pitfall_replay
 from playground.learn.facts import NetworkSpec
 from playground.learn.lesson import LessonFormatError, load_lesson, parse_lesson, with_numbers
 from playground.numbers import format_number

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from engine import Value
-from playground.animator.pitfalls import PITFALLS, depth_first_order, pitfall_replay
-from playground.animator.timeline import Timeline, engine_steps
+from playground.animator.model.pitfalls import PITFALLS, depth_first_order, pitfall_replay
+from playground.animator.model.timeline import Timeline, engine_steps
 from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression
 

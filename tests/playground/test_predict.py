@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from playground.animator.predict import AnswerError, PredictQuiz, is_close, read_number
-from playground.animator.timeline import Timeline
+from playground.animator.model.predict import AnswerError, PredictQuiz, is_close, read_number
+from playground.animator.model.timeline import Timeline
 from playground.editor.expression import parse_expression
 
 LESSON_2 = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"

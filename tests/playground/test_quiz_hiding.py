@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit
 
+from playground.animator.model.reveal import Reveal, after, unpredicted
+from playground.animator.model.timeline import Timeline
 from playground.animator.panel import AnimatorPanel
-from playground.animator.reveal import Reveal, after, unpredicted
-from playground.animator.timeline import Timeline
 from playground.editor.expression import parse_expression
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"

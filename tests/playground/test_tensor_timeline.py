@@ -10,8 +10,8 @@ import pytest
 from engine import Tensor
 from engine.nn import Linear, Module, ReLU, Sequential
 from engine.train import binary_loss
-from playground.animator.tensor_timeline import tensor_animation
-from playground.animator.timeline import NodeState
+from playground.animator.model.tensor_timeline import tensor_animation
+from playground.animator.model.timeline import NodeState
 from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playground.animator.timeline import NodeState, Timeline
+from playground.animator.model.timeline import NodeState, Timeline
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression

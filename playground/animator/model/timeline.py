@@ -18,10 +18,10 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..editor.catalog import kind
-from ..editor.document import Edge, GraphDocument
-from ..editor.evaluate import Evaluation, build_values, evaluate
-from ..numbers import format_number, full_number
+from ...editor.catalog import kind
+from ...editor.document import Edge, GraphDocument
+from ...editor.evaluate import Evaluation, build_values, evaluate
+from ...numbers import format_number, full_number
 
 
 class NodeState(Enum):
