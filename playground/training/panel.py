@@ -4,10 +4,10 @@ The panel only composes its rooms and wires them to the worker: the toolbar (`to
 pace and the stop condition), the status line (`status_line`), the settings column
 (`data_controls` and `network_controls`), the network diagram (`network_view`), the decision
 boundary (`boundary_plot`) and the output column with its curves and confusion matrices
-(`curves`). The controls describe a `TrainingSettings`; each edit sends the new settings to the
-`TrainingWorker`, which resets only what the change needs. Whatever the worker sends is kept, and
-a ~60 Hz timer paints the latest of it (`painting`), with a summary for the main window's status
-bar (`summary_changed`). A weight typed on the diagram is one undoable edit
+(`curves`), laid out under the toolbar by `body`. The controls describe a `TrainingSettings`; each
+edit sends the new settings to the `TrainingWorker`, which resets only what the change needs.
+Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it (`painting`), with a
+summary for the main window's status bar (`summary_changed`). A weight typed on the diagram is one undoable edit
 (`edits.ParameterEdit` on `undo_stack`); files go through `exports`.
 """
 
@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
 from .curves import CurvesColumn
@@ -38,7 +39,7 @@ from .settings import TrainingSettings, fitting_loss
 from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
-from .widgets import export_plot, let_combos_narrow, named, scrolling_column
+from .widgets import export_plot, named
 from .worker import (
     BoundaryFrame,
     DataFrame,
@@ -178,25 +179,10 @@ class TrainingPanel(QWidget):
         self.boundary_column.aspect_changed.connect(self.aspect_requested)
         self.curves = CurvesColumn(self.settings.loss)
 
-        settings_column = QWidget()
-        stack = QVBoxLayout(settings_column)
-        stack.setContentsMargins(0, 0, 0, 0)
-        stack.setSpacing(0)
-        stack.addWidget(self.data_controls)
-        stack.addWidget(self.network_controls)
-        body = QHBoxLayout()
-        body.setSpacing(8)
-        let_combos_narrow(settings_column)
-        body.addWidget(scrolling_column(settings_column, 236))
-        # The three views share the rest, as a person likes: drag the handles between them.
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setChildrenCollapsible(False)
-        for index, (view, stretch) in enumerate(((self.network_view, 5), (self.boundary_column, 5), (self.curves, 3))):
-            self.splitter.addWidget(view)
-            self.splitter.setStretchFactor(index, stretch)
-        self.splitter.setSizes([5000, 4600, 3400])  # shares of whatever width the panel gets
-        body.addWidget(self.splitter, 1)
-        root.addLayout(body, 1)
+        self.body = TrainingBody((self.data_controls, self.network_controls),
+                                 (self.network_view, self.boundary_column, self.curves))
+        self.splitter = self.body.splitter
+        root.addWidget(self.body, 1)
 
     @property
     def boundary(self) -> BoundaryView:
