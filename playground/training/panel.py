@@ -67,7 +67,6 @@ class TrainingPanel(QWidget):
     point_requested = Signal(float, float, int)
     focus_requested = Signal(int, int)
     wire_layout_requested = Signal(object)
-    aspect_requested = Signal(float)
     parameter_requested = Signal(int, str, object, float)
     setup_requested = Signal(object)
     # What happened, for the main window (status bar) and tests.
@@ -125,9 +124,6 @@ class TrainingPanel(QWidget):
         if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
             self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
         self.parameter_requested.connect(self.worker.set_parameter)
-        self.aspect_requested.connect(self.worker.set_aspect)
-        if self.boundary_column.aspect != 1.0:  # laid out before the worker existed
-            self.aspect_requested.emit(self.boundary_column.aspect)
         self.setup_requested.connect(self.worker.load_setup)
 
         self._redraw_timer = QTimer(self)
@@ -176,7 +172,6 @@ class TrainingPanel(QWidget):
                                            self.undo_stack.createRedoAction(self, "Redo"))
         self.boundary_column = BoundaryColumn()
         self.boundary_column.clicked.connect(self._on_boundary_clicked)
-        self.boundary_column.aspect_changed.connect(self.aspect_requested)
         self.curves = CurvesColumn(self.settings.loss)
 
         self.body = TrainingBody((self.data_controls, self.network_controls),
@@ -485,7 +480,7 @@ class TrainingPanel(QWidget):
         d = frame.data
         if frame.settings.dataset == "csv":  # the box says how many points the file has
             self.data_controls.show_point_count(len(d.X_train) + len(d.X_test))
-        self.boundary.set_extent(d.extent)
+        self.boundary_column.fit_to(d.extent, np.concatenate([d.X_train, d.X_test]))
         self.boundary.set_points(d.X_train, d.y_train, d.X_test, d.y_test)
         self.boundary_column.show_classes(d.classes)
         self.curves.confusion.set_classes(d.classes)
@@ -552,8 +547,7 @@ class TrainingPanel(QWidget):
             self._compare_dialog.shutdown()
         for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
                        self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
-                       self.focus_requested, self.parameter_requested, self.wire_layout_requested,
-                       self.aspect_requested):
+                       self.focus_requested, self.parameter_requested, self.wire_layout_requested):
             try:
                 signal.disconnect()
             except (RuntimeError, TypeError):
@@ -569,6 +563,8 @@ class TrainingPanel(QWidget):
         ``factor`` times larger."""
         self.curves.set_text_scale(factor)
         self.network_view.set_text_scale(factor)
+        self.boundary_column.set_text_scale(factor)
+        self.body.set_text_scale(factor)
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
