@@ -10,12 +10,13 @@ screen), and when even that is not enough, the body scrolls.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QScrollArea,
     QSplitter,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,7 +27,59 @@ from .widgets import let_combos_narrow, named, scrolling_column
 SETTINGS_WIDTH = 236   # the settings column at 100%, unless its widest control asks for more
 VIEW_STRETCH = (5, 5, 3)  # how the views share the width the panel gets: network, boundary, output
 SPACING = 8
-FOLD_BUTTON = (16, 40)  # the fold button's width and height at 100%
+FOLD_BUTTON = (14, 40)  # the fold button's width and height at 100%
+MIN_COLUMN_HEIGHT = 120  # a scrolling column's smallest height
+
+
+class ColumnScroller(QScrollArea):
+    """A view's column that scrolls up and down when the screen is shorter than the column needs, and
+    is never narrower than the column's widest line (so nothing is cut off on the right)."""
+
+    def __init__(self, column: QWidget):
+        super().__init__()
+        self.setWidget(column)
+        # Sized here, not by QScrollArea (`_fit`): a resizable widget whose layout has a height-for-width
+        # item (the confusion matrices) is made as tall as it *prefers*, and the curve plots' preference
+        # is larger than any screen.
+        self.setWidgetResizable(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # One surface with the panel around it (setWidget made the column paint a background of its own).
+        self.viewport().setAutoFillBackground(False)
+        column.setAutoFillBackground(False)
+        column.installEventFilter(self)
+
+    def _scroll_bar_width(self) -> int:
+        return self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.widget().minimumSizeHint().width() + self._scroll_bar_width(), MIN_COLUMN_HEIGHT)
+
+    def sizeHint(self) -> QSize:
+        hint = self.widget().sizeHint()
+        return QSize(hint.width() + self._scroll_bar_width(), hint.height())
+
+    def _fit(self) -> None:
+        """The column as wide as the viewport, and as tall, or as tall as it must be at that width."""
+        column, width = self.widget(), self.viewport().width()
+        layout = column.layout()
+        needed = column.minimumSizeHint().height()
+        if layout is not None and layout.hasHeightForWidth():
+            needed = max(needed, layout.minimumHeightForWidth(width))
+        column.resize(width, max(self.viewport().height(), needed))
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._fit()
+        return super().viewportEvent(event)
+
+    def eventFilter(self, watched, event) -> bool:
+        # The column's smallest size changed (presentation mode): the splitter asks again, and the column
+        # is fitted once its layout has settled. A hidden tab lays itself out when shown, with no request.
+        if watched is self.widget() and event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            self.updateGeometry()
+            QTimer.singleShot(0, self, self._fit)
+        return super().eventFilter(watched, event)
 
 
 class TrainingBody(QScrollArea):
@@ -69,7 +122,12 @@ class TrainingBody(QScrollArea):
         # The three views share the rest, as a person likes: drag the handles between them.
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setChildrenCollapsible(False)
-        for index, (view, stretch) in enumerate(zip(views, VIEW_STRETCH)):
+        # The network diagram scrolls by itself; the plots' columns scroll up and down on their own when
+        # the screen is short, so that one column's height never makes the whole tab scroll.
+        network, boundary, output = views
+        self.boundary_scroll, self.output_scroll = ColumnScroller(boundary), ColumnScroller(output)
+        for index, (view, stretch) in enumerate(zip((network, self.boundary_scroll, self.output_scroll),
+                                                    VIEW_STRETCH)):
             self.splitter.addWidget(view)
             self.splitter.setStretchFactor(index, stretch)
         self.splitter.setSizes([5000, 4600, 3400])  # shares of whatever width the panel gets

@@ -28,7 +28,7 @@ from .widgets import heading_font, named, style_plot
 
 PLOT_MIN = 200             # the plot's smallest side, axes included
 PLOT_MIN_PRESENTING = 240  # in presentation mode: the plane's smallest side, inside the axes
-AXES_ROOM = 40             # what the axes and their tick labels take of the plot's side at 100%
+AXES_ROOM = 22             # what the axes and their tick labels take of the plot's side at 100%
 
 
 class ClassPicker(QWidget):
@@ -133,6 +133,7 @@ class BoundaryColumn(QWidget):
         layout.addWidget(options_row)
         self.class_picker = ClassPicker()
         layout.addWidget(self.class_picker)
+        layout.addStretch(0)  # what the plot cannot use in a tall column: below everything
         self._classes: tuple[str, ...] = COLOUR_NAMES[:2]
         self._show_legend()
 

@@ -510,8 +510,11 @@ class NetworkView(QWidget):
         self.scroll.setMinimumWidth(MIN_WIDTH)
 
     def set_undo_actions(self, undo, redo) -> None:
-        self.undo_button.setDefaultAction(undo)
-        self.redo_button.setDefaultAction(redo)
+        # The buttons show arrows (their tooltips say "Undo …" in full): the words would make the bar, and
+        # so the narrowest the diagram gets, wider than a projector's screen can spare.
+        for button, action, arrow in ((self.undo_button, undo, "↶"), (self.redo_button, redo, "↷")):
+            action.setIconText(arrow)
+            button.setDefaultAction(action)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.scroll.viewport() and event.type() == event.Type.Resize:

@@ -98,6 +98,10 @@ class FittedPlotHolder(QWidget):
         else:
             width, height = room_w, round(room_w / aspect)
         geometry = QRect((self.width() - width - pad_x) // 2, 0, width + pad_x, height + pad_y)
+        # No taller than the plot can use at this width: the column's other lines come right under it.
+        tallest = round((self.width() - pad_x) / low) + pad_y
+        if self.maximumHeight() != max(tallest, self.minimumHeight()):
+            self.setMaximumHeight(max(tallest, self.minimumHeight()))
         if geometry != self.plot.geometry():
             self.plot.setGeometry(geometry)
         if self.fitted is not None:
