@@ -28,7 +28,6 @@ from .widgets import heading_font, named, style_plot
 
 PLOT_MIN = 200             # the plot's smallest side, axes included
 PLOT_MIN_PRESENTING = 240  # in presentation mode: the plane's smallest side, inside the axes
-AXES_ROOM = 22             # what the axes and their tick labels take of the plot's side at 100%
 
 
 class ClassPicker(QWidget):
@@ -163,9 +162,10 @@ class BoundaryColumn(QWidget):
 
     def set_text_scale(self, factor: float) -> None:
         """Presentation mode: the plot never smaller than a class can read (`PLOT_MIN_PRESENTING` inside
-        its axes, which grow with the text), and the focus line as tall as two lines of the new font."""
-        side = PLOT_MIN if factor <= 1.0 else PLOT_MIN_PRESENTING + round(AXES_ROOM * factor)
-        self.holder.setMinimumSize(side, side)
+        its axes, which grow with the text)."""
+        self.holder.set_inner_minimum(0 if factor <= 1.0 else PLOT_MIN_PRESENTING)
+        if factor <= 1.0:
+            self.holder.setMinimumSize(PLOT_MIN, PLOT_MIN)
         self._place_focus_label()
         self.updateGeometry()
 

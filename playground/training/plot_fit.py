@@ -69,6 +69,7 @@ class FittedPlotHolder(QWidget):
         plot.setParent(self)
         self.fitted: tuple[float, float, float, float] | None = None
         self.view: tuple[float, float, float, float] | None = None
+        self.inner_minimum = 0  # the data area's smallest side, when asked for (`set_inner_minimum`)
         self.setMinimumSize(minimum, minimum)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The axes' sizes are known once pyqtgraph has laid the plot out: fit again then.
@@ -78,6 +79,11 @@ class FittedPlotHolder(QWidget):
         """The region the plot should show (`fitted_view`)."""
         self.fitted = tuple(float(v) for v in fitted)
         self.view = None
+        self._fit()
+
+    def set_inner_minimum(self, side: int) -> None:
+        """Never smaller than ``side`` pixels inside the axes, however much room their tick labels take."""
+        self.inner_minimum = int(side)
         self._fit()
 
     def resizeEvent(self, event) -> None:
@@ -90,6 +96,10 @@ class FittedPlotHolder(QWidget):
             pad_x, pad_y = self.plot.width() - round(rect.width()), self.plot.height() - round(rect.height())
         else:
             pad_x = pad_y = 0
+        if self.inner_minimum:
+            smallest = (self.inner_minimum + pad_x, self.inner_minimum + pad_y)
+            if (self.minimumWidth(), self.minimumHeight()) != smallest:
+                self.setMinimumSize(*smallest)
         room_w, room_h = max(10, self.width() - pad_x), max(10, self.height() - pad_y)
         low, high = aspect_range(self.fitted) if self.fitted is not None else (1.0, 1.0)
         aspect = float(np.clip(room_w / room_h, low, high))
