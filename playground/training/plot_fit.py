@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, QTimer
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 MARGIN_SHARE, MARGIN = 0.15, 0.1  # around the points: 15% of their half-span and 0.1 more, as the square's
@@ -70,6 +70,7 @@ class FittedPlotHolder(QWidget):
         self.fitted: tuple[float, float, float, float] | None = None
         self.view: tuple[float, float, float, float] | None = None
         self.inner_minimum = 0  # the data area's smallest side, when asked for (`set_inner_minimum`)
+        self._pads = (0, 0)  # the room the axes took around the data area when last measured
         self.setMinimumSize(minimum, minimum)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The axes' sizes are known once pyqtgraph has laid the plot out: fit again then.
@@ -86,18 +87,26 @@ class FittedPlotHolder(QWidget):
         self.inner_minimum = int(side)
         self._fit()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit)  # a tab shown again: the plot lays itself out anew first
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit()
 
     def _fit(self, *_) -> None:
         rect = self.plot.getPlotItem().vb.sceneBoundingRect()
-        if self.plot.width() > 0 and rect.width() > 0:
-            pad_x, pad_y = self.plot.width() - round(rect.width()), self.plot.height() - round(rect.height())
+        pad_x, pad_y = self.plot.width() - round(rect.width()), self.plot.height() - round(rect.height())
+        if rect.width() <= 0 or pad_x < 0 or pad_y < 0:
+            # pyqtgraph lays the plot out again only once it is shown: until then its data area may be of
+            # an older size. The axes' room measured last time stands in, and the plot is fitted again soon.
+            pad_x, pad_y = self._pads
+            QTimer.singleShot(0, self, self._fit)
         else:
-            pad_x = pad_y = 0
+            self._pads = (pad_x, pad_y)
         if self.inner_minimum:
-            smallest = (self.inner_minimum + pad_x, self.inner_minimum + pad_y)
+            smallest = (self.inner_minimum + pad_x + 1, self.inner_minimum + pad_y + 1)  # +1: rounding
             if (self.minimumWidth(), self.minimumHeight()) != smallest:
                 self.setMinimumSize(*smallest)
         room_w, room_h = max(10, self.width() - pad_x), max(10, self.height() - pad_y)

@@ -48,6 +48,11 @@ def test_presentation_mode_keeps_the_training_tab_readable(size, zoom, tmp_path)
         assert min(seen["map_sides"]) >= 20  # 12 px before
         assert seen["confusion_side_by_side"] and seen["confusion_visible"]
         assert min(seen["boundary_data_area"]) >= 240
+        # ...showing the data, never more of the plane than the data's square (item 8 of the issue).
+        x0, x1, y0, y1 = seen["data_square"]
+        slack = 0.02 * (x1 - x0)
+        assert seen["boundary_x_range"][0] >= x0 - slack and seen["boundary_x_range"][1] <= x1 + slack
+        assert seen["boundary_y_range"][0] >= y0 - slack and seen["boundary_y_range"][1] <= y1 + slack
         assert seen["output_names"][-3:] == ["orange", "blue", "green"]
         assert seen["cut"] == []  # "or", "bl", "gr", NETWORK and the hint line were cut before
         assert seen["overlaps"] == []

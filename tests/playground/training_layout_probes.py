@@ -129,6 +129,8 @@ def training_tab(window, settle, steps: int = 30, dock: bool | None = None, fill
         "boundary_data_area": [round(vb.width()), round(vb.height())],
         "boundary_widget": [plot.width(), plot.height()],
         "boundary_y_range": [round(v, 2) for v in plot.getPlotItem().vb.viewRange()[1]],
+        "boundary_x_range": [round(v, 2) for v in plot.getPlotItem().vb.viewRange()[0]],
+        "data_square": [round(v, 2) for v in panel.data.extent],
         "panel": [panel.width(), panel.height()],
         "panel_minimum": [panel.minimumSizeHint().width(), panel.minimumSizeHint().height()],
         "toolbar_minimum": panel.toolbar.minimumSizeHint().width(),
