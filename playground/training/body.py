@@ -141,6 +141,9 @@ class TrainingBody(QScrollArea):
         self._refit_timer = QTimer(self)
         self._refit_timer.setSingleShot(True)
         self._refit_timer.timeout.connect(self._fit_to_room)
+        # A view's smallest width grows after the fact too (the plot's tick labels, the class names):
+        # the splitter asks for its new room, and the room is measured again.
+        self.splitter.installEventFilter(self)
 
     # -- folding the settings column --
 
@@ -166,6 +169,22 @@ class TrainingBody(QScrollArea):
             self._room_was_enough = enough
             self._chosen = None  # a new situation: the room decides again
         self._fold(self._chosen if self._chosen is not None else not enough)
+        self._give_views_their_smallest()
+
+    def _give_views_their_smallest(self) -> None:
+        """A view whose smallest width grew after the splitter placed it (its plot's tick labels, presentation
+        mode) gets it, from the views with room to spare: QSplitter keeps the sizes it gave until resized."""
+        sizes = self.splitter.sizes()
+        smallest = [self.splitter.widget(i).minimumSizeHint().width() for i in range(len(sizes))]
+        short = sum(max(0, low - size) for size, low in zip(sizes, smallest))
+        if not short or not any(sizes) or sum(smallest) > sum(sizes):
+            return  # nothing to do, or nothing to take it from (the body scrolls sideways until it is wider)
+        sizes = [max(size, low) for size, low in zip(sizes, smallest)]
+        for index in sorted(range(len(sizes)), key=lambda i: smallest[i] - sizes[i]):  # most to spare first
+            given = min(short, sizes[index] - smallest[index])
+            sizes[index] -= given
+            short -= given
+        self.splitter.setSizes(sizes)
 
     def _fold(self, folded: bool) -> None:
         if folded == self._folded:
@@ -203,3 +222,9 @@ class TrainingBody(QScrollArea):
         super().resizeEvent(event)
         self._fit_to_room()
         self._refit_timer.start(0)
+
+    def eventFilter(self, watched, event) -> bool:
+        # QScrollArea watches its content too, from before the splitter exists.
+        if watched is getattr(self, "splitter", None) and event.type() == QEvent.Type.LayoutRequest:
+            self._refit_timer.start(0)
+        return super().eventFilter(watched, event)

@@ -71,6 +71,7 @@ class FittedPlotHolder(QWidget):
         self.view: tuple[float, float, float, float] | None = None
         self.inner_minimum = 0  # the data area's smallest side, when asked for (`set_inner_minimum`)
         self._pads = (0, 0)  # the room the axes took around the data area when last measured
+        self._widest_pads = (0, 0)  # the most they took since the inner minimum was set
         self.setMinimumSize(minimum, minimum)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The axes' sizes are known once pyqtgraph has laid the plot out: fit again then.
@@ -85,6 +86,7 @@ class FittedPlotHolder(QWidget):
     def set_inner_minimum(self, side: int) -> None:
         """Never smaller than ``side`` pixels inside the axes, however much room their tick labels take."""
         self.inner_minimum = int(side)
+        self._widest_pads = self._pads
         self._fit()
 
     def showEvent(self, event) -> None:
@@ -106,7 +108,10 @@ class FittedPlotHolder(QWidget):
         else:
             self._pads = (pad_x, pad_y)
         if self.inner_minimum:
-            smallest = (self.inner_minimum + pad_x + 1, self.inner_minimum + pad_y + 1)  # +1: rounding
+            # The axes' tick labels change with the plot's size (a larger plot may show "-0.5" where a
+            # smaller one shows "-1"): the smallest size only grows, so that the two never chase each other.
+            self._widest_pads = (max(self._widest_pads[0], pad_x), max(self._widest_pads[1], pad_y))
+            smallest = (self.inner_minimum + self._widest_pads[0] + 1, self.inner_minimum + self._widest_pads[1] + 1)
             if (self.minimumWidth(), self.minimumHeight()) != smallest:
                 self.setMinimumSize(*smallest)
         room_w, room_h = max(10, self.width() - pad_x), max(10, self.height() - pad_y)

@@ -128,6 +128,7 @@ def training_tab(window, settle, steps: int = 30, dock: bool | None = None, fill
         "confusion_visible": _visible_area(confusion).height() >= confusion.height() - 1,
         "boundary_data_area": [round(vb.width()), round(vb.height())],
         "boundary_widget": [plot.width(), plot.height()],
+        "boundary_room": [plot.parentWidget().width(), plot.parentWidget().height()],
         "boundary_y_range": [round(v, 2) for v in plot.getPlotItem().vb.viewRange()[1]],
         "boundary_x_range": [round(v, 2) for v in plot.getPlotItem().vb.viewRange()[0]],
         "data_square": [round(v, 2) for v in panel.data.extent],
