@@ -35,7 +35,7 @@ from .colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
 from .network import parameter_name
 from .neuron_map import NeuronMap, ParameterEditor
 from .settings import MAX_LAYERS, MAX_NEURONS
-from .widgets import heading_font, named
+from .widgets import ElidedLabel, heading_font, named
 from .wires import WireLayout
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
@@ -500,8 +500,8 @@ class NetworkView(QWidget):
         self.scroll.viewport().setAutoFillBackground(False)  # one surface with the panel around it
         self.scroll.viewport().installEventFilter(self)
         layout.addWidget(self.scroll, 1)
-        hint = QLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
-        hint.setWordWrap(True)
+        # One line, whole in its tooltip when the view is narrow: wrapped, it took the diagram's height.
+        hint = ElidedLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         layout.addWidget(hint)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
