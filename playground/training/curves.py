@@ -26,6 +26,7 @@ from .worker import Progress
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
+CURVE_MIN_DATA = 60  # a curve plot's data area at least this tall at 100%: a curve one can follow
 STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
 
 
@@ -228,13 +229,15 @@ class CurvesColumn(QWidget):
         self._keep_plots_readable()
 
     def _keep_plots_readable(self) -> None:
-        """Each curve plot at least as tall as its axis' name written up its side, with its legend above
-        and its step axis below: a short screen scrolls the tab rather than cut "accuracy %" to "curacy"."""
+        """Each curve plot at least as tall as its axis' name written up its side (and `CURVE_MIN_DATA`), with
+        its legend above and its step axis below: a short screen scrolls the column rather than cut
+        "accuracy %" to "curacy"."""
         metrics = QFontMetrics(QApplication.font())
         for plot in self.plots:
             item = plot.getPlotItem()
             name = item.getAxis("left").labelText
-            plot.setMinimumHeight(metrics.horizontalAdvance(name) + 3 * metrics.height() + 8)
+            data = max(metrics.horizontalAdvance(name), round(CURVE_MIN_DATA * self.text_scale))
+            plot.setMinimumHeight(data + 3 * metrics.height() + 8)
 
     # -- the history --
 
