@@ -60,8 +60,10 @@ class ColumnScroller(QScrollArea):
         return QSize(hint.width() + self._scroll_bar_width(), hint.height())
 
     def _fit(self) -> None:
-        """The column as wide as the viewport, and as tall, or as tall as it must be at that width."""
-        column, width = self.widget(), self.viewport().width()
+        """The column as wide as the viewport less a scroll bar, and as tall, or as tall as it must be at that
+        width. The scroll bar's room is kept whether it shows or not: a column that took it back when the
+        bar went would wrap its lines anew, need another height, and bring the bar back, again and again."""
+        column, width = self.widget(), self.width() - self._scroll_bar_width()
         layout = column.layout()
         needed = column.minimumSizeHint().height()
         if layout is not None and layout.hasHeightForWidth():
