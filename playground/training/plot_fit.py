@@ -70,8 +70,7 @@ class FittedPlotHolder(QWidget):
         self.fitted: tuple[float, float, float, float] | None = None
         self.view: tuple[float, float, float, float] | None = None
         self.inner_minimum = 0  # the data area's smallest side, when asked for (`set_inner_minimum`)
-        self._pads = (0, 0)  # the room the axes took around the data area when last measured
-        self._widest_pads = (0, 0)  # the most they took since the inner minimum was set
+        self._pads = (0, 0)  # the most room the axes took around the data area, for this data and scale
         self.setMinimumSize(minimum, minimum)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The axes' sizes are known once pyqtgraph has laid the plot out: fit again then.
@@ -81,12 +80,13 @@ class FittedPlotHolder(QWidget):
         """The region the plot should show (`fitted_view`)."""
         self.fitted = tuple(float(v) for v in fitted)
         self.view = None
+        self._pads = (0, 0)
         self._fit()
 
     def set_inner_minimum(self, side: int) -> None:
         """Never smaller than ``side`` pixels inside the axes, however much room their tick labels take."""
         self.inner_minimum = int(side)
-        self._widest_pads = self._pads
+        self._pads = (0, 0)
         self._fit()
 
     def showEvent(self, event) -> None:
@@ -102,16 +102,16 @@ class FittedPlotHolder(QWidget):
         pad_x, pad_y = self.plot.width() - round(rect.width()), self.plot.height() - round(rect.height())
         if rect.width() <= 0 or pad_x < 0 or pad_y < 0:
             # pyqtgraph lays the plot out again only once it is shown: until then its data area may be of
-            # an older size. The axes' room measured last time stands in, and the plot is fitted again soon.
-            pad_x, pad_y = self._pads
+            # an older size. The room measured before stands in, and the plot is fitted again soon.
             QTimer.singleShot(0, self, self._fit)
         else:
-            self._pads = (pad_x, pad_y)
+            # The axes' tick labels change with the plot's size and range (a larger plot may show "-0.5"
+            # where a smaller one shows "-1"): the room kept for them only grows, so that the plot's size
+            # and its labels never chase each other. New data or a new scale measures it afresh.
+            self._pads = (max(self._pads[0], pad_x), max(self._pads[1], pad_y))
+        pad_x, pad_y = self._pads
         if self.inner_minimum:
-            # The axes' tick labels change with the plot's size (a larger plot may show "-0.5" where a
-            # smaller one shows "-1"): the smallest size only grows, so that the two never chase each other.
-            self._widest_pads = (max(self._widest_pads[0], pad_x), max(self._widest_pads[1], pad_y))
-            smallest = (self.inner_minimum + self._widest_pads[0] + 1, self.inner_minimum + self._widest_pads[1] + 1)
+            smallest = (self.inner_minimum + pad_x + 1, self.inner_minimum + pad_y + 1)  # +1: rounding
             if (self.minimumWidth(), self.minimumHeight()) != smallest:
                 self.setMinimumSize(*smallest)
         room_w, room_h = max(10, self.width() - pad_x), max(10, self.height() - pad_y)
@@ -123,12 +123,14 @@ class FittedPlotHolder(QWidget):
             width, height = room_w, round(room_w / aspect)
         geometry = QRect((self.width() - width - pad_x) // 2, 0, width + pad_x, height + pad_y)
         # No taller than the plot can use at this width: the column's other lines come right under it.
-        tallest = round((self.width() - pad_x) / low) + pad_y
-        if self.maximumHeight() != max(tallest, self.minimumHeight()):
-            self.setMaximumHeight(max(tallest, self.minimumHeight()))
+        tallest = max(round(room_w / low) + pad_y, self.minimumHeight())
+        if self.maximumHeight() != tallest:
+            self.setMaximumHeight(tallest)
         if geometry != self.plot.geometry():
             self.plot.setGeometry(geometry)
         if self.fitted is not None:
+            # The data area as it came out (the axes may take less than the room kept for them): the view
+            # of its shape, so that pyqtgraph, which keeps the scales equal, never widens it past the square.
             area = self.plot.getPlotItem().vb.size()
             shown = area.width() / area.height() if area.height() > 0 else aspect
             view = view_for_aspect(self.fitted, float(np.clip(shown, low, high)))

@@ -139,3 +139,31 @@ def test_a_hint_too_long_for_its_line_ends_in_an_ellipsis_and_is_whole_in_its_to
     label.resize(label.fontMetrics().horizontalAdvance(whole) + 20, 30)
     qtbot.wait(10)
     assert label.shown_text() == whole and label.toolTip() == ""
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_the_layout_comes_to_rest_at_every_width(qtbot, panel, scale):
+    """Folding, scrolling columns and a plot sized to its axes all answer to one another's sizes: at no
+    width may they keep changing one another (the tab hung once, at 150% beside the Learn dock)."""
+    panel.set_settings(replace(panel.settings, dataset="spiral", classes=3, loss="cross_entropy"))
+    panel.set_text_scale(scale)
+    body = panel.body
+    calls = {"fits": 0}
+    for scroller in (body.boundary_scroll, body.output_scroll):
+        fit = scroller._fit
+
+        def counted(fit=fit):
+            calls["fits"] += 1
+            fit()
+        scroller._fit = counted
+    restless = []
+    for width in range(640, 1700, 71):
+        for height in (520, 760):
+            panel.resize(width, height)
+            qtbot.wait(150)  # the layout settles...
+            calls["fits"] = 0
+            qtbot.wait(200)  # ...and then stays still
+            if calls["fits"] > 2:
+                restless.append((width, height, calls["fits"]))
+    print("sizes where the layout kept moving:", restless)
+    assert restless == []
