@@ -111,6 +111,10 @@ class BoundaryColumn(QWidget):
         # The plot shows the data with a margin, equal scales on both axes, as large as the column allows
         # (`plot_fit`); the worker draws the plane over the data's square, which holds every such view.
         self.holder = FittedPlotHolder(self.plot, PLOT_MIN)
+        # The holder gives the data area the view's shape, so the scales are equal; pyqtgraph's own lock
+        # would widen the view past the data's square (and the picture) whenever the axes took a pixel
+        # less than the room kept for them.
+        self.plot.getPlotItem().setAspectLocked(False)
         self.plot.getPlotItem().vb.sigResized.connect(self._place_focus_label)
         layout.addWidget(self.holder, 1)
         self.legend = QLabel()

@@ -100,7 +100,10 @@ def test_a_csv_of_a_flat_cloud_is_framed_inside_its_square(qtbot, panel, tmp_pat
     path.write_text("x1,x2,label\n" + "".join(f"{a:.4f},{b:.4f},{c}\n" for (a, b), c in zip(points, labels)))
     assert panel.load_csv(path)
     qtbot.waitUntil(lambda: panel._data is not None and panel._data.settings.dataset == "csv", timeout=WAIT)
-    qtbot.waitUntil(lambda: covered(panel), timeout=WAIT)
+    # The plane of the file's square painted, and the plot fitted to it.
+    qtbot.waitUntil(lambda: panel._frame is not None and not panel._frame_dirty
+                    and np.allclose(panel._frame.extent, panel.data.extent), timeout=WAIT)
+    qtbot.wait(100)
     x0, x1, y0, y1 = shown_range(panel)
     square = panel.data.extent
     print("csv shown", np.round([x0, x1, y0, y1], 2), "square", np.round(square, 2))

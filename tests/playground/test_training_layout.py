@@ -146,7 +146,9 @@ def test_the_layout_comes_to_rest_at_every_width(qtbot, panel, scale):
     """Folding, scrolling columns and a plot sized to its axes all answer to one another's sizes: at no
     width may they keep changing one another (the tab hung once, at 150% beside the Learn dock)."""
     panel.set_settings(replace(panel.settings, dataset="spiral", classes=3, loss="cross_entropy"))
+    qtbot.waitUntil(lambda: panel._data is not None and panel._data.settings.dataset == "spiral", timeout=WAIT)
     panel.set_text_scale(scale)
+    qtbot.wait(100)
     body = panel.body
     calls = {"fits": 0}
     for scroller in (body.boundary_scroll, body.output_scroll):
