@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QLabel,
     QRadioButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -22,8 +22,12 @@ from .boundary_view import BoundaryView
 from .colours import MISCLASSIFIED, class_colours
 from .flow_layout import FlowLayout
 from .grid import FocusMap
+from .plot_fit import FittedPlotHolder, fitted_view
 from .points import COLOUR_NAMES
 from .widgets import heading_font, named, style_plot
+
+PLOT_MIN = 200             # the plot's smallest side, axes included
+PLOT_MIN_PRESENTING = 240  # in presentation mode: the plane's smallest side, inside the axes
 
 
 class ClassPicker(QWidget):
@@ -80,40 +84,44 @@ class ClassPicker(QWidget):
 
 class BoundaryColumn(QWidget):
     clicked = Signal(float, float, bool)  # a left click on the plane: x1, x2, Shift held
-    aspect_changed = Signal(float)        # the plot's data area, width / height: the plane is drawn to fill it
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("DECISION BOUNDARY")
+        self.title = title = QLabel("DECISION BOUNDARY")
         title.setFont(heading_font(self))
         layout.addWidget(title)
-        # A line of its own, always there: whose map the plot shows while a neuron is hovered.
-        self.focus_label = named(QLabel(), "focusLabel", "Whose map the plot shows")
-        self.focus_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # never moves a thing
+        self.plot = named(pg.PlotWidget(), "boundaryPlot",
+                          "What the network predicts over the plane; the line is its boundary. Click: add a point")
+        # Whose map the plot shows while a neuron is hovered: written over the plot's top edge, so that
+        # it never moves a thing and takes no line of its own from a short screen.
+        self.focus_label = named(QLabel(self.plot), "focusLabel", "Whose map the plot shows")
         self.focus_label.setWordWrap(True)
-        self.focus_label.setFixedHeight(2 * self.focus_label.fontMetrics().lineSpacing() + 2)
+        self.focus_label.setAutoFillBackground(True)
+        self.focus_label.setContentsMargins(4, 2, 4, 2)
+        self.focus_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         bold = QFont(self.focus_label.font())
         bold.setBold(True)
         self.focus_label.setFont(bold)
-        layout.addWidget(self.focus_label)
-        self.plot = named(pg.PlotWidget(), "boundaryPlot",
-                          "What the network predicts over the plane; the line is its boundary. Click: add a point")
+        self.focus_label.hide()
         style_plot(self.plot, self.palette())
         self.view = BoundaryView(self.plot)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
-        # The plot fills the column; the worker draws the plane around the data's square to fill it too
-        # (equal scales on both axes), so no empty bands above and below a square.
-        self.plot.setMinimumSize(200, 200)
-        self.plot.getPlotItem().vb.sigResized.connect(self._on_plot_resized)
-        self.aspect = 1.0
-        layout.addWidget(self.plot, 1)
+        # The plot shows the data with a margin, equal scales on both axes, as large as the column allows
+        # (`plot_fit`); the worker draws the plane over the data's square, which holds every such view.
+        self.holder = FittedPlotHolder(self.plot, PLOT_MIN)
+        # The holder gives the data area the view's shape, so the scales are equal; pyqtgraph's own lock
+        # would widen the view past the data's square (and the picture) whenever the axes took a pixel
+        # less than the room kept for them.
+        self.plot.getPlotItem().setAspectLocked(False)
+        self.plot.getPlotItem().vb.sigResized.connect(self._place_focus_label)
+        layout.addWidget(self.holder, 1)
         self.legend = QLabel()
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend.setWordWrap(True)
         layout.addWidget(self.legend)
-        options_row = QWidget()
+        self.options_row = options_row = QWidget()
         options = FlowLayout(options_row, spacing=10, row_spacing=2)
         options.right_aligned_last = False
         self.discretize_check = named(QCheckBox("Discretise output"), "discretizeCheck",
@@ -128,8 +136,14 @@ class BoundaryColumn(QWidget):
         layout.addWidget(options_row)
         self.class_picker = ClassPicker()
         layout.addWidget(self.class_picker)
+        layout.addStretch(0)  # what the plot cannot use in a tall column: below everything
         self._classes: tuple[str, ...] = COLOUR_NAMES[:2]
         self._show_legend()
+
+    def fit_to(self, square, points: np.ndarray) -> None:
+        """New data: the plane is drawn over the data's ``square``; the plot shows ``points`` with a margin."""
+        self.view.set_extent(square)
+        self.holder.show_fitted(fitted_view(points, square))
 
     # -- classes --
 
@@ -150,23 +164,49 @@ class BoundaryColumn(QWidget):
         wrong = f"<span style='color:{MISCLASSIFIED}'>◯</span>&nbsp;misclassified"
         self.legend.setText(f"{swatches}<br>●&nbsp;train &nbsp; ▲&nbsp;test &nbsp; {wrong} &nbsp; <b>—</b>&nbsp;{line}")
 
+    def set_text_scale(self, factor: float) -> None:
+        """Presentation mode: the plot never smaller than a class can read (`PLOT_MIN_PRESENTING` inside
+        its axes, which grow with the text)."""
+        self.holder.set_inner_minimum(0 if factor <= 1.0 else PLOT_MIN_PRESENTING)
+        if factor <= 1.0:
+            self.holder.setMinimumSize(PLOT_MIN, PLOT_MIN)
+        self._place_focus_label()
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for the plot at its smallest and every line under it as wrapped at this width:
+        Qt's own hint counts a wrapped label as one line, and the splitter holding the column does not
+        ask for more, so a short screen would lay the legend over the plot's axis."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        width = max(self.width(), hint.width())
+        height = sum(widget.heightForWidth(width) if widget.hasHeightForWidth() else widget.minimumSizeHint().height()
+                     for widget in (self.title, self.legend, self.options_row, self.class_picker))
+        height += self.holder.minimumHeight() + 4 * layout.spacing()
+        return QSize(hint.width(), max(hint.height(), height))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the lines under the plot wrap differently: another smallest height
+
     # -- one neuron in place of the output --
 
     def show_focus(self, focus: FocusMap | None, title: str = "", levels: tuple[float, float] = (-1.0, 1.0)) -> None:
         self.view.show_focus(focus, levels)
         self.focus_label.setText(title)
+        self.focus_label.setVisible(bool(title))
+        self._place_focus_label()
+
+    def _place_focus_label(self, *_) -> None:
+        """Across the top of the plot's data area, as many lines tall as its text takes there."""
+        area = self.plot.getPlotItem().vb.sceneBoundingRect().toAlignedRect()
+        if area.width() < 10:
+            area = self.plot.rect()
+        label = self.focus_label
+        label.setGeometry(area.left(), area.top(), area.width(), label.heightForWidth(area.width()))
 
     # -- events --
-
-    @Slot(object)
-    def _on_plot_resized(self, *_) -> None:
-        size = self.plot.getPlotItem().vb.size()
-        if size.width() < 10 or size.height() < 10:
-            return
-        aspect = size.width() / size.height()
-        if abs(aspect - self.aspect) >= 0.01:
-            self.aspect = aspect
-            self.aspect_changed.emit(aspect)
 
     @Slot(object)
     def _on_plot_clicked(self, event) -> None:

@@ -18,6 +18,7 @@ from .widgets import named
 
 CELL_MAX, CELL_MIN = 30, 14
 CELL_WIDE = 20     # cells narrower than this side by side: one matrix at a time
+BOTH_UP_TO = 3     # up to this many classes, the column always has room for both matrices
 BLOCK_EXTRA = 2.6  # a matrix is k cells wide plus its swatches, its accuracy column and a gap
 REPAINT_S = 0.1    # new counts are painted at most ten times a second: a table needs no more
 MATRICES = ("train", "test")
@@ -101,8 +102,12 @@ class ConfusionView(QWidget):
         return QSize(int(2 * (k + BLOCK_EXTRA) * cell), int(self._block_height(cell)) + 4)
 
     def minimumSizeHint(self) -> QSize:
-        cell = CELL_MIN * self.text_scale
-        return QSize(int((len(self.classes) + BLOCK_EXTRA) * cell), int(self._block_height(cell)) + 4)
+        """Room for both matrices side by side, with cells wide enough to read (`CELL_WIDE` in the text's
+        scale); with more than `BOTH_UP_TO` classes, room for one (the other a click away)."""
+        k = len(self.classes)
+        cell = CELL_WIDE * self.text_scale
+        blocks = 2 if k <= BOTH_UP_TO else 1
+        return QSize(int(np.ceil(blocks * (k + BLOCK_EXTRA) * cell)) + 1, int(self._block_height(cell)) + 4)
 
     def hasHeightForWidth(self) -> bool:
         return True

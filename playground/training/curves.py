@@ -13,8 +13,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Slot
-from PySide6.QtGui import QFont, QPen
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QPen
+from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis
@@ -26,6 +26,7 @@ from .worker import Progress
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
+CURVE_MIN_DATA = 60  # a curve plot's data area at least this tall at 100%: a curve one can follow
 STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
 
 
@@ -212,6 +213,7 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.accuracy_plot, 2)
         self.confusion = ConfusionView()
         layout.addWidget(self.confusion)
+        self._keep_plots_readable()
 
     @property
     def plots(self) -> tuple[pg.PlotWidget, ...]:
@@ -224,6 +226,18 @@ class CurvesColumn(QWidget):
             scale_plot_text(plot, factor, LEGEND_POINTS)
             plot.getPlotItem().getAxis("left").setWidth(round(AXIS_WIDTH * factor))
         self.confusion.set_text_scale(factor)
+        self._keep_plots_readable()
+
+    def _keep_plots_readable(self) -> None:
+        """Each curve plot at least as tall as its axis' name written up its side (and `CURVE_MIN_DATA`), with
+        its legend above and its step axis below: a short screen scrolls the column rather than cut
+        "accuracy %" to "curacy"."""
+        metrics = QFontMetrics(QApplication.font())
+        for plot in self.plots:
+            item = plot.getPlotItem()
+            name = item.getAxis("left").labelText
+            data = max(metrics.horizontalAdvance(name), round(CURVE_MIN_DATA * self.text_scale))
+            plot.setMinimumHeight(data + 3 * metrics.height() + 8)
 
     # -- the history --
 

@@ -35,16 +35,18 @@ from .colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
 from .network import parameter_name
 from .neuron_map import NeuronMap, ParameterEditor
 from .settings import MAX_LAYERS, MAX_NEURONS
-from .widgets import heading_font, named
+from .widgets import ElidedLabel, heading_font, named
 from .wires import WireLayout
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
+SQUARE_MIN_PRESENTING = 20       # in presentation mode: a map a class can still read from the back
 SPACING = 1.3                    # a neuron's slot is this many sides tall
 HEADER = 70                      # room above the columns for their buttons and titles
 HEADER_ROWS = (2, 24, 44)        # the tops of its rows: layer buttons, title, neuron buttons
 LEFT, RIGHT = 52, 66             # room for the inputs' names and the outputs'
 MIN_STEP = 66                    # columns never closer than this: the view scrolls sideways instead
 PICK_DISTANCE = 5.0              # how near (pixels) the mouse must be to a wire to pick it
+MIN_WIDTH = 190                  # the narrowest the diagram's view gets
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class NetworkCanvas(QWidget):
         self.hovered_neuron: NeuronMap | None = None
         self.dark = False
         self.text_scale = 1.0  # presentation mode: the header, buttons and names this much larger
+        self.name_margins = (LEFT, RIGHT)  # room for the inputs' and outputs' names, as wide as the longest
         self.editor = ParameterEditor(self)
         self.editor.committed.connect(self._on_editor_committed)
 
@@ -104,11 +107,24 @@ class NetworkCanvas(QWidget):
         changed = sizes != self.sizes
         if changed:
             self._rebuild(sizes)
+        renamed = False
         for label, name in zip(self._name_labels, (*input_names, *output_names)):
             if label.text() != name:
                 label.setText(name)
-        if changed:
+                renamed = True
+        if changed or (renamed and self._measure_names()):
             self.relayout()
+
+    def _measure_names(self) -> bool:
+        """The room left of the inputs and right of the outputs: as wide as their longest name in the
+        labels' font (presentation mode's too), never less than at first. Says whether it changed."""
+        inputs = self.sizes[0] if self.sizes else 0
+        widths = [label.fontMetrics().horizontalAdvance(label.text()) + 8 for label in self._name_labels]
+        left = max([self._px(LEFT), *widths[:inputs]])
+        right = max([self._px(RIGHT), *widths[inputs:]])
+        changed = (left, right) != self.name_margins
+        self.name_margins = (left, right)
+        return changed
 
     def _rebuild(self, sizes: tuple[int, ...]) -> None:
         self.hovered_wire = None
@@ -215,24 +231,31 @@ class NetworkCanvas(QWidget):
         self.text_scale = float(factor)
         for button in self.findChildren(QToolButton):
             button.setFixedSize(self._px(19), self._px(19))
+        self._measure_names()
         self.relayout()
+
+    @property
+    def smallest_square(self) -> int:
+        """The side below which the squares stop shrinking and the column scrolls instead."""
+        return SQUARE_MIN if self.text_scale <= 1.0 else max(SQUARE_MIN_PRESENTING, round(SQUARE_MIN * self.text_scale))
 
     def relayout(self) -> None:
         """Place the columns in the width the view gives and the height it has, shrinking the squares to
-        fit; below `SQUARE_MIN` the canvas grows taller and the view scrolls."""
+        fit; below `smallest_square` the canvas grows taller and the view scrolls."""
         if not self.sizes:
             return
         viewport = self.view.scroll.viewport()
         layers = len(self.sizes)
         tallest = max(self.sizes)
         scroll_bar = self.view.scroll.verticalScrollBar().sizeHint().width()
-        left, right, header_height = self._px(LEFT), self._px(RIGHT), self._px(HEADER)
+        self._measure_names()
+        (left, right), header_height = self.name_margins, self._px(HEADER)
         width = max(viewport.width(), left + right + SQUARE_MAX + (layers - 1) * self._px(MIN_STEP))
         height = max(self.view.scroll.height() - (scroll_bar if width > viewport.width() else 0), 200)
         span = width - left - right
         step = span / max(layers - 1, 1)
         side = min(SQUARE_MAX, (height - header_height - 8) / (tallest * SPACING), step * 0.45)
-        self.square = side = int(max(SQUARE_MIN, side))
+        self.square = side = int(max(self.smallest_square, side))
         needed = header_height + 8 + int(tallest * side * SPACING)
         self.setFixedSize(width, max(height, needed))
         for caption, top in zip(self._row_captions, (HEADER_ROWS[0], HEADER_ROWS[2])):
@@ -253,12 +276,13 @@ class NetworkCanvas(QWidget):
             header_width = max(int(step) - 4, header.sizeHint().width()) if layers > 1 else 80
             header.setGeometry(int(x - header_width / 2), self._px(HEADER_ROWS[0]), header_width, header_height - 6)
             if layer in (0, layers - 1):
+                name_height = max(self._px(20), self.fontMetrics().height() + 4)
                 for cx, cy in centres:
                     label = next(labels)
                     if layer == 0:
-                        label.setGeometry(0, int(cy - self._px(10)), int(cx - side / 2 - 3), self._px(20))
+                        label.setGeometry(0, int(cy - name_height / 2), int(cx - side / 2 - 3), name_height)
                     else:
-                        label.setGeometry(int(cx + side / 2 + 3), int(cy - self._px(10)), right - 4, self._px(20))
+                        label.setGeometry(int(cx + side / 2 + 3), int(cy - name_height / 2), right - 4, name_height)
         self._build_wires()
         self._announce_wires()
         self.update()
@@ -457,9 +481,9 @@ class NetworkView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
-        title = QLabel("NETWORK")
-        title.setFont(heading_font(self))
-        bar.addWidget(title)
+        self.title = QLabel("NETWORK")
+        self.title.setFont(heading_font(self))
+        bar.addWidget(self.title)
         bar.addStretch(1)
         self.undo_button = named(QToolButton(), "undoWeightButton", "Undo the last typed weight")
         self.redo_button = named(QToolButton(), "redoWeightButton", "Redo the typed weight")
@@ -476,16 +500,21 @@ class NetworkView(QWidget):
         self.scroll.viewport().setAutoFillBackground(False)  # one surface with the panel around it
         self.scroll.viewport().installEventFilter(self)
         layout.addWidget(self.scroll, 1)
-        hint = QLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
-        hint.setWordWrap(True)
+        # One line, whole in its tooltip when the view is narrow: wrapped, it took the diagram's height.
+        hint = ElidedLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         layout.addWidget(hint)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumWidth(190)  # the diagram scrolls sideways in a narrow window
+        # The diagram scrolls sideways in a narrow window, but the bar over it (its title, Undo, Redo)
+        # is never cut: the view is as narrow as that bar and no narrower than MIN_WIDTH.
+        self.scroll.setMinimumWidth(MIN_WIDTH)
 
     def set_undo_actions(self, undo, redo) -> None:
-        self.undo_button.setDefaultAction(undo)
-        self.redo_button.setDefaultAction(redo)
+        # The buttons show arrows (their tooltips say "Undo …" in full): the words would make the bar, and
+        # so the narrowest the diagram gets, wider than a projector's screen can spare.
+        for button, action, arrow in ((self.undo_button, undo, "↶"), (self.redo_button, redo, "↷")):
+            action.setIconText(arrow)
+            button.setDefaultAction(action)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.scroll.viewport() and event.type() == event.Type.Resize:

@@ -4,10 +4,10 @@ The panel only composes its rooms and wires them to the worker: the toolbar (`to
 pace and the stop condition), the status line (`status_line`), the settings column
 (`data_controls` and `network_controls`), the network diagram (`network_view`), the decision
 boundary (`boundary_plot`) and the output column with its curves and confusion matrices
-(`curves`). The controls describe a `TrainingSettings`; each edit sends the new settings to the
-`TrainingWorker`, which resets only what the change needs. Whatever the worker sends is kept, and
-a ~60 Hz timer paints the latest of it (`painting`), with a summary for the main window's status
-bar (`summary_changed`). A weight typed on the diagram is one undoable edit
+(`curves`), laid out under the toolbar by `body`. The controls describe a `TrainingSettings`; each
+edit sends the new settings to the `TrainingWorker`, which resets only what the change needs.
+Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it (`painting`), with a
+summary for the main window's status bar (`summary_changed`). A weight typed on the diagram is one undoable edit
 (`edits.ParameterEdit` on `undo_stack`); files go through `exports`.
 """
 
@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
 from .curves import CurvesColumn
@@ -38,7 +39,7 @@ from .settings import TrainingSettings, fitting_loss
 from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
-from .widgets import export_plot, let_combos_narrow, named, scrolling_column
+from .widgets import export_plot, named
 from .worker import (
     BoundaryFrame,
     DataFrame,
@@ -66,7 +67,6 @@ class TrainingPanel(QWidget):
     point_requested = Signal(float, float, int)
     focus_requested = Signal(int, int)
     wire_layout_requested = Signal(object)
-    aspect_requested = Signal(float)
     parameter_requested = Signal(int, str, object, float)
     setup_requested = Signal(object)
     # What happened, for the main window (status bar) and tests.
@@ -124,9 +124,6 @@ class TrainingPanel(QWidget):
         if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
             self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
         self.parameter_requested.connect(self.worker.set_parameter)
-        self.aspect_requested.connect(self.worker.set_aspect)
-        if self.boundary_column.aspect != 1.0:  # laid out before the worker existed
-            self.aspect_requested.emit(self.boundary_column.aspect)
         self.setup_requested.connect(self.worker.load_setup)
 
         self._redraw_timer = QTimer(self)
@@ -175,28 +172,12 @@ class TrainingPanel(QWidget):
                                            self.undo_stack.createRedoAction(self, "Redo"))
         self.boundary_column = BoundaryColumn()
         self.boundary_column.clicked.connect(self._on_boundary_clicked)
-        self.boundary_column.aspect_changed.connect(self.aspect_requested)
         self.curves = CurvesColumn(self.settings.loss)
 
-        settings_column = QWidget()
-        stack = QVBoxLayout(settings_column)
-        stack.setContentsMargins(0, 0, 0, 0)
-        stack.setSpacing(0)
-        stack.addWidget(self.data_controls)
-        stack.addWidget(self.network_controls)
-        body = QHBoxLayout()
-        body.setSpacing(8)
-        let_combos_narrow(settings_column)
-        body.addWidget(scrolling_column(settings_column, 236))
-        # The three views share the rest, as a person likes: drag the handles between them.
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setChildrenCollapsible(False)
-        for index, (view, stretch) in enumerate(((self.network_view, 5), (self.boundary_column, 5), (self.curves, 3))):
-            self.splitter.addWidget(view)
-            self.splitter.setStretchFactor(index, stretch)
-        self.splitter.setSizes([5000, 4600, 3400])  # shares of whatever width the panel gets
-        body.addWidget(self.splitter, 1)
-        root.addLayout(body, 1)
+        self.body = TrainingBody((self.data_controls, self.network_controls),
+                                 (self.network_view, self.boundary_column, self.curves))
+        self.splitter = self.body.splitter
+        root.addWidget(self.body, 1)
 
     @property
     def boundary(self) -> BoundaryView:
@@ -500,7 +481,7 @@ class TrainingPanel(QWidget):
         d = frame.data
         if frame.settings.dataset == "csv":  # the box says how many points the file has
             self.data_controls.show_point_count(len(d.X_train) + len(d.X_test))
-        self.boundary.set_extent(d.extent)
+        self.boundary_column.fit_to(d.extent, np.concatenate([d.X_train, d.X_test]))
         self.boundary.set_points(d.X_train, d.y_train, d.X_test, d.y_test)
         self.boundary_column.show_classes(d.classes)
         self.curves.confusion.set_classes(d.classes)
@@ -564,8 +545,7 @@ class TrainingPanel(QWidget):
             self._compare_dialog.shutdown()
         for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
                        self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
-                       self.focus_requested, self.parameter_requested, self.wire_layout_requested,
-                       self.aspect_requested):
+                       self.focus_requested, self.parameter_requested, self.wire_layout_requested):
             try:
                 signal.disconnect()
             except (RuntimeError, TypeError):
@@ -581,6 +561,8 @@ class TrainingPanel(QWidget):
         ``factor`` times larger."""
         self.curves.set_text_scale(factor)
         self.network_view.set_text_scale(factor)
+        self.boundary_column.set_text_scale(factor)
+        self.body.set_text_scale(factor)
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from .widgets import named
+from .widgets import ElidedLabel, named
 
 HINT = ("Press Play to train. Hover a neuron to see its map on the plot, a wire for its weight (click: type one); "
         "click the plot to add a point (Shift-click: the next class).")
@@ -27,10 +27,9 @@ class StatusLine(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
-        self.hint_label = named(QLabel(hint), "hintLabel", hint)
+        # A narrow window shortens the hint to "…" (its tooltip has it whole) rather than widening the tab.
+        self.hint_label = named(ElidedLabel(hint), "hintLabel", hint)
         self.hint_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        # A narrow window cuts the hint short (its tooltip has it whole) rather than widening the tab.
-        self.hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.message_label = named(QLabel(), "messageLabel")
         self.message_label.setWordWrap(True)
         self.message_label.setStyleSheet(
