@@ -82,7 +82,7 @@ class AnimatorPanel(QWidget):
         self.view.set_minimap_visible(False)
         self.view.setToolTip("")
         self.sync = SceneSync(self.scene, self.view)
-        self.fitting = ViewFit(self.view, self.scene)
+        self.fitting = ViewFit(self.view, self.scene, focus=self.sync.current_item)
         self.steps = StepPanel(PHASE_COLORS)
         self.controls = PlaybackControls()
         self.pitfalls = PitfallView()

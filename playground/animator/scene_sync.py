@@ -92,6 +92,11 @@ class SceneSync:
             self.refresh_wire(edge)
         self.mark_current_node()
 
+    def current_item(self):
+        """The card of the node the current frame is about, or None."""
+        frame = self.animation.timeline.current if self.animation is not None else None
+        return self.scene.node_item(frame.node_id) if frame is not None and frame.node_id is not None else None
+
     def mark_current_node(self) -> None:
         """The node the current frame is about gets the selection ring, so the eye finds it, and the
         view centres on it when it is out of sight (a big graph)."""

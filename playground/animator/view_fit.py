@@ -21,9 +21,10 @@ PAIRED_ZOOM = 0.6  # two graphs one above the other (a pitfall replay): each may
 class ViewFit(QObject):
     node_clicked = Signal(str)
 
-    def __init__(self, view: GraphView, scene: AnimatorScene):
+    def __init__(self, view: GraphView, scene: AnimatorScene, focus=lambda: None):
         super().__init__(view)
         self.view, self.scene = view, scene
+        self.focus = focus  # the card of the current step, if any: a graph too big to fit shows it
         self._viewport = view.viewport()
         self.auto = True  # fit on every resize, until the person zooms
         self.whole = False  # View > Fit: the whole graph, however small (until the next graph)
@@ -69,10 +70,14 @@ class ViewFit(QObject):
             self._wants_minimap = big
             self.refresh_minimap()
         min_zoom = MIN_ZOOM if self.whole else self.readable_zoom
-        if not self.view.fit(min_zoom=min_zoom) and not self._paired and not self._wants_minimap:
+        fits = self.view.fit(min_zoom=min_zoom)
+        if not fits and not self._paired and not self._wants_minimap:
             self._wants_minimap = True  # too big to read whole: the minimap, and a band kept for it
             self.refresh_minimap()
-            self.view.fit(min_zoom=min_zoom)
+            fits = self.view.fit(min_zoom=min_zoom)
+        current = None if fits else self.focus()
+        if current is not None:  # the view shows where the step is, not the graph's start (the Steps panel opened)
+            self.view.centerOn(current)
 
     def fit_by_person(self) -> None:
         """View > Fit (F): the whole graph in view, as in the editor, and kept so on resize until the person

@@ -176,6 +176,20 @@ def test_big_graph_follows_the_step_and_drops_the_minimap_only_while_playing_fas
     assert panel.view.is_minimap_visible()
 
 
+def test_a_view_too_small_for_the_graph_shows_the_current_step_when_it_is_fitted_again(loaded, qtbot):
+    """A person opens the Steps panel mid-pass on a projector: the view narrows, the graph no longer fits
+    whole, and the card the step is about stays in sight (it showed the inputs, the step off to the right)."""
+    panel = loaded
+    seed = next(i for i, frame in enumerate(panel.timeline.frames, 1) if frame.phase == "seed")
+    panel.seek(seed)  # the output's card, at the far right of the graph
+    panel.view.resize(260, 300)
+    panel.fitting.fit()
+    output = panel.scene.node_item(panel.timeline.current.node_id)
+    visible = panel.view.mapToScene(panel.view.viewport().rect()).boundingRect()
+    assert panel.view.zoom() >= panel.fitting.readable_zoom * 0.99  # too small to fit whole: readable zoom
+    assert visible.intersects(output.sceneBoundingRect()) and visible.contains(output.sceneBoundingRect().center())
+
+
 # -- random graphs: the last step shows the engine's gradients -----------------------------
 
 UNARY, BINARY = ("tanh", "sigmoid", "exp", "sin"), ("add", "sub", "mul")
