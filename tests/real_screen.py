@@ -66,7 +66,7 @@ def _read_display_number(fd: int, timeout: float) -> int:
     return int(text.strip())
 
 
-def _wait_for_window_manager(display: str, timeout: float = 10.0) -> None:
+def _wait_for_window_manager(display: str, timeout: float = 30.0) -> None:
     """openbox sets _NET_SUPPORTING_WM_CHECK on the root window once it manages windows."""
     xprop = shutil.which("xprop")
     if xprop is None:

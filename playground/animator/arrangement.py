@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolBu
 
 from ..give_way import GiveWay
 from .colors import legend_html
+from .step_caption import StepCaption
 
 COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
 STEPS_WIDTH = 400  # the step panel's width when open, at 100%
@@ -92,6 +93,7 @@ def arrange(panel) -> QSplitter:
     graphs.addWidget(panel.pitfalls)
     graphs.setCollapsible(0, False)
     left_layout.addWidget(graphs, 1)
+    caption_row = left_layout.count()  # the step's arithmetic goes here, once the step panel's action exists
     left_layout.addWidget(panel.legend)
     panel.steps.extra.addWidget(panel.predict)
     splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -109,6 +111,8 @@ def arrange(panel) -> QSplitter:
                                             "itself to give the graph room)")
     panel.steps_action.setIconText("Steps")
     steps_button.setDefaultAction(panel.steps_action)
+    panel.caption = StepCaption(panel.steps, panel.steps_action, panel.legend)  # while the step panel gives way
+    left_layout.insertWidget(caption_row, panel.caption)
     panel.view.fitted.connect(panel.give_way.update_soon)
     layout = QVBoxLayout(panel)
     layout.setContentsMargins(4, 4, 4, 4)  # the style's 9 px a side are rows of the graph on a projector

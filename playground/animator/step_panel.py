@@ -34,6 +34,7 @@ class StepPanel(QWidget):
     """Heading, explanation box and step list; `step_clicked` says which step a click chose."""
 
     step_clicked = Signal(int)  # the position after the clicked step (1 for the first row)
+    text_shown = Signal(str, str)  # the heading and explanation now shown (the caption under the graph repeats them)
 
     def __init__(self, phase_colors: dict[str, str], parent: QWidget | None = None):
         super().__init__(parent)
@@ -164,6 +165,7 @@ class StepPanel(QWidget):
     def show_text(self, heading: str, explanation: str) -> None:
         self.heading.setText(heading)
         self.explanation.setText(explanation)
+        self.text_shown.emit(heading, explanation)
 
     def show_position(self, position: int) -> None:
         """The row of the step at ``position`` is the current row, scrolled into view; none before the first."""

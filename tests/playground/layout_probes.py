@@ -114,12 +114,13 @@ def cut_texts(window, settle, tabs: tuple = ("editor", "animator")) -> dict:
                 continue
             text = widget.text().replace("&", "")
             shown = _unclipped(widget)
-            if shown.width() < widget.width() - 1 and widget.toolTip() != text:  # clipped by a parent: scrolled off
+            whole_in_tooltip = text in widget.toolTip()  # elided, with the whole of it in the tooltip
+            if shown.width() < widget.width() - 1 and not whole_in_tooltip:  # clipped by a parent: scrolled off
                 cut.append(f"{name}: {widget.objectName() or type(widget).__name__} '{text}' shown {shown.width()} "
                            f"of {widget.width()}")
                 continue
             needed = widget.fontMetrics().horizontalAdvance(text) + (12 if isinstance(widget, QAbstractButton) else 0)
-            if needed > widget.width() + 1 and widget.toolTip() != text:
+            if needed > widget.width() + 1 and not whole_in_tooltip:
                 label = widget.objectName() or type(widget).__name__
                 cut.append(f"{name}: {label} '{text}' {needed} > {widget.width()}")
     return {"cut": sorted(set(cut))}

@@ -699,3 +699,20 @@ def test_a_wrong_order_summary_says_what_each_pass_does_where_they_part(panel):
     assert "the correct pass hands c's gradient to b" in summary and flagged.split()[1:4] == ["c", "→", "b"]
     assert "the mistaken pass hands b's on to a" in summary
     assert "b's own gradient is still 3, not yet its 39" in summary
+
+
+def test_the_step_runs_under_the_graph_while_the_step_panel_is_closed(loaded, qtbot):
+    """On a projector the step panel gives way; the chain-rule product a class must read stays on screen."""
+    panel = loaded
+    position = next(i for i, frame in enumerate(panel.timeline.frames, 1) if frame.phase == "backward")
+    panel.seek(position)
+    assert not panel.caption.isVisible() and panel.legend.isVisible()  # the panel is open: the text is there
+    panel.steps_action.trigger()  # closed, as the button would
+    assert panel.steps.isHidden() and panel.caption.isVisible() and not panel.legend.isVisible()
+    caption = panel.caption.text()
+    assert caption.startswith(f"Step {position} of {len(panel.timeline)}")
+    assert "contribution = " in caption and "\n" not in caption
+    panel.seek(position + 1)
+    assert panel.caption.text().startswith(f"Step {position + 1} of")
+    panel.steps_action.trigger()
+    assert not panel.caption.isVisible() and panel.legend.isVisible()

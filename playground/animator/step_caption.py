@@ -1,0 +1,51 @@
+"""The current step's arithmetic under the graph while the step panel is closed.
+
+On a projector the step panel gives way to the graph (give_way.py); the chain-rule product it shows is
+what a class must read, so while it is closed the same text runs under the graph on one line, in the
+colour legend's place (the graph keeps its height; the legend is in the caption's tooltip):
+"Step 14 of 20 · Backward pass · d(n)/d(b) = 1 · contribution = 0.5 × 1 = 0.5 · b.grad = 0.5". It is the
+step panel's own text (a quiz's "?" included), shown again, never computed here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel
+
+from ..elided_label import ElidedLabel
+from .step_panel import StepPanel
+
+SEPARATOR = "  ·  "
+STYLE = ("QLabel#stepCaption { background: palette(alternate-base); border: 1px solid palette(mid); "
+         "border-radius: 4px; padding: 3px 8px; }")
+
+
+def caption_text(heading: str, explanation: str) -> str:
+    """The heading and the explanation's first paragraph (its arithmetic) on one run of text."""
+    first = explanation.strip().split("\n\n", 1)[0]
+    lines = [line.strip() for line in first.splitlines() if line.strip()]
+    return SEPARATOR.join([heading, *lines]) if lines else heading
+
+
+class StepCaption(ElidedLabel):
+    """Shows ``steps``' text under the graph in ``legend``'s place whenever the step panel is closed (its
+    ``action`` unchecked)."""
+
+    def __init__(self, steps: StepPanel, action: QAction, legend: QLabel):
+        super().__init__()
+        self.legend = legend
+        self.setObjectName("stepCaption")
+        self.setAccessibleName("stepCaption")
+        self.setStyleSheet(STYLE)
+        steps.text_shown.connect(self._on_steps_text_shown)
+        action.toggled.connect(self._on_step_panel_toggled)
+        self._on_step_panel_toggled(action.isChecked())
+
+    def _on_steps_text_shown(self, heading: str, explanation: str) -> None:
+        self.setText(caption_text(heading, explanation))
+        # The whole step and what the colours mean (the legend this line stands in for).
+        self.setToolTip(f"<p>{self.text()}</p><p>{self.legend.text()}</p>")
+
+    def _on_step_panel_toggled(self, open_: bool) -> None:
+        self.setVisible(not open_)
+        self.legend.setVisible(open_)
