@@ -45,9 +45,6 @@ from .view import GraphView
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
-# The model evaluates tensor graphs (issue 19); until the cards draw arrays, the editor takes scalar graphs only.
-TENSORS_NOT_DRAWN = ("this graph holds tensors, and the editor's cards draw scalars only for now: "
-                     "build tensor graphs with engine.Tensor in Python and look at them with playground.show()")
 PASTE_OFFSET = 40.0
 SIDE_WIDTH = 290
 PALETTE_WIDTH = 115
@@ -241,11 +238,6 @@ class EditorPanel(QWidget):
             self.expression_error.setVisible(True)
             self.status_message.emit(f"Expression not built: {error.message}")
             return False
-        if new_document.is_tensor_graph:
-            self.expression_error.setText(TENSORS_NOT_DRAWN)
-            self.expression_error.setVisible(True)
-            self.status_message.emit(f"Expression not built: {TENSORS_NOT_DRAWN}")
-            return False
         self.expression_error.setVisible(False)
         self._push(edits.replace_document(self.document, new_document, f"Build {text.strip()[:40]}"))
         self.view.fit()
@@ -322,9 +314,6 @@ class EditorPanel(QWidget):
             pasted = GraphDocument.from_dict(parse_json(bytes(mime.data(CLIPBOARD_MIME)).decode("utf-8")))
         except ValueError as error:  # UnicodeDecodeError and every parse failure are ValueErrors
             self.status_message.emit(f"Cannot paste: {error}")
-            return
-        if pasted.is_tensor_graph:
-            self.status_message.emit(f"Cannot paste: {TENSORS_NOT_DRAWN}")
             return
         self._paste_nodes(pasted.nodes, pasted.edges, "Paste")
 
