@@ -164,6 +164,7 @@ class EditorPanel(QWidget):
         self.animate_button.clicked.connect(self.animate_backward_requested)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
+        self.scene.edit_requested.connect(self._on_edit_requested)
         self.view.fitted.connect(self._on_view_fitted)
         self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less
         self.scene.status_message.connect(self.status_message)
@@ -184,6 +185,12 @@ class EditorPanel(QWidget):
         if self.gradcheck_table.rowCount():  # its numbers were for the graph as it was
             self.gradcheck_table.setRowCount(0)
             self.gradcheck_table.setToolTip("The graph changed: press Check gradients to compare again")
+
+    def _on_edit_requested(self, node_id: str) -> None:
+        """A double-clicked array leaf is edited in the properties panel's table (a scalar one on its card)."""
+        if self.document.has_node(node_id) and self.document.node(node_id).is_tensor:
+            self.give_way.reveal(self.properties)  # the side panel may have given way to the graph
+            self.properties.edit_array(node_id)
 
     def refresh(self) -> None:
         self._evaluation_timer.stop()
