@@ -245,9 +245,12 @@ class MainWindow(QMainWindow):
         self._set_document(document, None, f"{lesson}{LESSON_SUFFIX}")
         return True
 
-    def show_document_from_python(self, document: GraphDocument, title: str) -> None:
-        """Show a graph built from an engine result (`playground.show`) in the editor."""
+    def show_document_from_python(self, document: GraphDocument, title: str, result=None) -> None:
+        """Show a graph built from an engine result (`playground.show`) in the editor; a Tensor loss
+        ``result`` is replayed in the backward animator too, a tab away."""
         self._set_document(document, None, title)
+        if result is not None:
+            self.animator.load_tensor_result(result)
         self.tabs.setCurrentWidget(self.editor)
 
     def show_tensor_from_python(self, result) -> bool:
