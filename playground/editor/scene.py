@@ -60,6 +60,7 @@ class GraphScene(CardScene):
         self._show_wire_grads = True
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
+        self._tensor_texts_shown = False  # the items were told tensor texts: a graph turned scalar clears them
 
         # The parts the scene is built from (its Qt children: see `ScenePart`).
         self._canvas_edits = CanvasEdits(self, document, self.undo_stack)
@@ -147,7 +148,9 @@ class GraphScene(CardScene):
 
     def _refresh_tensor_texts(self) -> None:
         """In a tensor graph, tell each card its shape and tooltip, each wire its shape and tooltip."""
-        show_tensor_texts(self.document, self._evaluation, self._nodes, self._wires)
+        if self.document.is_tensor_graph or self._tensor_texts_shown:  # a scalar graph's items need telling nothing
+            show_tensor_texts(self.document, self._evaluation, self._nodes, self._wires)
+            self._tensor_texts_shown = self.document.is_tensor_graph
 
     def conceal(self, concealment: Concealment) -> None:
         """Show "?" for the numbers a quiz asks for (`Concealment`); `NOTHING_CONCEALED` shows them all."""

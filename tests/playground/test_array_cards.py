@@ -86,3 +86,18 @@ def test_the_expression_layout_of_a_tensor_graph_keeps_array_cards_apart():
     document: GraphDocument = parse_expression("X = randn(8, 8, seed=0); W = randn(8, 8, seed=1); L = sum(X @ W)")
     x, w = document.node(document.nodes[0].id), document.node(document.nodes[1].id)
     assert abs(x.y - w.y) >= card_size((8, 8))[1]
+
+
+def test_a_scalar_graph_turned_tensor_and_back_by_undo_draws_scalars_again(qtbot):
+    from playground.editor import edits
+
+    document, scene, ids = _scene(qtbot, "x = 2; L = x * x")
+    card = scene.node_item(ids["x"])
+    wire = scene.wire_item(document.edges[0])
+    assert scene.push(edits.set_value(document, ids["x"], np.array([1.0, 2.0, 3.0])))
+    scene.show_evaluation(evaluate(document))
+    assert card.title() == "x (3,)" and wire.label_text() == "(3,)" and "shape (3,)" in card.toolTip()
+    scene.undo_stack.undo()
+    scene.show_evaluation(evaluate(document))
+    assert not card.is_array_card and card.title() == "x = 2"
+    assert wire.label_text() == "grad 2" and "shape" not in card.toolTip()
