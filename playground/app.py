@@ -26,7 +26,7 @@ from .animator.panel import AnimatorPanel
 from .dock_share import DockShare
 from .editor.document import DocumentFormatError, GraphDocument
 from .editor.export_code import to_python
-from .editor.panel import TENSORS_NOT_DRAWN, EditorPanel
+from .editor.panel import EditorPanel
 from .file_kinds import ReadFile, read_any
 from .files import FileFormatError, load_document, save_document, without_file_name, write_atomic
 from .learn.lesson import LessonFormatError
@@ -245,9 +245,12 @@ class MainWindow(QMainWindow):
         self._set_document(document, None, f"{lesson}{LESSON_SUFFIX}")
         return True
 
-    def show_document_from_python(self, document: GraphDocument, title: str) -> None:
-        """Show a graph built from an engine result (`playground.show`) in the editor."""
+    def show_document_from_python(self, document: GraphDocument, title: str, result=None) -> None:
+        """Show a graph built from an engine result (`playground.show`) in the editor; a Tensor loss
+        ``result`` is replayed in the backward animator too, a tab away."""
         self._set_document(document, None, title)
+        if result is not None:
+            self.animator.load_tensor_result(result)
         self.tabs.setCurrentWidget(self.editor)
 
     def show_tensor_from_python(self, result) -> bool:
@@ -269,10 +272,6 @@ class MainWindow(QMainWindow):
     def open_read_file(self, item: ReadFile) -> bool:
         """Show a file already read (`file_kinds.read_any`) in its place."""
         if item.kind == "graph":
-            if item.content.is_tensor_graph:
-                self._show_error(f"{item.path.name} could not be opened", TENSORS_NOT_DRAWN[:1].upper()
-                                 + TENSORS_NOT_DRAWN[1:] + ".")
-                return False
             self._set_document(item.content, item.path, item.path.name)
             self.tabs.setCurrentWidget(self.editor)
         elif item.kind == "setup":

@@ -18,6 +18,7 @@ from engine import Tensor
 from . import qt_platform
 from .animator.model.tensor_timeline import graph_animation
 from .editor.from_engine import document_from_values
+from .editor.from_engine_tensors import document_from_tensors
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed
 _own_app: QApplication | None = None  # made here where nobody else runs Qt's loop: show() runs it each time
@@ -77,17 +78,28 @@ def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), const
     a node showing its value and gradient, leaves inputs or parameters by their labels (constants if
     unlabelled; w, b, weight... parameters), laid out left to right. A leaf Value listed in
     ``inputs``, ``parameters`` or ``constants`` is that kind whatever its label (an exported script
-    ends with the call that brings its graph back exactly). A scalar `engine.Tensor` (a loss) opens in the backward
-    animator at tensor level, each node with its shape and norms, the engine's backward replayed.
+    ends with the call that brings its graph back exactly). An `engine.Tensor` (or a list of them) opens in
+    the editor too, each card with its shape, value and gradient; a scalar one that requires grad (a loss) is
+    also loaded in the backward animator, a tab away, at tensor level with the engine's backward replayed
+    (and only there when the graph has an op the editor has no node for).
     Returns the window when a Qt event loop runs elsewhere (IPython, Jupyter), else runs the app and
     returns None once the window is closed.
     """
-    if isinstance(x, Tensor):
+    result = None  # a scalar Tensor loss, replayed in the backward animator too
+    if isinstance(x, Tensor) or (isinstance(x, (list, tuple)) and x and all(isinstance(t, Tensor) for t in x)):
         if any((inputs, parameters, constants)):
             raise TypeError("inputs=, parameters= and constants= name the leaves of a Value graph; "
                             "a Tensor graph's leaves are told apart by requires_grad")
-        graph_animation(x)  # refuses what it cannot show, with the reason, before any window opens
-        document = None
+        roots = list(x) if isinstance(x, (list, tuple)) else [x]
+        if roots[0].shape == () and roots[0].requires_grad:
+            graph_animation(roots[0])  # refuses what it cannot replay, with the reason, before any window opens
+            result = roots[0]
+        try:
+            document = document_from_tensors(roots)
+        except ValueError:
+            if result is None:
+                raise
+            document = None  # an op the editor has no node for: the backward animator alone shows it
     else:
         document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x],
                                         inputs=inputs, parameters=parameters, constants=constants)
@@ -97,9 +109,9 @@ def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), const
 
     window = MainWindow()
     if document is None:
-        window.show_tensor_from_python(x)
+        window.show_tensor_from_python(result)
     else:
-        window.show_document_from_python(document, title)
+        window.show_document_from_python(document, title, result)
     window.show()
     window.raise_()
     if loop_elsewhere:

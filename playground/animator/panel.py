@@ -25,6 +25,7 @@ from .exporting import AnimationExporter
 from .follower import DocumentFollower
 from .hiding import QuizHiding
 from .keys import PlaybackKeys
+from .model.editor_tensors import document_animation
 from .model.hiding import editor_concealment
 from .model.predict import PredictQuiz
 from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
@@ -187,6 +188,8 @@ class AnimatorPanel(QWidget):
             return False
         self._document = copy
         self._maths = maths_of(copy)
+        if copy.is_tensor_graph:  # at tensor level, replaying the engine tensors the editor's evaluation builds
+            return self._show_tensor_animation(lambda: document_animation(copy), "graph", "this graph")
         self._set_source("graph")
         self.scene.show_document(copy)
         return self._start(lambda: DocumentAnimation(copy, self.pitfalls.prepare(copy)), len(copy.nodes),

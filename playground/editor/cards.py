@@ -105,6 +105,7 @@ class CardItem(QGraphicsObject):
         self._input_ports: list[PortItem] = []
         self._output_port = PortItem(self, 0, True)
         self._height = 0.0
+        self._width = self.WIDTH
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(1)
@@ -145,6 +146,17 @@ class CardItem(QGraphicsObject):
     def tooltip_text(self) -> str:
         return self.display_name()
 
+    def card_width(self) -> float:
+        """How wide the card is (wider than `WIDTH` when it draws an array)."""
+        return self.WIDTH
+
+    def extra_height(self) -> float:
+        """Room below the header for a drawing of the card's own (`paint_extra`), beside the ports; 0: none."""
+        return 0.0
+
+    def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
+        """Draw what `extra_height` made room for, from ``top`` down (item coordinates)."""
+
     # -- state -------------------------------------------------------------------------------
 
     @property
@@ -161,7 +173,7 @@ class CardItem(QGraphicsObject):
 
     @property
     def width(self) -> float:
-        return self.WIDTH
+        return self._width
 
     @property
     def height(self) -> float:
@@ -230,7 +242,7 @@ class CardItem(QGraphicsObject):
 
     def _row_rect(self, row: int) -> QRectF:
         left = self._text_left()
-        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, self.WIDTH - left - 10, ROW_HEIGHT)
+        return QRectF(left, HEADER_HEIGHT + BODY_PADDING + row * ROW_HEIGHT, self.width - left - 10, ROW_HEIGHT)
 
     def _layout(self) -> None:
         names = self.port_names()
@@ -248,30 +260,34 @@ class CardItem(QGraphicsObject):
             if editable:
                 port.setCursor(Qt.CursorShape.CrossCursor)
             self._input_ports.append(port)
-        rows = max(2, len(self.body_lines()), count)
-        height = HEADER_HEIGHT + 2 * BODY_PADDING + rows * ROW_HEIGHT
-        if height != self._height:
+        extra = self.extra_height()
+        rows = max(0 if extra else 2, len(self.body_lines()), count)
+        height = HEADER_HEIGHT + 2 * BODY_PADDING + max(rows * ROW_HEIGHT, extra)
+        width = self.card_width()
+        before += (self._width,)
+        if height != self._height or width != self._width:
             self.prepareGeometryChange()
             self._height = height
+            self._width = width
         for index, port in enumerate(self._input_ports):
             port.setPos(0, HEADER_HEIGHT + BODY_PADDING + ROW_HEIGHT * (index + 0.5))
         body_top = HEADER_HEIGHT + BODY_PADDING
-        self._output_port.setPos(self.WIDTH, body_top + (self._height - body_top - BODY_PADDING) / 2)
-        if (self._height, len(self._input_ports)) != before:  # new text in the same shape moves no wire
+        self._output_port.setPos(self.width, body_top + (self._height - body_top - BODY_PADDING) / 2)
+        if (self._height, len(self._input_ports), self._width) != before:  # new text in the same shape moves no wire
             self.geometry_changed.emit()
 
     # -- drawing ---------------------------------------------------------------------------
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, self.WIDTH, self._height).adjusted(-6, -6, 8, 9)
+        return QRectF(0, 0, self.width, self._height).adjusted(-6, -6, 8, 9)
 
     def card_rect(self) -> QRectF:
         """The card's body in scene coordinates (no ports, no shadow): what a wire label keeps clear of."""
-        return QRectF(self.x(), self.y(), self.WIDTH, self._height)
+        return QRectF(self.x(), self.y(), self.width, self._height)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addRoundedRect(QRectF(0, 0, self.WIDTH, self._height), CORNER_RADIUS, CORNER_RADIUS)
+        path.addRoundedRect(QRectF(0, 0, self.width, self._height), CORNER_RADIUS, CORNER_RADIUS)
         return path
 
     def itemChange(self, change, value):
@@ -293,7 +309,7 @@ class CardItem(QGraphicsObject):
     def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
         colors = colors_of(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(0, 0, self.WIDTH, self._height)
+        rect = QRectF(0, 0, self.width, self._height)
         header_color = colors[self.group()]
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         border = self._border(colors)
@@ -321,12 +337,12 @@ class CardItem(QGraphicsObject):
             tint.setAlpha(40)
             painter.fillPath(card, tint)
         header = QPainterPath()
-        header.addRect(QRectF(0, 0, self.WIDTH, HEADER_HEIGHT))
+        header.addRect(QRectF(0, 0, self.width, HEADER_HEIGHT))
         painter.fillPath(card.intersected(header), header_color)
 
         # title (and the kind, when a label replaces it)
         painter.setPen(colors["header_text"])
-        title_rect = QRectF(10, 0, self.WIDTH - 20, HEADER_HEIGHT)
+        title_rect = QRectF(10, 0, self.width - 20, HEADER_HEIGHT)
         kind_title = self.kind_title()
         if kind_title:
             painter.setFont(pixel_font(10))
@@ -371,6 +387,9 @@ class CardItem(QGraphicsObject):
             shown = QFontMetricsF(number_font).elidedText(rest, Qt.TextElideMode.ElideRight, width)
             painter.drawText(QRectF(x, line_rect.top(), width, ROW_HEIGHT),
                              Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+
+        if self.extra_height():
+            self.paint_extra(painter, colors, HEADER_HEIGHT + BODY_PADDING + len(self.body_lines()) * ROW_HEIGHT)
 
         # outline, then the selection ring outside it
         painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -191,12 +191,12 @@ _KINDS = [
                  label_ports=(1,), problem=_cross_entropy_problem),
 ]
 
-# ALL_KINDS is every kind a document and a graph file may hold. KINDS is what the palette and the quick
-# search offer today: the scalar kinds; the tensor kinds join them when the editor's cards can show
-# arrays (issue 19's UI step), so no card meets an array it cannot draw before then.
+# ALL_KINDS is every kind a document and a graph file may hold, and what the palette and the quick search
+# offer (KINDS, the same): the editor's cards draw arrays. SCALAR_KINDS are those a version-1 file holds.
 ALL_KINDS: dict[str, NodeKind] = {kind.name: kind for kind in _KINDS}
-KINDS: dict[str, NodeKind] = {name: k for name, k in ALL_KINDS.items() if not k.tensor_only}
-GROUPS: tuple[str, ...] = (LEAF_GROUP, ARITHMETIC_GROUP, FUNCTION_GROUP)
+KINDS: dict[str, NodeKind] = ALL_KINDS
+SCALAR_KINDS: dict[str, NodeKind] = {name: k for name, k in ALL_KINDS.items() if not k.tensor_only}
+GROUPS: tuple[str, ...] = (LEAF_GROUP, ARITHMETIC_GROUP, FUNCTION_GROUP, TENSOR_GROUP)
 LEAF_KINDS = tuple(kind.name for kind in _KINDS if kind.is_leaf)
 FUNCTION_NAMES = tuple(kind.name for kind in _KINDS if kind.group == FUNCTION_GROUP)
 TENSOR_KINDS = tuple(kind.name for kind in _KINDS if kind.tensor_only)

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..validation import describe, shown
-from .catalog import KINDS, kind  # KINDS: the scalar kinds, all that version 1 holds
+from .catalog import SCALAR_KINDS, kind  # all that version 1 holds
 
 FORMAT_NAME = "autograd-playground-graph"
 FORMAT_VERSION = 2  # the newest version this app reads; a scalar graph is still written as version 1
@@ -30,7 +30,7 @@ MAX_SUM_INPUTS = 1_024
 MAX_TEXT = 200  # characters in an id or a label
 MAX_FILE_BYTES = 10 * 2**20
 
-KindName = Literal[tuple(KINDS)]  # type: ignore[valid-type]
+KindName = Literal[tuple(SCALAR_KINDS)]  # type: ignore[valid-type]
 
 
 class DocumentFormatError(ValueError):

@@ -32,6 +32,7 @@ import networkx as nx
 import numpy as np
 
 from .document import Edge, GraphDocument
+from .tensor_layout import spread
 
 Position = tuple[float, float]
 # Columns far enough apart that a wire between neighbours has room for its gradient label
@@ -49,7 +50,10 @@ def layered_layout(document: GraphDocument, x_spacing: float = X_SPACING, y_spac
                    sweeps: int = 4) -> dict[str, Position]:
     """A position for every node of ``document``: wires run left to right, with few crossings."""
     port_counts = {node.id: node.port_count for node in document.nodes}
-    return layered_positions(port_counts, document.edges, x_spacing, y_spacing, sweeps)
+    positions = layered_positions(port_counts, document.edges, x_spacing, y_spacing, sweeps)
+    if document.is_tensor_graph and positions:  # array cards are wider and taller than scalar ones
+        positions = spread(positions, document.shapes(), y_spacing)
+    return positions
 
 
 def layered_positions(port_counts: Mapping[str, int], edges: Iterable[Edge], x_spacing: float = X_SPACING,

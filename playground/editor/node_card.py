@@ -5,15 +5,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QRectF
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..numbers import format_number, full_number
-from .cards import BODY_PADDING, HEADER_HEIGHT, ROW_HEIGHT, CardItem
+from .array_drawing import ArrayGrid, cell_texts, paint_array
+from .arrays import format_array, shape_text
+from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
 from .catalog import kind
 from .concealment import HIDDEN
 from .document import Node
 from .evaluate import NodeResult, same_numbers
+from .style import pixel_font
+
+ARRAY_LABEL_HEIGHT = 13.0  # "value" and "grad" above an array card's two drawings
+ARRAY_GAP = 10.0  # between the value's drawing and the gradient's
 
 
 def node_height(node: Node) -> float:
@@ -22,7 +30,12 @@ def node_height(node: Node) -> float:
 
 
 class NodeItem(CardItem):
-    """The card of a graph document's node: its op or leaf value, and the value and gradient last shown."""
+    """The card of a graph document's node: its op or leaf value, and the value and gradient last shown.
+
+    In a tensor graph the scene tells the card its shape (`set_shape`) and its tooltip (`set_tensor_tooltip`);
+    a card whose value is an array shows the shape in its header and draws the value and the gradient
+    side by side (`array_drawing`), the element under the mouse read out in its tooltip.
+    """
 
     def __init__(self, node: Node, name: str = "", parent: QGraphicsItem | None = None):
         super().__init__(node.id, node.x, node.y, parent)
@@ -30,6 +43,12 @@ class NodeItem(CardItem):
         self._name = name or node.label or kind(node.kind).title  # the document's readable name (t1, x1, ...)
         self._result: NodeResult | None = None
         self._concealed = (False, False)  # value, grad: "?" while a quiz asks for them
+        self._shape: tuple[int, ...] | None = None  # the document's inferred shape, in a tensor graph
+        self._tensor_tooltip: str | None = None
+        self._grid: ArrayGrid | None = None  # how the arrays are drawn; None: a scalar card
+        self.hovered_element: tuple[str, tuple[int, ...]] | None = None  # ("value" or "grad", index)
+        self.setAcceptHoverEvents(True)
+        self._refresh_grid()
         self._layout()
         self._refresh_tooltip()
 
@@ -44,6 +63,7 @@ class NodeItem(CardItem):
     def set_node(self, node: Node) -> None:
         """Show ``node`` (label, value or port count changed); the position is the scene's business."""
         self._node = replace(node)
+        self._refresh_grid()
         self._layout()
         self._refresh_tooltip()
         self.update()
@@ -60,14 +80,144 @@ class NodeItem(CardItem):
         if result == self._result and result is not None and same_numbers(result, self._result):
             return  # unchanged: one value edit repaints only what it changed
         self._result = result
+        if self._refresh_grid():
+            self._layout()
         self._refresh_tooltip()
         self.update()
+
+    # -- arrays ------------------------------------------------------------------------------
+
+    def set_shape(self, shape: tuple[int, ...] | None) -> None:
+        """The shape the document infers for this node (None outside a tensor graph, or still unknown)."""
+        shape = tuple(shape) if shape is not None else None
+        if shape != self._shape:
+            self._shape = shape
+            if self._refresh_grid():
+                self._layout()
+            self.update()
+
+    def set_tensor_tooltip(self, text: str | None) -> None:
+        """The tooltip's text in a tensor graph (`tensor_text.node_text`); None: the scalar card's own."""
+        if text != self._tensor_tooltip:
+            self._tensor_tooltip = text
+            self._refresh_tooltip()
+
+    def array_shape(self) -> tuple[int, ...] | None:
+        """The shape of what the card shows: its result's, else the document's, else a leaf's own."""
+        if self._result is not None and self._result.value is not None:
+            return tuple(np.shape(self._result.value))
+        if self._shape is not None:
+            return self._shape
+        return tuple(np.shape(self._node.value)) if self._node.is_leaf else None
+
+    @property
+    def is_array_card(self) -> bool:
+        return self._grid is not None
+
+    @property
+    def grid(self) -> ArrayGrid | None:
+        return self._grid
+
+    def _shown_array(self):
+        if self._result is not None and self._result.value is not None:
+            return self._result.value
+        return self._node.value if self._node.is_leaf else None
+
+    def _refresh_grid(self) -> bool:
+        """Measure the arrays' drawing again; True if its size changed."""
+        shape = self.array_shape()
+        if not shape:
+            grid = None
+        else:
+            grad = self._result.grad if self._result is not None else None
+            grid = ArrayGrid.for_values(shape, self._shown_array(), grad)
+        changed = (grid.size if grid else None) != (self._grid.size if self._grid else None)
+        self._grid = grid
+        return changed
+
+    def _arrays_left(self) -> float:
+        return self._text_left()
+
+    def card_width(self) -> float:
+        if self._grid is None:
+            return NODE_WIDTH
+        width = self._arrays_left() + 2 * self._grid.size[0] + ARRAY_GAP + 12
+        return max(NODE_WIDTH, width)
+
+    def extra_height(self) -> float:
+        return 0.0 if self._grid is None else ARRAY_LABEL_HEIGHT + self._grid.size[1] + 2
+
+    def array_corners(self) -> tuple[QPointF, QPointF]:
+        """Where the value's and the gradient's drawings start, in item coordinates."""
+        top = HEADER_HEIGHT + BODY_PADDING + ARRAY_LABEL_HEIGHT
+        left = self._arrays_left()
+        return QPointF(left, top), QPointF(left + self._grid.size[0] + ARRAY_GAP, top)
+
+    def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
+        if self._grid is None:
+            return
+        scene = self.scene()
+        dark = bool(getattr(scene, "dark", False))
+        value_corner, grad_corner = self.array_corners()
+        painter.setFont(pixel_font(9, italic=True))
+        painter.setPen(colors["muted"])
+        for corner, word in ((value_corner, "value"), (grad_corner, "grad")):
+            painter.drawText(QPointF(corner.x(), corner.y() - 3), word)
+        concealed_value, concealed_grad = self._concealed
+        grad = self._result.grad if self._result is not None else None
+        paint_array(painter, self._grid, value_corner, self._shown_array(), colors, dark, concealed_value)
+        paint_array(painter, self._grid, grad_corner, grad, colors, dark, concealed_grad)
+
+    def shown_numbers(self, which: str = "value") -> list[list[str]] | None:
+        """The numbers an inline array card writes for its value or gradient (None: a heat map, or nothing)."""
+        array = self._shown_array() if which == "value" else (self._result.grad if self._result else None)
+        if self._grid is None or not self._grid.inline or array is None:
+            return None
+        return cell_texts(array)
+
+    def element_at(self, pos: QPointF) -> tuple[str, tuple[int, ...]] | None:
+        """Which array (``"value"`` or ``"grad"``) and which element of it is at ``pos`` (item coordinates)."""
+        if self._grid is None:
+            return None
+        for which, corner in zip(("value", "grad"), self.array_corners()):
+            index = self._grid.index_at(pos - corner)
+            if index is not None:
+                return which, index
+        return None
+
+    def element_text(self, which: str, index: tuple[int, ...]) -> str:
+        """``W[1, 0]  value 0.123  grad -0.5``: one element, in full."""
+        concealed_value, concealed_grad = self._concealed
+        grad = self._result.grad if self._result is not None else None
+        value = self._shown_array()
+
+        def element(array, concealed):
+            return self._shown(None if array is None else float(np.asarray(array)[index]), concealed, True)
+
+        where = ", ".join(str(i) for i in index)
+        return (f"{self._name}[{where}]  value {element(value, concealed_value)}  "
+                f"grad {element(grad, concealed_grad)}")
+
+    def hoverMoveEvent(self, event) -> None:
+        found = self.element_at(event.pos())
+        if found != self.hovered_element:
+            self.hovered_element = found
+            self.setToolTip(self.element_text(*found) if found else self.tooltip_text())
+        super().hoverMoveEvent(event)
+
+    def hoverLeaveEvent(self, event) -> None:
+        if self.hovered_element is not None:
+            self.hovered_element = None
+            self._refresh_tooltip()
+        super().hoverLeaveEvent(event)
 
     def group(self) -> str:
         return kind(self._node.kind).group
 
     def title(self) -> str:
         node_kind = kind(self._node.kind)
+        if self._grid is not None:
+            return f"{self._name} {shape_text(self._grid.shape)}"
         if node_kind.is_leaf:
             value = format_number(self.shown_value())
             return value if self._name == value else f"{self._name} = {value}"  # a bare constant: "3", not "3 = 3"
@@ -93,7 +243,11 @@ class NodeItem(CardItem):
             self.update()
 
     def _shown(self, number: float | None, concealed: bool, full: bool = False) -> str:
-        return HIDDEN if concealed else (full_number if full else format_number)(number)
+        if concealed:
+            return HIDDEN
+        if np.ndim(number) > 0:
+            return format_array(number, limit=64)
+        return (full_number if full else format_number)(number)
 
     def shown_value(self) -> float | None:
         if self._result is not None:
@@ -104,6 +258,8 @@ class NodeItem(CardItem):
         return self._result.grad if self._result is not None else None
 
     def default_body_lines(self) -> list[str]:
+        if self._grid is not None:
+            return []
         value, grad = self._concealed
         return [f"value {self._shown(self.shown_value(), value)}", f"grad {self._shown(self.shown_grad(), grad)}"]
 
@@ -122,6 +278,8 @@ class NodeItem(CardItem):
         return None
 
     def tooltip_text(self) -> str:
+        if self._tensor_tooltip is not None and not any(self._concealed):
+            return self._tensor_tooltip
         value, grad = self._concealed
         text = (f"{self._name} ({self._node.kind}) = {self._shown(self.shown_value(), value, True)}, "
                 f"grad = {self._shown(self.shown_grad(), grad, True)}")

@@ -45,9 +45,6 @@ from .view import GraphView
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
-# The model evaluates tensor graphs (issue 19); until the cards draw arrays, the editor takes scalar graphs only.
-TENSORS_NOT_DRAWN = ("this graph holds tensors, and the editor's cards draw scalars only for now: "
-                     "build tensor graphs with engine.Tensor in Python and look at them with playground.show()")
 PASTE_OFFSET = 40.0
 SIDE_WIDTH = 290
 PALETTE_WIDTH = 115
@@ -167,6 +164,7 @@ class EditorPanel(QWidget):
         self.animate_button.clicked.connect(self.animate_backward_requested)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
+        self.scene.edit_requested.connect(self._on_edit_requested)
         self.view.fitted.connect(self._on_view_fitted)
         self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less
         self.scene.status_message.connect(self.status_message)
@@ -187,6 +185,12 @@ class EditorPanel(QWidget):
         if self.gradcheck_table.rowCount():  # its numbers were for the graph as it was
             self.gradcheck_table.setRowCount(0)
             self.gradcheck_table.setToolTip("The graph changed: press Check gradients to compare again")
+
+    def _on_edit_requested(self, node_id: str) -> None:
+        """A double-clicked array leaf is edited in the properties panel's table (a scalar one on its card)."""
+        if self.document.has_node(node_id) and self.document.node(node_id).is_tensor:
+            self.give_way.reveal(self.properties)  # the side panel may have given way to the graph
+            self.properties.edit_array(node_id)
 
     def refresh(self) -> None:
         self._evaluation_timer.stop()
@@ -240,11 +244,6 @@ class EditorPanel(QWidget):
             self.expression_error.setText(f"{error.message}{pointer}")
             self.expression_error.setVisible(True)
             self.status_message.emit(f"Expression not built: {error.message}")
-            return False
-        if new_document.is_tensor_graph:
-            self.expression_error.setText(TENSORS_NOT_DRAWN)
-            self.expression_error.setVisible(True)
-            self.status_message.emit(f"Expression not built: {TENSORS_NOT_DRAWN}")
             return False
         self.expression_error.setVisible(False)
         self._push(edits.replace_document(self.document, new_document, f"Build {text.strip()[:40]}"))
@@ -322,9 +321,6 @@ class EditorPanel(QWidget):
             pasted = GraphDocument.from_dict(parse_json(bytes(mime.data(CLIPBOARD_MIME)).decode("utf-8")))
         except ValueError as error:  # UnicodeDecodeError and every parse failure are ValueErrors
             self.status_message.emit(f"Cannot paste: {error}")
-            return
-        if pasted.is_tensor_graph:
-            self.status_message.emit(f"Cannot paste: {TENSORS_NOT_DRAWN}")
             return
         self._paste_nodes(pasted.nodes, pasted.edges, "Paste")
 

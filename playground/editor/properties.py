@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import math
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
@@ -26,11 +27,13 @@ from PySide6.QtWidgets import (
 
 from ..numbers import format_number, full_number
 from . import edits
+from .arrays import format_array
 from .catalog import kind
 from .commands import EditCommand
 from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from .document import GraphDocument
 from .evaluate import Evaluation
+from .tensor_properties import TensorProperties
 
 SLIDER_STEPS = 1000
 
@@ -88,6 +91,7 @@ class PropertiesPanel(QWidget):
         self.problem.setWordWrap(True)
         for label in (self.computed_value, self.computed_grad):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setWordWrap(True)  # an array's numbers
 
         range_row = QHBoxLayout()
         range_row.addWidget(self.low_spin)
@@ -104,6 +108,9 @@ class PropertiesPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(self.form)
+        self.tensor_part = TensorProperties(self._push)  # a tensor leaf's array, a tensor node's parameters
+        self.tensor_part.status_message.connect(self.status_message)
+        layout.addWidget(self.tensor_part)
         layout.addWidget(self.output_button)
         layout.addWidget(self.problem)
         layout.addStretch(1)
@@ -165,7 +172,9 @@ class PropertiesPanel(QWidget):
 
     def _fill(self, node) -> None:
         editable = node is not None
-        is_leaf = editable and node.is_leaf
+        self.tensor_part.show_node(self.document, node.id if node is not None else None)
+        is_array = editable and np.ndim(node.value) > 0
+        is_leaf = editable and node.is_leaf and not is_array  # an array leaf: `tensor_part` edits it
         is_sum = editable and kind(node.kind).is_variadic
         # Show only the rows this node has: a value to edit for leaves, a port count for a Sum;
         # with nothing selected, the panel says what can be done instead of showing empty fields.
@@ -213,6 +222,10 @@ class PropertiesPanel(QWidget):
                 label.setText(HIDDEN)
                 label.setToolTip("Hidden while the quiz asks for it")
                 continue
+            if number is not None and np.ndim(number) > 0:
+                label.setText(format_array(number, limit=16))
+                label.setToolTip(format_array(number, limit=64))
+                continue
             label.setText(format_number(number))
             label.setToolTip(f"Full precision: {full_number(number)}" if number is not None else "")
         self.problem.setText(result.problem or "" if result else "")
@@ -236,6 +249,11 @@ class PropertiesPanel(QWidget):
         return self._slider_range[node_id]
 
     # -- edits -----------------------------------------------------------------------------
+
+    def edit_array(self, node_id: str) -> None:
+        """Show ``node_id`` with the keyboard in its value table (an array leaf's card was double-clicked)."""
+        self.show_node(node_id)
+        self.tensor_part.focus_table()
 
     def _push(self, edit, gesture: int | None = None) -> None:
         if edit.actions:

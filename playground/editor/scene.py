@@ -40,6 +40,7 @@ from .evaluate import Evaluation
 from .moves import MoveAnimation, NodeDrag
 from .node_card import NodeItem
 from .palette_drops import PaletteDrops
+from .tensor_labels import show_tensor_texts
 from .value_editor import InlineValueEditor
 from .wire_drag import WireDrag
 from .wires import PendingWireItem, WireItem
@@ -59,6 +60,7 @@ class GraphScene(CardScene):
         self._show_wire_grads = True
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
+        self._tensor_texts_shown = False  # the items were told tensor texts: a graph turned scalar clears them
 
         # The parts the scene is built from (its Qt children: see `ScenePart`).
         self._canvas_edits = CanvasEdits(self, document, self.undo_stack)
@@ -142,6 +144,13 @@ class GraphScene(CardScene):
         for edge, wire in self._wires.items():
             wire.set_grad(evaluation.edge_grads.get(edge) if evaluation else None)
         self._refresh_output_marks()
+        self._refresh_tensor_texts()
+
+    def _refresh_tensor_texts(self) -> None:
+        """In a tensor graph, tell each card its shape and tooltip, each wire its shape and tooltip."""
+        if self.document.is_tensor_graph or self._tensor_texts_shown:  # a scalar graph's items need telling nothing
+            show_tensor_texts(self.document, self._evaluation, self._nodes, self._wires)
+            self._tensor_texts_shown = self.document.is_tensor_graph
 
     def conceal(self, concealment: Concealment) -> None:
         """Show "?" for the numbers a quiz asks for (`Concealment`); `NOTHING_CONCEALED` shows them all."""
@@ -164,6 +173,7 @@ class GraphScene(CardScene):
         for edge in self.document.edges:
             self._add_wire_item(edge)
         self._refresh_output_marks()
+        self._refresh_tensor_texts()
         self._on_selection_changed()
 
     @guarded
@@ -174,6 +184,7 @@ class GraphScene(CardScene):
             names = self.document.names()
             for node_id, item in self._nodes.items():
                 item.set_name(names[node_id])
+            self._refresh_tensor_texts()
 
     def _follow_change(self, change: Change) -> None:
         what = change.what

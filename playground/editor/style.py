@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from .catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
+from .catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
 
 DETAIL_THRESHOLD = 0.45  # below this scale a card is drawn as a plain coloured card, a wire without its label
 
@@ -26,6 +26,7 @@ LIGHT_COLORS: dict[str, QColor] = {
     LEAF_GROUP: QColor("#3b78e7"),
     ARITHMETIC_GROUP: QColor("#d9730d"),
     FUNCTION_GROUP: QColor("#8656d6"),
+    TENSOR_GROUP: QColor("#0f8579"),
     "selected": QColor("#2563eb"),
     "output": QColor("#d4a017"),
     "problem": QColor("#dc2626"),
@@ -58,6 +59,7 @@ DARK_COLORS: dict[str, QColor] = {
     LEAF_GROUP: QColor("#2f65c8"),
     ARITHMETIC_GROUP: QColor("#b45f0c"),
     FUNCTION_GROUP: QColor("#7043bf"),
+    TENSOR_GROUP: QColor("#0c6d63"),
     "selected": QColor("#60a5fa"),
     "output": QColor("#e2b33b"),
     "problem": QColor("#f87171"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsProxyWidget, QLineEdit
@@ -63,8 +64,8 @@ class InlineValueEditor(ScenePart):
         """Open a line edit over a leaf's value; Enter sets it (one undo step), Escape cancels."""
         document = self.canvas_edits.document
         item = self.scene.node_item(node_id)
-        if item is None or not document.node(node_id).is_leaf:
-            return None
+        if item is None or not document.node(node_id).is_leaf or np.ndim(document.node(node_id).value) > 0:
+            return None  # an array is edited in the properties panel's table
         self.close()
         editor = _ValueLineEdit(full_number(document.node(node_id).value))
         editor.setObjectName("nodeValueEditor")

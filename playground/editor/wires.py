@@ -6,11 +6,13 @@ placed clear of every card. The items draw the model and hold no state of their 
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem, QStyle, QWidget
 
 from ..numbers import format_number, full_number
+from .arrays import format_array
 from .cards import CardItem
 from .concealment import HIDDEN
 from .document import Edge
@@ -56,6 +58,8 @@ class WireItem(QGraphicsObject):
         self._label_visible = True
         self._emphasized = False
         self._highlight: QColor | None = None
+        self._shape_text: str | None = None  # in a tensor graph: the shape it carries, its label
+        self._tensor_tooltip: str | None = None  # in a tensor graph: `tensor_text.wire_text`
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(-1)
         source_item.geometry_changed.connect(self.update_path)
@@ -76,6 +80,8 @@ class WireItem(QGraphicsObject):
         return self._grad
 
     def label_text(self) -> str:
+        if self._shape_text is not None:
+            return self._shape_text
         if self._grad is None:
             return ""
         return f"grad {HIDDEN if self._concealed else format_number(self._grad)}"
@@ -86,6 +92,20 @@ class WireItem(QGraphicsObject):
             self._concealed = concealed
             self._label_size = None
             self.place_label()
+            self._refresh_tooltip()
+
+    def set_tensor_texts(self, shape_text: str | None, tooltip: str | None) -> None:
+        """In a tensor graph: label the wire with the shape it carries, and say in its tooltip the gradient
+        and how a broadcast operand's gradient was summed back; None, None: a scalar wire."""
+        if shape_text != self._shape_text:
+            old_size = self._label_size
+            self._shape_text = shape_text
+            self._label_size = None
+            if self._measure_label() != old_size:
+                self.place_label()
+            self.update()
+        if tooltip != self._tensor_tooltip:
+            self._tensor_tooltip = tooltip
             self._refresh_tooltip()
 
     def set_grad(self, grad: float | None) -> None:
@@ -186,10 +206,15 @@ class WireItem(QGraphicsObject):
         self.place_label()
 
     def _refresh_tooltip(self) -> None:
+        if self._tensor_tooltip is not None and not self._concealed:
+            self.setToolTip(self._tensor_tooltip)
+            return
         port = self.target_item.port_name(self.edge.port)
         text = f"{self.source_item.display_name()} → {self.target_item.display_name()} (input '{port}')"
         if self._grad is not None:
-            text += f"\ngradient carried = {HIDDEN if self._concealed else full_number(self._grad)}"
+            shown = HIDDEN if self._concealed else (format_array(self._grad) if np.ndim(self._grad) else
+                                                    full_number(self._grad))
+            text += f"\ngradient carried = {shown}"
         self.setToolTip(text)
 
     def _label_rect(self) -> QRectF:
@@ -237,7 +262,8 @@ class WireItem(QGraphicsObject):
         painter.setBrush(colors["wire_label_bg"])
         painter.drawRoundedRect(label, label.height() / 2, label.height() / 2)
         painter.setFont(pixel_font(10))
-        bad = self._grad is not None and format_number(self._grad) in ("nan", "inf", "-inf")
+        bad = (self._shape_text is None and self._grad is not None and np.ndim(self._grad) == 0
+               and format_number(self._grad) in ("nan", "inf", "-inf"))
         painter.setPen(colors["problem"] if bad else colors["wire_label_text"])
         painter.drawText(label, Qt.AlignmentFlag.AlignCenter, self.label_text())
 

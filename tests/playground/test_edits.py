@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playground.editor import edits
-from playground.editor.catalog import KINDS, LEAF_KINDS
+from playground.editor.catalog import LEAF_KINDS, SCALAR_KINDS
 from playground.editor.document import Edge, GraphDocument, Node
 
-NON_LEAF_KINDS = tuple(name for name in KINDS if name not in LEAF_KINDS)
+NON_LEAF_KINDS = tuple(name for name in SCALAR_KINDS if name not in LEAF_KINDS)
 
 
 def snapshot(doc: GraphDocument) -> str:
@@ -152,7 +152,7 @@ def draw_edit(data, doc: GraphDocument) -> edits.Edit | None:
     operation = data.draw(st.sampled_from(OPERATIONS), label="operation")
     nodes = [n.id for n in doc.nodes]
     if operation == "add":
-        kind_name = data.draw(st.sampled_from(sorted(KINDS)))
+        kind_name = data.draw(st.sampled_from(sorted(SCALAR_KINDS)))
         node = Node(doc.new_id(), kind_name, data.draw(finite), data.draw(finite), data.draw(labels),
                     data.draw(any_value), data.draw(st.integers(0, 4)) if kind_name == "sum" else 0)
         return edits.add_node(doc, node)

@@ -168,29 +168,43 @@ def test_pasting_nested_junk_as_graph_nodes_says_so_and_changes_nothing(qtbot):
     assert document.to_dict() == before
 
 
-def test_a_tensor_graph_is_refused_by_the_editor_until_its_cards_draw_arrays(qtbot, tmp_path):
-    """The model reads and evaluates version-2 tensor graphs; the window says it cannot draw them yet,
-    and keeps the graph it has, rather than fail half-way through drawing one."""
+def test_a_tensor_graph_opens_in_the_editor_and_its_cards_show_the_arrays(qtbot, tmp_path):
+    """An expression with arrays is built, evaluated and drawn: each card shows its shape and numbers, each
+    wire the shape it carries; a version-2 file opens too."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
     from playground.app import MainWindow
-    from playground.editor.panel import TENSORS_NOT_DRAWN
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(window)
-    shown = []
-    window._show_error = lambda title, message: shown.append(message)
-    before = _window_state(window)
-    assert window.editor.build_from_expression("X = [[1, 2], [3, 4]]; W = ones(2, 2); L = sum(X @ W)") is False
-    assert window.editor.expression_error.text() == TENSORS_NOT_DRAWN
+    assert window.editor.build_from_expression("X = [[1, 2], [3, 4]]; W = ones(2, 2); L = sum(X @ W)") is True
+    window.editor.refresh()
+    document = window.document
+    scene = window.editor.scene
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    w_card = scene.node_item(ids["W"])
+    assert w_card.title() == "W (2, 2)"
+    assert w_card.shown_numbers("value") == [["1", "1"], ["1", "1"]]
+    assert w_card.shown_numbers("grad") == [["4", "4"], ["6", "6"]]  # X^T @ ones((2, 2))
+    product = next(edge for edge in document.edges if edge.source == ids["X"])
+    assert scene.wire_item(product).label_text() == "(2, 2)"
+    assert "grad [[1, 1], [1, 1]]" in scene.wire_item(next(e for e in document.edges if e.target == ids["L"])).toolTip()
+    output = scene.node_item(ids["L"])
+    assert not output.is_array_card and output.body_lines()[0] == "value 20"
+    assert "shape (2, 2)" in w_card.toolTip() and "grad [[4, 4], [6, 6]]" in w_card.toolTip()
+
     path = tmp_path / "tensor.json"
-    document = GraphDocument.from_dict(json.loads(json.dumps(_tensor_file())))
-    assert document.is_tensor_graph
-    save_document(path, document)
-    assert window.open_path(path) is False and "the editor's cards draw scalars only" in shown[-1]
-    assert _window_state(window) == before
+    save_document(path, GraphDocument.from_dict(json.loads(json.dumps(_tensor_file()))))
+    assert window.open_path(path) is True
+    window.editor.refresh()
+    document = window.document
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    b_card = window.editor.scene.node_item(ids["b"])
+    assert b_card.title() == "b (2,)" and b_card.shown_numbers("grad") == [["2", "2"]]  # summed over axis 0
+    into_add = next(edge for edge in document.edges if edge.source == ids["b"])
+    assert "b was broadcast over axis 0 of (2, 2)" in window.editor.scene.wire_item(into_add).toolTip()
 
 
 def _tensor_file() -> dict:

@@ -388,13 +388,20 @@ def tensor_loss():
     return loss, W, b
 
 
-def test_a_scalar_tensor_opens_the_tensor_animator_and_leaves_its_grads_alone(shown):
+def test_a_scalar_tensor_opens_in_the_editor_with_the_animator_a_tab_away_and_leaves_its_grads_alone(shown):
     loss, W, b = tensor_loss()
     loss.backward(retain_graph=True)
     before = W.grad.copy()
     window = shown(loss)
+    assert window.tabs.currentWidget() is window.editor
+    document = window.document
+    w_id = next(node.id for node in document.nodes if document.name(node.id) == "W")
+    w_card = window.editor.scene.node_item(w_id)
+    assert w_card.title() == "W (2, 1)" and w_card.is_array_card
+    assert np.allclose(window.editor.evaluation.results[w_id].grad, before)  # the editor's gradient, the engine's
     animator = window.animator
-    assert window.tabs.currentWidget() is animator and animator.source == "python"
+    window.tabs.setCurrentWidget(animator)
+    assert animator.source == "python"
     titles = {node.title for node in animator.animation.nodes.values()}
     assert {"X", "W", "b1", "t1"} <= titles
     animator.seek(animator.frame_count)  # the replay ends with the engine's gradients
@@ -405,10 +412,14 @@ def test_a_scalar_tensor_opens_the_tensor_animator_and_leaves_its_grads_alone(sh
     assert np.allclose(W.grad, 2 * before)
 
 
-def test_a_tensor_that_cannot_be_shown_is_refused_with_the_way_out():
+def test_a_tensor_that_is_not_a_loss_opens_in_the_editor_and_a_freed_loss_is_refused(shown):
     loss, W, _ = tensor_loss()
-    with pytest.raises(ValueError, match=r"reduce it first, e.g. with .sum\(\)"):
-        playground.show(W * 2)
+    window = shown(W * 2)  # not a single number: the editor shows it, the animator needs a loss
+    document = window.document
+    output = document.effective_output()
+    assert window.tabs.currentWidget() is window.editor and document.shape_of(output) == (2, 1)
+    assert window.editor.evaluation.results[output].value.tolist() == [[1.0], [-0.5]]
+    assert window.animator.source != "python"
     loss.backward()  # frees the graph, as PyTorch does
     with pytest.raises(ValueError, match=r"show the result before calling .backward\(\)"):
         playground.show(loss)

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from playground.editor.arrays import MAX_ELEMENTS, Generator, ValueProblem, format_array
-from playground.editor.catalog import ALL_KINDS, KINDS, TENSOR_KINDS, kind
+from playground.editor.catalog import ALL_KINDS, KINDS, SCALAR_KINDS, TENSOR_KINDS, kind
 from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.evaluate import evaluate
 from playground.editor.shapes import ShapeError
@@ -81,8 +81,9 @@ def test_generators_make_the_same_values_for_the_same_seed():
         Generator("eye", (3,))
 
 
-def test_tensor_kinds_stay_out_of_the_palette_until_cards_draw_arrays():
-    assert set(TENSOR_KINDS) <= set(ALL_KINDS) and not set(TENSOR_KINDS) & set(KINDS)
+def test_the_palette_offers_the_tensor_kinds_and_version_1_files_only_the_scalar_ones():
+    assert set(TENSOR_KINDS) <= set(KINDS) == set(ALL_KINDS)
+    assert not set(TENSOR_KINDS) & set(SCALAR_KINDS) and set(SCALAR_KINDS) | set(TENSOR_KINDS) == set(ALL_KINDS)
     assert {"matmul", "transpose", "reduce_sum", "reduce_mean", "reshape", "softmax", "log_softmax", "mse",
             "cross_entropy"} == set(TENSOR_KINDS)
 

@@ -24,6 +24,7 @@ from engine.nn import Linear, Sequential
 from ...editor.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
 from ...editor.document import Edge
 from ...editor.layout import layered_positions
+from ...editor.tensor_evaluate import broadcast_text
 from ...numbers import format_number, full_number
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
 
@@ -401,6 +402,9 @@ def _frames(order, ids, nodes, edges, loss, retain_graph: bool):
             total_line = f"{parent.title}.grad = {describe(step.total)}"
         else:
             total_line = f"{parent.title}.grad: {describe(previous)} + this = {describe(step.total)}"
+        if summed:  # NumPy broadcast the operand: say over which axes its gradient was summed back
+            said = broadcast_text(parent.title, contribution.shape, np.shape(step.upstream))
+            total_line = f"{said}\n{total_line}" if said else total_line
         if consumers[parent.id] > 1:
             total_line += f"\n({parent.title} is used {consumers[parent.id]} times: contributions add up)"
         explanation = (f"{node.title} hands its gradient to {parent.title} (input '{port}')\n"

@@ -98,7 +98,8 @@ class DisplayTracker:
 
 def maths_of(document: GraphDocument) -> tuple:
     """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
-    nodes = tuple((n.id, n.kind, n.label, repr(n.value), n.port_count) for n in document.nodes)
+    nodes = tuple((n.id, n.kind, n.label, repr(n.value.tolist() if hasattr(n.value, "tolist") else n.value),
+                   n.port_count, repr(n.params)) for n in document.nodes)
     return nodes, tuple(document.edges), document.effective_output()
 
 

@@ -1,0 +1,86 @@
+"""A tensor graph through the whole editor window (issue 19): selecting every node, the gradient check,
+copy and paste, exporting code and an image, presentation mode and the dark theme draw it all."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ISSUE = "X = [[1, 2], [3, 4], [5, 6]]; W = randn(2, 2, seed=0); b = zeros(2); L = sum(tanh(X @ W + b))"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from playground.app import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.training.shutdown()
+
+
+def test_every_node_of_a_tensor_graph_can_be_selected_checked_copied_and_exported(window, tmp_path):
+    editor = window.editor
+    assert editor.build_from_expression(ISSUE)
+    editor.refresh()
+    document = window.document
+    for node in document.nodes:  # the properties panel shows each, scalar or array
+        editor.scene.select_nodes([node.id])
+        assert editor.properties.heading.text().startswith(f"<b>{document.name(node.id)}</b>")
+    w_id = next(n.id for n in document.nodes if document.name(n.id) == "W")
+    editor.scene.select_nodes([w_id])
+    assert editor.properties.tensor_part.table.rowCount() == 2
+    assert editor.properties.computed_grad.text().startswith("[[0.2497")
+
+    editor.run_gradient_check()
+    table = editor.gradcheck_table
+    assert table.rowCount() >= 3
+    assert all(table.item(row, 4).text() == "✓" for row in range(table.rowCount()))
+
+    before = len(document.nodes)
+    editor.scene.select_nodes([w_id])
+    assert editor.copy_selection()
+    editor.paste()
+    assert len(document.nodes) == before + 1
+    pasted = document.nodes[-1]
+    assert np.array_equal(pasted.array, document.node(w_id).array)
+
+    path = tmp_path / "graph.py"
+    window.export_code(path)
+    namespace: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)  # the script runs and computes the same loss
+    image = tmp_path / "graph.png"
+    window.export_image(image)
+    assert image.stat().st_size > 1000
+
+
+def test_presentation_mode_and_the_dark_theme_draw_array_cards_larger_and_darker(window, qtbot):
+    from PySide6.QtCore import QPointF
+
+    editor = window.editor
+    assert editor.build_from_expression("A = randn(8, 8, seed=1); L = sum(A * A)")
+    editor.refresh()
+    document = window.document
+    a_id = next(n.id for n in document.nodes if document.name(n.id) == "A")
+    card = editor.scene.node_item(a_id)
+    view = editor.view
+
+    def on_screen_width() -> float:
+        left = view.mapFromScene(card.mapToScene(QPointF(0, 0)))
+        right = view.mapFromScene(card.mapToScene(QPointF(card.width, 0)))
+        return right.x() - left.x()
+
+    view.set_zoom(0.5)  # the person's zoom: presentation mode scales it
+    normal = on_screen_width()
+    editor.set_text_scale(1.5)
+    assert on_screen_width() == pytest.approx(1.5 * normal, abs=2)  # the card, its heat maps in it, 1.5 times larger
+    editor.scene.set_theme(True)
+    image = view.grab()  # paints every card, heat maps included, in the dark theme
+    assert not image.isNull()
