@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolBu
 
 from ..give_way import GiveWay
 from .colors import legend_html
+from .path_view import AnimatorPaths
 
 COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
 STEPS_WIDTH = 400  # the step panel's width when open, at 100%
@@ -60,7 +61,8 @@ def legend_label() -> QLabel:
 
 
 def arrange(panel) -> QSplitter:
-    """Lay out ``panel``'s rooms; returns the splitter that holds the graph above a pitfall's replay."""
+    """Lay out ``panel``'s rooms (and give it ``paths`` and ``give_way``); returns the splitter that holds the
+    graph above a pitfall's replay."""
     shrinkable(panel.pitfalls.combo)
     left = QWidget()
     left_layout = QVBoxLayout(left)
@@ -94,6 +96,7 @@ def arrange(panel) -> QSplitter:
     left_layout.addWidget(graphs, 1)
     left_layout.addWidget(panel.legend)
     panel.steps.extra.addWidget(panel.predict)
+    panel.paths = AnimatorPaths(panel)  # "Why this gradient?" for the current step's node, under the quiz
     splitter = QSplitter(Qt.Orientation.Horizontal)
     splitter.setObjectName("animatorSplitter")
     splitter.addWidget(left)

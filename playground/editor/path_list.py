@@ -40,6 +40,11 @@ class PathHighlighter:
                 pass
         self._saved = []
 
+    def drop(self) -> list:
+        """Forget the path without restoring what it covered (whoever redraws the scene does): its items."""
+        items, self._saved = [item for item, _ in self._saved], []
+        return items
+
     @property
     def shown(self) -> bool:
         return bool(self._saved)

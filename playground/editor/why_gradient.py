@@ -80,7 +80,7 @@ def why_gradient(document: GraphDocument, evaluation: Evaluation, node_id: str,
     listed = []
     for ids, edges, path in rows:
         factors = " · ".join(number(local) for local in path.locals) or "1"
-        through = f"   (through {names[ids[-2]]})" if len(ids) > 2 else ""
+        through = f"   (through {names[ids[-2]]})" if len(ids) > 2 else f"   (from {names[ids[0]]} directly)"
         text = f"{factors} = {number(path.product)}{through}" if len(path.locals) > 1 else f"{factors}{through}"
         steps = "  ←  ".join(names[i] for i in ids)
         detail = "\n".join(f"∂{names[a]}/∂{names[b]} = {HIDDEN if hidden else full_number(local)}"

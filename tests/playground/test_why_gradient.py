@@ -104,3 +104,52 @@ def test_the_list_follows_edits_and_quizzes(editor):
     assert editor.evaluation.results  # the evaluation of the new graph, pending till the event loop turns
     assert editor.paths.heading.text().startswith("b.grad = 27 = ")
     assert editor.paths.list.count() == 3
+
+
+@pytest.fixture
+def animator(qtbot):
+    from playground.animator.panel import AnimatorPanel
+
+    panel = AnimatorPanel()
+    panel.resize(1200, 800)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.load(parse_expression(LESSON_2))
+    return panel
+
+
+def test_the_animator_lists_the_paths_of_the_current_steps_node(animator):
+    box = animator.paths.box
+    assert box.list.objectName() == "animPathList"
+    animator.seek(2)  # a forward step: no gradient yet
+    assert box.heading.text().startswith("The paths of a node's gradient show once")
+    timeline = animator.timeline
+    document = animator.document
+    n = ids(document)
+    t3_step = next(i for i, f in enumerate(timeline.frames, 1) if f.step and f.step.parent == n["t3"])
+    animator.seek(t3_step)  # L → t3: the step that hands t3 its gradient
+    assert box.heading.text() == "t₃.grad = 10"
+    assert box.rows() == ["10   (from L directly)"]
+    a_step = next(i for i, f in enumerate(timeline.frames, 1) if f.step and f.step.parent == n["a"])
+    animator.seek(a_step)  # t1 → a, the first of a's two shares
+    assert box.heading.text() == "a.grad = 31 = 21 + 10"
+    current = animator.scene.wire_item(Edge(n["a"], n["t1"], 0))  # the step's wire, lit as a backward step
+    lit = current.highlight
+    assert lit is not None
+    box.hover(0)  # L ← t2 ← t1 ← a
+    assert current.highlight == QColor(PATH_COLOR)
+    assert animator.scene.node_item(n["t2"]).highlight == QColor(PATH_COLOR)
+    box.hover(1)  # L ← t3 ← a
+    assert current.highlight == lit  # given back the step's colour
+    assert animator.scene.wire_item(Edge(n["t3"], n["L"], 1)).highlight == QColor(PATH_COLOR)
+    assert animator.scene.node_item(n["t2"]).highlight != QColor(PATH_COLOR)
+    animator.step_forward()  # the step moves while a path is drawn: the scene shows the new step
+    assert animator.scene.wire_item(Edge(n["t3"], n["L"], 1)).highlight is None
+    assert animator.scene.node_item(n["t3"]).highlight != QColor(PATH_COLOR)
+
+def test_predict_hides_the_animators_path_numbers(animator):
+    animator.set_predict(True)
+    animator.seek(len(animator.timeline))  # the last step: a's share from t3, not predicted
+    assert "?" in animator.paths.box.heading.text()
+    assert not any(ch.isdigit() for ch in animator.paths.box.heading.text().split("=", 1)[1])
