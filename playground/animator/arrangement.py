@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolBu
 
 from ..give_way import GiveWay
 from .colors import legend_html
+from .forward_view import ForwardView
 from .path_view import AnimatorPaths
 
 COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
@@ -61,9 +62,10 @@ def legend_label() -> QLabel:
 
 
 def arrange(panel) -> QSplitter:
-    """Lay out ``panel``'s rooms (and give it ``paths`` and ``give_way``); returns the splitter that holds the
-    graph above a pitfall's replay."""
+    """Lay out ``panel``'s rooms (and give it ``forward``, ``paths`` and ``give_way``); returns the splitter
+    that holds the graph above a pitfall's replay."""
     shrinkable(panel.pitfalls.combo)
+    panel.forward = ForwardView(panel)  # forward mode: a source of its own, its input, the work counter
     left = QWidget()
     left_layout = QVBoxLayout(left)
     left_layout.setContentsMargins(0, 0, 0, 0)
@@ -71,6 +73,7 @@ def arrange(panel) -> QSplitter:
     source_row = QHBoxLayout()
     source_row.addWidget(QLabel("Animate"))
     source_row.addWidget(panel.source_combo)
+    source_row.addWidget(shrinkable(panel.forward.input_combo))
     source_row.addSpacing(8)
     source_row.addWidget(panel.pitfalls.combo)
     source_row.addWidget(panel.predict.toggle)
@@ -82,6 +85,7 @@ def arrange(panel) -> QSplitter:
     steps_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     source_row.addWidget(steps_button)
     left_layout.addLayout(source_row)
+    left_layout.addWidget(panel.forward.counter)
     left_layout.addWidget(panel.message)
     correct = QWidget()  # the graph, and below it the mistaken replay when a pitfall is chosen
     correct_layout = QVBoxLayout(correct)

@@ -122,6 +122,9 @@ class ForwardAnimation:
                               f"{format_number(self.tangents[output])}: the derivative by {seed} only. Each "
                               f"other input takes a pass of its own.")
         self.finished_text = "\n\nFinished: every value and every tangent along " + seed + " is computed."
+        self.start_text = (f"Press Play or → to start: forward mode along {seed}. Its tangent {dotted(seed)} is set to "
+                           f"1 (every other input's to 0), and each node's value and tangent are computed together, "
+                           f"in the order of the forward pass: at the end {dotted(out)} = ∂{out}/∂{seed}.")
 
     def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
         return [f"value {format_number(state.value)}", f"tangent {format_number(state.grad)}"]
