@@ -12,11 +12,13 @@ from __future__ import annotations
 from ..editor.path_list import PathHighlighter, PathListBox
 from ..editor.why_gradient import why_gradient
 from ..errors import report_handled
+from .model.forward_timeline import ForwardAnimation
 from .model.hiding import editor_concealment
 from .model.timeline import DocumentAnimation
 
 LIST_HEIGHT = 96  # about four rows: the step list below keeps its room
 BEFORE_BACKWARD = "The paths of a node's gradient show once the backward pass reaches it."
+FORWARD_START = "Each node's tangent is a sum over the paths from it down to the input: step forward to see them."
 NOT_SCALAR = "Paths are drawn for scalar graphs: on a tensor graph an edge carries a Jacobian, not a number."
 
 
@@ -49,6 +51,12 @@ class AnimatorPaths:
         try:
             self._restore_scene()
             animation = self.panel.animation
+            if isinstance(animation, ForwardAnimation):  # a tangent is a sum over paths too: node down to input
+                frame = animation.timeline.current
+                why = None if frame is None else why_gradient(animation.document, animation.evaluation,
+                                                              animation.input_id, top=frame.node_id)
+                self.box.show_why(why, FORWARD_START)
+                return
             node_id = self.node_id()
             if node_id is None:
                 self.box.show_why(None, BEFORE_BACKWARD if isinstance(animation, DocumentAnimation) or animation is None

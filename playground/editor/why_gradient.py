@@ -53,10 +53,12 @@ class WhyGradient:
 
 
 def why_gradient(document: GraphDocument, evaluation: Evaluation, node_id: str,
-                 concealment: Concealment = NOTHING_CONCEALED, largest: int = LARGEST) -> WhyGradient | None:
-    """The paths from the output down to ``node_id`` in the evaluated scalar graph, or None when there is no
-    complete output, the graph holds tensors, or the node has no value."""
-    output = evaluation.output
+                 concealment: Concealment = NOTHING_CONCEALED, largest: int = LARGEST,
+                 top: str | None = None) -> WhyGradient | None:
+    """The paths from the output (or from ``top``: forward mode's node, whose tangent is d(top)/d(node)) down
+    to ``node_id`` in the evaluated scalar graph, or None when there is no complete output, the graph holds
+    tensors, or the node has no value."""
+    output = evaluation.output if top is None else top
     values = evaluation.values
     if (evaluation.is_tensor or output is None or node_id not in values or output not in values
             or not document.has_node(node_id)):
@@ -90,9 +92,11 @@ def why_gradient(document: GraphDocument, evaluation: Evaluation, node_id: str,
     if found.rest_count:
         rest = (f"{found.rest_count:,} more path{'s' if found.rest_count > 1 else ''}, "
                 f"together {number(found.rest_total)}")
-    heading = f"{name}.grad = {number(found.total)}"
+    heading = f"{name}.grad = " if top is None else f"∂{names[output]}/∂{name} = "
+    heading += number(found.total)
     if node_id == output:
-        heading += f" (the output: ∂{name}/∂{name} = 1, where every path starts)"
+        heading += (f" (the output: ∂{name}/∂{name} = 1, where every path starts)" if top is None
+                    else " (the input itself: its tangent is seeded to 1)")
         listed = []
     elif found.count == 0:
         heading += f": no path leads from {names[output]} to {name}"

@@ -91,3 +91,14 @@ def test_the_network_counter_says_337_forward_passes_against_one_backward(panel)
     assert panel.forward.counter.isVisibleTo(panel)
     assert panel.forward.counter.text().startswith("All 337 gradients: forward mode 337 passes (")
     assert "reverse mode 1 backward pass (" in panel.forward.counter.text()
+
+
+def test_the_path_view_shows_a_tangent_as_a_sum_over_paths_down_to_the_input(panel):
+    choose_forward(panel)
+    box = panel.paths.box
+    panel.seek(6)  # t2
+    assert box.heading.text() == "∂t₂/∂a = 3"
+    assert box.rows() == ["1 · 3 = 3   (through t₁)"]
+    panel.last()  # L: the same two paths as a.grad's in reverse mode
+    assert box.heading.text() == "∂L/∂a = 31 = 21 + 10"
+    assert box.rows() == ["7 · 1 · 3 = 21   (through t₁)", "10 · 1 = 10   (through t₃)"]
