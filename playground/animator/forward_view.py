@@ -38,6 +38,9 @@ class ForwardView:
         panel.source_combo.activated.connect(self._on_source_combo_activated)  # after the panel's own slot
         self.input_combo.activated.connect(self._on_input_combo_activated)
         panel.step_reached.connect(self._on_panel_step_reached)
+        panel.follower.changed.connect(self._on_followed_document_changed)
+        self._edited_in_forward = False  # the editor's graph changed while forward mode showed it
+        self._input_name = ""  # the input of the last forward pass
 
     @property
     def is_on(self) -> bool:
@@ -64,6 +67,7 @@ class ForwardView:
                 self.input_combo.addItem(name, node_id)
             self.input_combo.setCurrentIndex(inputs.index(input_id))
         loaded = panel.load(document, lambda copy: ForwardAnimation(copy, input_id), FORWARD_SOURCE[0])
+        self._input_name, self._edited_in_forward = document.name(input_id), False
         if loaded:
             try:
                 self.counter.setText(work_of_graph(panel.document).text())
@@ -91,6 +95,7 @@ class ForwardView:
         self.counter.setVisible(source in (FORWARD_SOURCE[0], "network") and bool(self.counter.text()))
 
     def _on_source_combo_activated(self, index: int) -> None:
+        self._edited_in_forward = False  # the person chose: no edit brings forward mode back now
         try:
             if self.panel.source_combo.itemData(index) == FORWARD_SOURCE[0]:
                 self.load()
@@ -104,6 +109,20 @@ class ForwardView:
         except Exception as error:
             report_handled(error, "changing forward mode's input")
 
+    def _on_followed_document_changed(self, _change) -> None:
+        if self.is_on:
+            self._edited_in_forward = True
+
     def _on_panel_step_reached(self, position: int) -> None:
-        if position == 0:  # something was loaded: the controls follow what is shown
+        if position != 0:
+            return
+        try:  # something was loaded: an edit while forward mode was shown brings it back on the new graph
+            if self._edited_in_forward and self.panel.source == "graph":
+                self._edited_in_forward = False
+                inputs = [self.panel.document.name(i) for i in inputs_of(self.panel.document)]
+                if inputs:
+                    self.load(self._input_name if self._input_name in inputs else inputs[0])
+                    return
             self._show_controls()
+        except Exception as error:
+            report_handled(error, "following an edit in forward mode")

@@ -102,3 +102,20 @@ def test_the_path_view_shows_a_tangent_as_a_sum_over_paths_down_to_the_input(pan
     panel.last()  # L: the same two paths as a.grad's in reverse mode
     assert box.heading.text() == "∂L/∂a = 31 = 21 + 10"
     assert box.rows() == ["7 · 1 · 3 = 21   (through t₁)", "10 · 1 = 10   (through t₃)"]
+
+
+def test_an_edit_of_the_graph_keeps_forward_mode_on_the_new_graph(panel, qtbot):
+    choose_forward(panel)
+    assert panel.forward.load("b")
+    document = panel.followed_document
+    document.set_value(ids(document)["a"], 4.0)  # L = (4*3 + 4) * (4 + 5): ∂L/∂b = 4 * 9 = 36
+    qtbot.waitUntil(lambda: panel.document.node(ids(panel.document)["a"]).value == 4.0)
+    assert panel.source == "forward" and panel.forward.input_combo.currentText() == "b"
+    panel.last()
+    assert panel.scene.node_item(ids(panel.document)["L"]).body_lines() == ["value 144", "tangent 36"]
+    index = panel.source_combo.findData("graph")
+    panel.source_combo.setCurrentIndex(index)
+    panel.source_combo.activated.emit(index)  # the person goes back to the backward pass: it stays
+    document.set_value(ids(document)["a"], 5.0)
+    qtbot.waitUntil(lambda: panel.document.node(ids(panel.document)["a"]).value == 5.0)
+    assert panel.source == "graph"
