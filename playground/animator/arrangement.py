@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolBu
 
 from ..give_way import GiveWay
 from .colors import legend_html
+from .forward_view import ForwardView
+from .path_view import AnimatorPaths
 from .step_caption import StepCaption
 
 COMBO_CHARACTERS = 12  # what a combo shows at the least; its list shows each entry whole
@@ -61,8 +63,10 @@ def legend_label() -> QLabel:
 
 
 def arrange(panel) -> QSplitter:
-    """Lay out ``panel``'s rooms; returns the splitter that holds the graph above a pitfall's replay."""
+    """Lay out ``panel``'s rooms (and give it ``forward``, ``paths`` and ``give_way``); returns the splitter
+    that holds the graph above a pitfall's replay."""
     shrinkable(panel.pitfalls.combo)
+    panel.forward = ForwardView(panel)  # forward mode: a source of its own, its input, the work counter
     left = QWidget()
     left_layout = QVBoxLayout(left)
     left_layout.setContentsMargins(0, 0, 0, 0)
@@ -70,6 +74,7 @@ def arrange(panel) -> QSplitter:
     source_row = QHBoxLayout()
     source_row.addWidget(QLabel("Animate"))
     source_row.addWidget(panel.source_combo)
+    source_row.addWidget(shrinkable(panel.forward.input_combo))
     source_row.addSpacing(8)
     source_row.addWidget(panel.pitfalls.combo)
     source_row.addWidget(panel.predict.toggle)
@@ -81,6 +86,7 @@ def arrange(panel) -> QSplitter:
     steps_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     source_row.addWidget(steps_button)
     left_layout.addLayout(source_row)
+    left_layout.addWidget(panel.forward.counter)
     left_layout.addWidget(panel.message)
     correct = QWidget()  # the graph, and below it the mistaken replay when a pitfall is chosen
     correct_layout = QVBoxLayout(correct)
@@ -96,6 +102,7 @@ def arrange(panel) -> QSplitter:
     caption_row = left_layout.count()  # the step's arithmetic goes here, once the step panel's action exists
     left_layout.addWidget(panel.legend)
     panel.steps.extra.addWidget(panel.predict)
+    panel.paths = AnimatorPaths(panel)  # "Why this gradient?" for the current step's node, under the quiz
     splitter = QSplitter(Qt.Orientation.Horizontal)
     splitter.setObjectName("animatorSplitter")
     splitter.addWidget(left)

@@ -178,22 +178,22 @@ class AnimatorPanel(QWidget):
 
     # -- loading ---------------------------------------------------------------------------
 
-    def load(self, document: GraphDocument) -> bool:
-        """Animate a copy of ``document`` from the start; False (and a message in the panel) if it cannot be."""
+    def load(self, document: GraphDocument, build=None, source: str = "graph") -> bool:
+        """Animate a copy of ``document`` from the start, as ``build(copy)`` makes it (default: the backward
+        pass, `DocumentAnimation`; forward mode gives its own); False (and a message) if it cannot be."""
         self.pause()
         try:
             copy = document.copy()
         except ValueError as error:  # DocumentFormatError: what is shown stays as it was
             self.status_message.emit(f"Backward animator: {error}")
             return False
-        self._document = copy
-        self._maths = maths_of(copy)
-        if copy.is_tensor_graph:  # at tensor level, replaying the engine tensors the editor's evaluation builds
+        self._document, self._maths = copy, maths_of(copy)
+        if copy.is_tensor_graph and build is None:  # at tensor level, replaying the editor's graph as engine tensors
             return self._show_tensor_animation(lambda: document_animation(copy), "graph", "this graph")
-        self._set_source("graph")
+        self._set_source(source)
         self.scene.show_document(copy)
-        return self._start(lambda: DocumentAnimation(copy, self.pitfalls.prepare(copy)), len(copy.nodes),
-                           "this graph")
+        build = build or (lambda copy: DocumentAnimation(copy, self.pitfalls.prepare(copy)))
+        return self._start(lambda: build(copy), len(copy.nodes), "this graph")
 
     def load_network(self, model, loss_fn, X, y, description: str = "the network") -> bool:
         """Animate one batch through a network: ``model`` on the inputs ``X``, then ``loss_fn(logits, y)``,
@@ -586,12 +586,12 @@ class AnimatorPanel(QWidget):
         timeline = self._timeline
         if timeline is None:
             return
-        position, count = timeline.position, len(timeline)
-        frame = timeline.current
-        if frame is None:
-            self.steps.show_text(f"Ready: {count} steps", START_TEXT)
+        position, count, frame, animation = timeline.position, len(timeline), timeline.current, self._animation
+        if frame is None:  # forward mode has texts of its own
+            self.steps.show_text(f"Ready: {count} steps", getattr(animation, "start_text", START_TEXT))
         else:
-            finished = FINISHED_TEXT + _note(self._animation.finished_note) if position == count else ""
+            finished = (getattr(animation, "finished_text", FINISHED_TEXT) + _note(animation.finished_note)
+                        if position == count else "")
             if self.hiding.hides(position):  # a quiz asks for it: what it computes, not what it comes to
                 explanation = self.hiding.explanation(timeline.frames, position)
             else:

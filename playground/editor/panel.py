@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import report_handled
 from ..give_way import GiveWay
 from ..numbers import format_number, full_number
 from ..validation import parse_json
@@ -38,9 +39,11 @@ from .expression import ExpressionError, parse_expression
 from .gradient_check import check_gradients
 from .layout import layered_layout
 from .palette import NodePalette
+from .path_list import PathHighlighter, PathListBox
 from .properties import PropertiesPanel
 from .scene import GraphScene
 from .view import GraphView
+from .why_gradient import why_gradient
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
@@ -84,6 +87,9 @@ class EditorPanel(QWidget):
         self.view.keep_fitted = True  # fitted at start, on resize and on tab show, until the person zooms or pans
         self.palette = NodePalette()
         self.properties = PropertiesPanel(document, undo_stack)
+        self.paths = PathListBox()  # "Why this gradient?" for the selected node
+        self.path_highlight = PathHighlighter(self.scene)
+        self._path_node: str | None = None
 
         self.expression_input = QLineEdit()
         self.expression_input.setObjectName("expressionInput")
@@ -128,6 +134,7 @@ class EditorPanel(QWidget):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.properties, 3)
+        side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
         side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
@@ -165,6 +172,7 @@ class EditorPanel(QWidget):
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.scene.edit_requested.connect(self._on_edit_requested)
+        self.paths.path_hovered.connect(self.path_highlight.show)
         self.view.fitted.connect(self._on_view_fitted)
         self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less
         self.scene.status_message.connect(self.status_message)
@@ -197,6 +205,7 @@ class EditorPanel(QWidget):
         self._evaluation = evaluate(self.document)
         self.scene.show_evaluation(self._evaluation)
         self.properties.set_evaluation(self._evaluation)
+        self._show_paths()
         self.evaluated.emit(self._evaluation)
         self.summary_changed.emit(self.summary())
 
@@ -226,6 +235,7 @@ class EditorPanel(QWidget):
         self._concealment = concealment
         self.scene.conceal(concealment)
         self.properties.conceal(concealment)
+        self._show_paths()
         self.summary_changed.emit(self.summary())
         if concealment.grads and self.gradcheck_table.rowCount():  # its Engine column holds answers now asked for
             self.gradcheck_table.setRowCount(0)
@@ -272,6 +282,25 @@ class EditorPanel(QWidget):
 
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None, selected=len(node_ids))
+        self._path_node = node_ids[0] if len(node_ids) == 1 else None
+        self._show_paths()
+
+    def _show_paths(self) -> None:
+        """The selected node's gradient as a sum over paths (numbers "?" while a quiz asks for them)."""
+        self.path_highlight.clear()
+        if self._evaluation_timer.isActive():  # the graph changed: the coming evaluation lists them
+            return
+        node_id = self._path_node
+        if node_id is not None and not self.document.has_node(node_id):
+            node_id = self._path_node = None
+        why = None
+        if node_id is not None and self._evaluation is not None:
+            try:
+                why = why_gradient(self.document, self._evaluation, node_id, self._concealment)
+            except Exception as error:  # a bug here must not take the editor down
+                report_handled(error, "listing the paths of a gradient")
+        empty = None if node_id is None else "No gradient to explain: the graph has no complete scalar output."
+        self.paths.show_why(why, *([empty] if empty else []))
 
     def select_node(self, node_id: str) -> None:
         """Select one node, as a click on it does, and scroll it into view (a lesson points at it)."""

@@ -187,6 +187,10 @@ class WireItem(QGraphicsObject):
             self._emphasized = emphasized
             self.update()
 
+    @property
+    def highlight(self) -> QColor | None:
+        return self._highlight
+
     def set_highlight(self, color: QColor | str | None) -> None:
         self._highlight = QColor(color) if color is not None else None
         self.update()

@@ -163,7 +163,11 @@ class LessonDriver(QObject):
     def _animator_on_graph(self, step: Step, show: bool = True):
         animator = self.window.animator
         animator.catch_up()
-        if isinstance(step.facts, GraphFacts) and animator.source != "graph":
+        forward = next((action.value for action in step.actions if action.kind == "forward"), None)
+        if forward is not None:  # forward mode's questions are taken on its pass along the step's input
+            if animator.source != "forward" or animator.forward.input_combo.currentText() != forward[0]:
+                animator.forward.load(forward[0])
+        elif isinstance(step.facts, GraphFacts) and animator.source != "graph":
             animator.load(self.window.document)
         if show:
             self._show(animator)
@@ -171,6 +175,13 @@ class LessonDriver(QObject):
 
     def _do_animator(self, position: int, step: Step) -> None:
         self._animator_on_graph(step).seek(position)
+
+    def _do_forward(self, value: tuple[str, bool], step: Step) -> None:
+        """Forward mode along an input of the step's graph, at its start or (``end``) its last step."""
+        input_name, at_end = value
+        animator = self._animator_on_graph(step)
+        if animator.forward.load(input_name) and at_end:
+            animator.last()
 
     def _do_pitfall(self, key: str | None, step: Step) -> None:
         self._animator_on_graph(step).set_pitfall(key)

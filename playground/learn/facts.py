@@ -19,6 +19,7 @@ from engine.data import make_moons
 from engine.nn import Linear, Sequential, Tanh
 from engine.nn.functional import binary_cross_entropy_with_logits
 
+from ..animator.model.forward_timeline import ForwardAnimation, inputs_of, work_of_graph
 from ..animator.model.tensor_timeline import TensorAnimation, describe, shape_text, tensor_animation
 from ..animator.model.timeline import Timeline, is_bare_constant, terms
 from ..editor.document import GraphDocument
@@ -108,6 +109,11 @@ class GraphFacts:
         nudge = _NUDGE.fullmatch(name)
         if nudge is not None:
             return format_number(self._nudged(*nudge.groups()))
+        tangent = _TANGENT.fullmatch(name)
+        if tangent is not None:
+            return format_number(self.tangent(*tangent.groups()))
+        if name in _WORK:  # forward mode's passes and edges against reverse mode's (`work_of_graph`)
+            return f"{getattr(work_of_graph(self.document), _WORK[name]):,}"
         node_name, _dot, what = name.rpartition(".") if name.endswith(".grad") else (name, "", "")
         node_id = self.node_id(node_name)
         if node_id is None:
@@ -116,6 +122,17 @@ class GraphFacts:
             return format_number(self.grad(node_id))
         return format_number(self.value(node_id))
 
+
+    def tangent(self, node_name: str, input_name: str) -> float:
+        """``t1.tangent(a)``: the node's tangent in forward mode along the input (∂t1/∂a), from
+        `engine.forward_steps` as the animator's forward mode shows it."""
+        node_id, input_id = self.node_id(node_name), self.node_id(input_name)
+        if node_id is None or input_id is None:
+            missing = node_name if node_id is None else input_name
+            raise KeyError(f"the graph has no node named '{missing}' (it has {', '.join(self.names())})")
+        if input_id not in inputs_of(self.document):
+            raise KeyError(f"'{input_name}' is not an input the output depends on: forward mode cannot start there")
+        return ForwardAnimation(self.document, input_id).tangents[node_id]
 
     def _nudged(self, node_name: str, what: str, input_name: str, step: str) -> float:
         node_id, input_id = self.node_id(node_name), self.node_id(input_name)
@@ -137,6 +154,8 @@ class GraphFacts:
         return result.value - self.value(node_id)
 
 
+_TANGENT = re.compile(r"([A-Za-z_]\w*)\.tangent\(\s*([A-Za-z_]\w*)\s*\)")
+_WORK = {"forward.passes": "inputs", "forward.edges": "forward_edges", "backward.edges": "backward_edges"}
 _NUDGE = re.compile(r"([A-Za-z_]\w*)\.(change|predicted)\(\s*([A-Za-z_]\w*)\s*=\s*([-+]?\d+(?:\.\d+)?)\s*\)")
 
 

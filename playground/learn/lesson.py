@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import NoReturn
 
+from ..animator.model.forward_timeline import inputs_of
 from ..editor.document import DocumentFormatError, GraphDocument
 from ..editor.expression import ExpressionError, parse_expression
 from ..files import load_document
@@ -53,7 +54,7 @@ MAX_GRAPH_NODES = 120
 TABS = ("editor", "animator", "training")
 PITFALL_KEYS = ("none", "overwrite", "order", "zero")
 ACTIONS = ("graph", "example", "tab", "select", "animator", "pitfall", "predict", "network", "training", "train",
-           "highlight", "exercise", "ask", "nudge")
+           "highlight", "exercise", "ask", "nudge", "forward")
 _ACTION_LINE = re.compile(r"([a-z]+):(?:\s+(.*)|\s*)$")
 _HEADER_LINE = re.compile(r"([a-z]+):\s*(.*)$")
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -84,11 +85,12 @@ class Action:
 
 @dataclass(frozen=True)
 class Ask:
-    """One question of a step: a node's ``value`` or its ``grad``."""
+    """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
-    what: str  # "value" or "grad"
+    what: str  # "value", "grad" or "tangent"
     node: str  # node id in the step's graph
     line: int
+    along: str | None = None  # a tangent's input (node id)
 
 
 @dataclass
@@ -359,6 +361,16 @@ class _Parser:
         self.fail("'animator:' is start, forward, seed, end, 'value <node>', 'grad <node>' or 'step <n>', "
                   f"not '{argument}'", line)
 
+    def _check_forward(self, step: Step, argument: str, line: int) -> tuple[str, bool]:
+        """Forward mode in the animator along an input: '<input>' (at its start) or '<input> end'."""
+        words = argument.split()
+        if len(words) not in (1, 2) or len(words) == 2 and words[1] != "end":
+            self.fail(f"'forward:' is '<input>' or '<input> end', not '{argument}'", line)
+        node_id = self._node(words[0], line, "forward:")
+        if node_id not in inputs_of(self.facts.document):
+            self.fail(f"'forward:' starts at an input the output depends on, not at {words[0]}", line)
+        return words[0], len(words) == 2
+
     def _check_pitfall(self, step: Step, argument: str, line: int) -> str | None:
         if argument not in PITFALL_KEYS:
             self.fail(f"'pitfall:' is one of {', '.join(PITFALL_KEYS)}, not '{argument}'", line)
@@ -413,9 +425,15 @@ class _Parser:
         step.asks.extend(Ask("value" if argument == "values" else "grad", node_id, line) for node_id in nodes)
 
     def _check_ask(self, step: Step, argument: str, line: int) -> None:
-        words = argument.split(maxsplit=1)
+        words = argument.split()
+        if len(words) == 3 and words[0] == "tangent":  # forward mode: d(node)/d(input)
+            along = self._node(words[2], line, "ask:")
+            if along not in inputs_of(self.facts.document):
+                self.fail(f"'ask: tangent' is along an input the output depends on, not {words[2]}", line)
+            step.asks.append(Ask("tangent", self._node(words[1], line, "ask:"), line, along))
+            return
         if len(words) != 2 or words[0] not in ("value", "grad"):
-            self.fail(f"'ask:' is 'value <node>' or 'grad <node>', not '{argument}'", line)
+            self.fail(f"'ask:' is 'value <node>', 'grad <node>' or 'tangent <node> <input>', not '{argument}'", line)
         step.asks.append(Ask(words[0], self._node(words[1], line, "ask:"), line))
 
     def _check_nudge(self, step: Step, argument: str, line: int) -> str:

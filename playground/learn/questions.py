@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..animator.model.forward_timeline import ForwardAnimation, dotted, pretty
 from ..animator.model.predict import is_close, read_number
 from ..animator.model.timeline import forward_formula, local_derivative_formula
 from ..numbers import format_number
@@ -80,7 +81,9 @@ class Feedback:
     details: str = ""  # the hint's details, for a "More" link
 
 
-def build_question(facts: GraphFacts, what: str, node_id: str) -> Question:
+def build_question(facts: GraphFacts, what: str, node_id: str, along: str | None = None) -> Question:
+    if what == "tangent":  # forward mode along ``along``: no slips worked out for it (yet)
+        return tangent_question(facts, node_id, along)
     question = _value_question(facts, node_id) if what == "value" else _grad_question(facts, node_id)
     return replace(question, slips=slips(facts, what, node_id))
 
@@ -100,6 +103,20 @@ def _value_question(facts: GraphFacts, node_id: str) -> Question:
     value = facts.value(node_id)
     return Question("value", node_id, f"${name} = {formula}$ = ?", value, hint,
                     f"${name} = {numbers} = {format_number(value)}$", facts.value_position(node_id) or 0)
+
+
+def tangent_question(facts: GraphFacts, node_id: str, input_id: str) -> Question:
+    """d(node)/d(input) in forward mode: each operand's tangent times its local derivative, summed; the engine's
+    `forward_steps` (through `ForwardAnimation`) gives the number and the arithmetic."""
+    animation = ForwardAnimation(facts.document, input_id)
+    name, seed = facts.term(node_id), facts.term(input_id)
+    position = next(i for i, frame in enumerate(animation.timeline.frames, 1) if frame.node_id == node_id)
+    worked = animation.timeline.frames[position - 1].explanation.rsplit("\n", 1)[-1]
+    dot, dot_seed = dotted(pretty(name)), dotted(pretty(seed))
+    hint = (f"Forward mode carries tangents forwards: ${dot}$ is the sum over {name}'s operands of (its local "
+            f"derivative) × (the operand's tangent); ${dot_seed} = 1$, and an input held still has tangent 0.")
+    return Question("tangent", node_id, f"${dot} = ∂{name}/∂{seed}$ = ?", animation.tangents[node_id], hint,
+                    f"${worked}$", position)
 
 
 def _uses(facts: GraphFacts, node_id: str):

@@ -70,9 +70,9 @@ class LessonRun:
         if isinstance(facts, GraphFacts):
             for later in self.lesson.steps[self.index + 1:]:
                 if later.facts is facts:
-                    waiting += [(ask.what, ask.node, (facts.value_position(ask.node) if ask.what == "value"
-                                                      else facts.grad_position(ask.node)) or 0)
-                                for ask in later.asks]
+                    waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
+                                                      else facts.value_position(ask.node)) or 0)
+                                for ask in later.asks if ask.what != "tangent"]  # shown in forward mode only
         return waiting
 
     @property
@@ -113,7 +113,7 @@ class LessonRun:
     def _build(self) -> None:
         step = self.step
         facts = step.facts
-        self.questions = [build_question(facts, ask.what, ask.node) for ask in step.asks] \
+        self.questions = [build_question(facts, ask.what, ask.node, ask.along) for ask in step.asks] \
             if isinstance(facts, GraphFacts) else []
         self.answered = []
         self._check_completed()

@@ -45,6 +45,7 @@ def pending(panel, document) -> list[tuple[str, str, float]]:
         facts = later.facts
         if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
             waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
+                         else facts.tangent(facts.name(ask.node), facts.name(ask.along)) if ask.what == "tangent"
                          else facts.grad(ask.node)) for ask in later.asks]
     return [(what, name, number) for what, name, number in waiting
             if not (what == "value" and document.node(id_of(document, name)).is_leaf)]  # inputs are given
@@ -71,6 +72,11 @@ def leaks(window, where: str) -> list[str]:
     for what, name, number in asked:
         node = id_of(document, name)
         short, full = format_number(number), full_number(number)
+        if what == "tangent":  # forward mode's cards are the one surface that shows a tangent
+            item = animator.scene.node_item(node) if animator.source == "forward" else None
+            if item is not None and item.body_lines()[1] == f"tangent {short}":
+                found.append(f"{where}: the animator's forward-mode card of {name} reads 'tangent {short}'")
+            continue
         card = editor.scene.node_item(node)
         line = card.body_lines()[0 if what == "value" else 1]
         if line != f"{what} ?":

@@ -1,0 +1,128 @@
+"""Forward mode in the animator: the "Animate" combo's third choice, the input to take the derivative by
+(`forwardInputCombo`), and the counter (`workCounter`) that compares the work for all gradients.
+
+Choosing "Forward mode" animates the editor's graph with `ForwardAnimation` (values and tangents flowing
+forward together, from `engine.forward_steps`), one pass for the input chosen; the counter then says how
+many passes all gradients take against reverse mode's one backward pass. For the training network it
+says the same of its parameters (337 forward passes against 1 backward pass for 2-16-16-1).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QComboBox, QLabel
+
+from ..errors import report_handled
+from .model.forward_timeline import ForwardAnimation, inputs_of, work_of_graph, work_of_network
+
+FORWARD_SOURCE = ("forward", "Forward mode (the editor's graph)")
+COUNTER_STYLE = "QLabel#workCounter { color: palette(text); background: palette(alternate-base); padding: 3px 6px; }"
+
+
+class ForwardView:
+    def __init__(self, panel):
+        self.panel = panel
+        panel.source_combo.addItem(FORWARD_SOURCE[1], FORWARD_SOURCE[0])
+        self.input_combo = QComboBox()
+        self.input_combo.setObjectName("forwardInputCombo")
+        self.input_combo.setAccessibleName("forwardInputCombo: the input forward mode takes the derivative by")
+        self.input_combo.setToolTip("Forward mode: the input whose tangent is seeded to 1 (one pass per input)")
+        self.input_combo.setVisible(False)
+        self.counter = QLabel()
+        self.counter.setObjectName("workCounter")
+        self.counter.setAccessibleName("workCounter: forward mode's passes against reverse mode's one")
+        self.counter.setWordWrap(True)
+        self.counter.setStyleSheet(COUNTER_STYLE)
+        self.counter.setVisible(False)
+        self.network_work = None  # the training network's WorkCount, once it has been sent
+        panel.source_combo.activated.connect(self._on_source_combo_activated)  # after the panel's own slot
+        self.input_combo.activated.connect(self._on_input_combo_activated)
+        panel.step_reached.connect(self._on_panel_step_reached)
+        panel.follower.changed.connect(self._on_followed_document_changed)
+        self._edited_in_forward = False  # the editor's graph changed while forward mode showed it
+        self._input_name = ""  # the input of the last forward pass
+
+    @property
+    def is_on(self) -> bool:
+        return self.panel.source == FORWARD_SOURCE[0]
+
+    def load(self, input_name: str | None = None) -> bool:
+        """Forward mode on the editor's graph along the input named ``input_name`` (default: the one chosen, else
+        the first); False (and a message) if the graph has no such input or cannot be animated."""
+        panel = self.panel
+        document = panel.followed_document or panel.document
+        inputs = inputs_of(document)
+        names = [document.name(i) for i in inputs]
+        if not inputs:
+            panel.status_message.emit("Forward mode: the graph has no input the output depends on")
+            return False
+        wanted = input_name if input_name is not None else self.input_combo.currentText()
+        if input_name is not None and input_name not in names:
+            panel.status_message.emit(f"Forward mode: the graph has no input named {input_name}")
+            return False
+        input_id = inputs[names.index(wanted)] if wanted in names else inputs[0]
+        with QSignalBlocker(self.input_combo):
+            self.input_combo.clear()
+            for node_id, name in zip(inputs, names):
+                self.input_combo.addItem(name, node_id)
+            self.input_combo.setCurrentIndex(inputs.index(input_id))
+        loaded = panel.load(document, lambda copy: ForwardAnimation(copy, input_id), FORWARD_SOURCE[0])
+        self._input_name, self._edited_in_forward = document.name(input_id), False
+        if loaded:
+            try:
+                self.counter.setText(work_of_graph(panel.document).text())
+            except ValueError:
+                self.counter.setText("")
+            panel.status_message.emit(f"Forward mode along {document.name(input_id)}: "
+                                      f"{len(panel.timeline)} steps, one per node")
+        self._show_controls()
+        return loaded
+
+    def count_network(self, model, loss_fn, X, y) -> None:
+        """The training network was sent: count the work of its gradients both ways (on a copy)."""
+        try:
+            self.network_work = work_of_network(model, loss_fn, X, y)
+        except Exception as error:  # a counter must not stop the network's animation
+            report_handled(error, "counting the network's forward passes")
+            self.network_work = None
+        self._show_controls()
+
+    def _show_controls(self) -> None:
+        source = self.panel.source
+        self.input_combo.setVisible(source == FORWARD_SOURCE[0])
+        if source == "network" and self.network_work is not None:
+            self.counter.setText(self.network_work.text())
+        self.counter.setVisible(source in (FORWARD_SOURCE[0], "network") and bool(self.counter.text()))
+
+    def _on_source_combo_activated(self, index: int) -> None:
+        self._edited_in_forward = False  # the person chose: no edit brings forward mode back now
+        try:
+            if self.panel.source_combo.itemData(index) == FORWARD_SOURCE[0]:
+                self.load()
+            self._show_controls()
+        except Exception as error:  # a slot: the animator goes on
+            report_handled(error, "starting forward mode")
+
+    def _on_input_combo_activated(self, index: int) -> None:
+        try:
+            self.load(self.input_combo.itemText(index))
+        except Exception as error:
+            report_handled(error, "changing forward mode's input")
+
+    def _on_followed_document_changed(self, _change) -> None:
+        if self.is_on:
+            self._edited_in_forward = True
+
+    def _on_panel_step_reached(self, position: int) -> None:
+        if position != 0:
+            return
+        try:  # something was loaded: an edit while forward mode was shown brings it back on the new graph
+            if self._edited_in_forward and self.panel.source == "graph":
+                self._edited_in_forward = False
+                inputs = [self.panel.document.name(i) for i in inputs_of(self.panel.document)]
+                if inputs:
+                    self.load(self._input_name if self._input_name in inputs else inputs[0])
+                    return
+            self._show_controls()
+        except Exception as error:
+            report_handled(error, "following an edit in forward mode")
