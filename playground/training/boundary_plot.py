@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
 )
 
 from .boundary_view import BoundaryView
-from .colours import MISCLASSIFIED, class_colours
 from .flow_layout import FlowLayout
-from .grid import FocusMap
+from .model.colours import MISCLASSIFIED, class_colours
+from .model.grid import FocusMap
+from .model.points import COLOUR_NAMES
 from .plot_fit import FittedPlotHolder, fitted_view
-from .points import COLOUR_NAMES
 from .widgets import heading_font, named, style_plot
 
 PLOT_MIN = 200             # the plot's smallest side, axes included

@@ -8,11 +8,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
-from .colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut, probability_lut
-from .contour import contour_segments
-from .grid import FocusMap
-from .points import grid_axes
-from .settings import MAX_CLASSES
+from .model.colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut, probability_lut
+from .model.contour import contour_segments
+from .model.grid import FocusMap
+from .model.points import grid_axes
+from .model.settings import MAX_CLASSES
 
 LINE_COLOURS = {False: "#202124", True: "#E8EAED"}
 

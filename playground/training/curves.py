@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBo
 from ..numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis
 from .confusion import ConfusionView
-from .session import Metrics, percent
+from .model.session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
 

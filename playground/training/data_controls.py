@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number
+from .model.settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
 from .number_boxes import IntBox
-from .settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
 from .widgets import named
 
 FEATURE_OBJECT_NAMES = {

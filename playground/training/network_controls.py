@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .number_boxes import FloatBox, IntBox, LogSpinBox
-from .settings import (
+from .model.settings import (
     ACTIVATIONS,
     BINARY_LOSSES,
     INITS,
@@ -31,6 +30,7 @@ from .settings import (
     SCHEDULES,
     TrainingSettings,
 )
+from .number_boxes import FloatBox, IntBox, LogSpinBox
 from .widgets import named
 
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)

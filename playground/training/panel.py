@@ -28,15 +28,15 @@ from .curves import CurvesColumn
 from .data_controls import DataControls
 from .edits import ParameterEdit
 from .exports import unusable_file_message, write_dataset, write_weights
-from .network import NetworkSnapshot, network_snapshot
+from .model.network import NetworkSnapshot, network_snapshot
+from .model.points import load_points
+from .model.settings import TrainingSettings, fitting_loss
+from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
 from .painting import Painter
 from .picture import names_of_inputs, names_of_outputs
-from .points import load_points
 from .reset_confirmation import ResetConfirmation
-from .settings import TrainingSettings, fitting_loss
-from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named

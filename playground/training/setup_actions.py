@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..errors import guarded
 from ..files import write_atomic
-from .export_script import training_script
-from .setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
+from .model.export_script import training_script
+from .model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 
 WITH_WEIGHTS_FILTER = "Training setup with its trained weights (*.json)"
 UNTRAINED_FILTER = "Training setup, untrained (*.json)"

@@ -25,13 +25,13 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 from threadpoolctl import threadpool_limits
 
-from .grid import FocusMap, PlaneDrawing
-from .network import parameter_name
-from .points import SplitData
-from .session import Metrics, TrainingSession
-from .settings import Change, TrainingSettings
-from .setup_file import TrainingSetup, capture, restore
-from .wires import WireLayout
+from .model.grid import FocusMap, PlaneDrawing
+from .model.network import parameter_name
+from .model.points import SplitData
+from .model.session import Metrics, TrainingSession
+from .model.settings import Change, TrainingSettings
+from .model.setup_file import TrainingSetup, capture, restore
+from .model.wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 

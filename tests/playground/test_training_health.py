@@ -9,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from playground.training.health import PATIENCE, RunWatch, limited_neurons
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
+from playground.training.model.health import PATIENCE, RunWatch, limited_neurons
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 
 
 def first_stall(session: TrainingSession, steps: int, chunk: int = 50):

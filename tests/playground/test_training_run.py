@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import Qt
 
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 from playground.training.panel import TrainingPanel
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
 
 WAIT = 20_000
 
@@ -142,7 +142,7 @@ def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, pane
 
 
 def test_a_reopened_setup_counts_its_epochs_and_reads_the_first_files_pace():
-    from playground.training.setup_file import capture, from_dict, restore, to_dict
+    from playground.training.model.setup_file import capture, from_dict, restore, to_dict
 
     session = TrainingSession(TrainingSettings(batch_size=35, stop_when="epochs", stop_at=12.0,
                                                steps_per_second=None))

@@ -13,11 +13,11 @@ import pytest
 
 from engine import Tensor, no_grad
 from engine.optim import SGD, Adam
-from playground.training.contour import contour_segments
-from playground.training.network import build_model, weights_document
-from playground.training.points import expand_features, grid_axes, load_points
-from playground.training.session import TrainingSession
-from playground.training.settings import DATASETS, Change, TrainingSettings, classify_change
+from playground.training.model.contour import contour_segments
+from playground.training.model.network import build_model, weights_document
+from playground.training.model.points import expand_features, grid_axes, load_points
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import DATASETS, Change, TrainingSettings, classify_change
 
 
 def same_weights(a: dict, b: dict) -> bool:
@@ -288,7 +288,7 @@ def test_bad_settings_are_refused(bad):
 
 
 def test_the_session_does_not_need_qt():
-    code = ("import sys, playground.training.session as s; s.TrainingSession().train_steps(3); "
+    code = ("import sys, playground.training.model.session as s; s.TrainingSession().train_steps(3); "
             "print(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
-from playground.training.setup_file import (
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
+from playground.training.model.setup_file import (
     FORMAT_NAME,
     SetupFormatError,
     TrainingSetup,

@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
 from playground.app import MainWindow
-from playground.training.settings import TrainingSettings
+from playground.training.model.settings import TrainingSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20_000

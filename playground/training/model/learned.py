@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..numbers import format_number
+from ...numbers import format_number
 
 TRAIN_ACCURACY = 0.99   # a share of the training points right
 PATIENCE = 50           # steps the figure has not improved

@@ -24,7 +24,7 @@ import numpy as np
 from engine import Tensor, no_grad
 from engine.train import TrainStep, classification_loss, confusion_matrix, predict, train
 
-from ..numbers import format_number
+from ...numbers import format_number
 from .contour import contour_segments
 from .grid import PlaneDrawing, PlaneGrid
 from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median
