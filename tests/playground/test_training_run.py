@@ -133,7 +133,8 @@ def test_the_stop_condition_pauses_training_and_says_why(qtbot, panel):
 
 
 def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, panel):
-    panel.set_settings(replace(panel.settings, weight_decay=1.0, steps_per_second=None))  # as a person sets it
+    panel.set_settings(replace(panel.settings, regularization="l2", regularization_rate=1.0,
+                                         steps_per_second=None))  # as a person sets it
     panel.play()
     qtbot.waitUntil(lambda: "probably pulls every weight to zero" in panel.message, timeout=WAIT)
     assert panel.message.startswith("The network predicts one class (orange) everywhere")

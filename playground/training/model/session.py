@@ -3,7 +3,7 @@ stalls and the stop condition.
 
 `TrainingSession` owns one run: the data split, the input features, the network and its
 optimizer, the step and epoch counts. `apply()` takes new `TrainingSettings` and resets only what
-the change needs: learning rate, momentum and weight decay are set on the running optimizer,
+the change needs: learning rate, momentum and regularisation go on with the running optimizer,
 another optimizer kind gets a fresh optimizer on the same weights, a new loss or batch size
 keeps both, and new data or a new architecture rebuilds the network from the seed.
 `train_steps` stops early on a divergence (`health.DivergenceWatch`: the weights go back) or at
@@ -192,7 +192,8 @@ class TrainingSession:
         self.loss_fn = classification_loss(s.loss)
         self._steps = train(self.model, self.optimizer, self.loss_fn, self.F_train, self.data.y_train,
                             batch_size=s.batch_size, random_state=np.random.default_rng([s.seed, self.step, 104729]),
-                            scheduler=self.scheduler)
+                            scheduler=self.scheduler, regularization=s.regularization,
+                            rate=s.regularization_rate)
 
     # -- changes --
 

@@ -33,6 +33,10 @@ BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entrop
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
 INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
+# The TF Playground's Regularization, on the weights alone (`engine.nn.Regularization`): L2 through the
+# gradient, L1 as a soft threshold that sets weights to exactly 0.
+REGULARIZATIONS = {"none": "None", "l1": "L1", "l2": "L2"}
+MAX_REGULARIZATION_RATE = 10.0
 # When training pauses by itself: once it has learned (`learned.has_learned`), never, or once a figure
 # reaches `stop_at` (accuracy as a share).
 STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy": "Test accuracy ≥",
@@ -63,7 +67,8 @@ class TrainingSettings:
     optimizer: str = "adam"
     learning_rate: float = 0.01
     momentum: float = 0.9
-    weight_decay: float = 0.0
+    regularization: str = "none"    # REGULARIZATIONS
+    regularization_rate: float = 0.0  # its rate (the Playground's "Regularization rate")
     batch_size: int | None = None  # None: the whole training set every step
     # The pace: steps a second, a pace a teacher can talk over (the moons take ~5 s); None: as fast as
     # the machine goes while the window stays responsive.
@@ -83,6 +88,7 @@ class TrainingSettings:
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
         _check_choice("init", self.init, INITS)
         _check_choice("schedule", self.schedule, SCHEDULES)
+        _check_choice("regularization", self.regularization, REGULARIZATIONS)
         _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
         _check_stop(self.stop_when, self.stop_at)
         if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
@@ -118,8 +124,10 @@ class TrainingSettings:
             raise ValueError(f"learning_rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.learning_rate!r}")
         if not 0.0 <= self.momentum < 1.0:
             raise ValueError(f"momentum must be in [0, 1), not {self.momentum!r}")
-        if not 0.0 <= self.weight_decay <= 10.0:
-            raise ValueError(f"weight_decay must be between 0 and 10, not {self.weight_decay!r}")
+        rate = self.regularization_rate
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= MAX_REGULARIZATION_RATE:
+            raise ValueError(f"regularization_rate must be between 0 and {MAX_REGULARIZATION_RATE:g}, not {rate!r}")
+        object.__setattr__(self, "regularization_rate", float(rate))
         if self.batch_size is not None and (not isinstance(self.batch_size, int) or self.batch_size < 1):
             raise ValueError(f"batch_size must be a positive int or None (full batch), not {self.batch_size!r}")
         if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
@@ -176,7 +184,7 @@ class Change(enum.IntEnum):
 
     NONE = 0
     PACE = 1            # steps a second, when to stop: nothing in the model
-    OPTIMIZER = 2       # learning rate, momentum, weight decay: set on the running optimizer
+    OPTIMIZER = 2       # learning rate, momentum, schedule, regularisation: the running optimizer goes on
     TRAINING = 3        # loss or batch size: same weights, same optimizer state
     OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
     MODEL = 5           # features, layers, activation, initialisation, outputs: a new network from the seed
@@ -194,7 +202,8 @@ _FIELD_CHANGE = {
     "features": Change.MODEL, "hidden": Change.MODEL, "activation": Change.MODEL, "init": Change.MODEL,
     "optimizer": Change.OPTIMIZER_KIND,
     "loss": Change.TRAINING, "batch_size": Change.TRAINING,
-    "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER, "weight_decay": Change.OPTIMIZER,
+    "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER,
+    "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }

@@ -159,7 +159,7 @@ def _settings(data) -> TrainingSettings:
     if not isinstance(data, dict):
         raise SetupFormatError("'settings' must be an object of the training panel's settings")
     known = {f.name for f in fields(TrainingSettings)}
-    unknown = sorted(set(data) - known - {"steps_per_frame"})
+    unknown = sorted(set(data) - known - {"steps_per_frame", "weight_decay"})
     if unknown:
         raise SetupFormatError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
     values = dict(data)
@@ -168,6 +168,10 @@ def _settings(data) -> TrainingSettings:
         frames = values.pop("steps_per_frame")
         if isinstance(frames, int) and not isinstance(frames, bool):
             values["steps_per_second"] = min(50 * frames, 100_000)
+    decay = values.pop("weight_decay", 0.0)
+    if decay and "regularization" not in values and "regularization_rate" not in values:
+        # The first setups had only L2, as the optimizer's weight decay: the same pull, at that rate.
+        values["regularization"], values["regularization_rate"] = "l2", decay
     for name in ("features", "hidden"):
         if name in values:
             if not isinstance(values[name], list):

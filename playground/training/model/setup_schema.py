@@ -26,8 +26,10 @@ from .settings import (
     MAX_LR,
     MAX_NEURONS,
     MAX_POINTS,
+    MAX_REGULARIZATION_RATE,
     MIN_LR,
     OPTIMIZERS,
+    REGULARIZATIONS,
     SCHEDULES,
     STOP_CONDITIONS,
 )
@@ -67,7 +69,9 @@ class SettingsEntry(_Strict):
     optimizer: _choice(OPTIMIZERS) = "adam"
     learning_rate: Annotated[float, Field(ge=MIN_LR, le=MAX_LR)] = 0.01
     momentum: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.9
-    weight_decay: Annotated[float, Field(ge=0.0, le=10.0)] = 0.0
+    regularization: _choice(REGULARIZATIONS) = "none"
+    regularization_rate: Annotated[float, Field(ge=0.0, le=MAX_REGULARIZATION_RATE)] = 0.0
+    weight_decay: Annotated[float, Field(ge=0.0, le=10.0)] = 0.0  # the first files' L2 (read as it)
     batch_size: Annotated[int, Field(ge=1, le=MAX_POINTS)] | None = None
     steps_per_second: Annotated[int, Field(ge=1, le=100_000)] | None = 20
     classes: Annotated[int, Field(ge=2, le=MAX_CLASSES)] = 2
@@ -79,7 +83,8 @@ class SettingsEntry(_Strict):
     stop_at: Annotated[float, Field(allow_inf_nan=False, ge=0.0)] = 0.0
     steps_per_frame: Annotated[int, Field(ge=1, le=100_000)] | None = None  # the first files' pace (x 50 a second)
 
-    @field_validator("noise", "test_fraction", "learning_rate", "momentum", "weight_decay", "schedule_gamma")
+    @field_validator("noise", "test_fraction", "learning_rate", "momentum", "regularization_rate", "weight_decay",
+                     "schedule_gamma")
     @classmethod
     def _finite(cls, number: float) -> float:
         if number != number or number in (float("inf"), float("-inf")):
