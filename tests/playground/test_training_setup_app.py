@@ -129,6 +129,7 @@ def test_pasting_junk_says_so_and_changes_nothing(make_window):
     TrainingSettings(regularization="l1", regularization_rate=0.01),  # Adam's own scale for the soft threshold
     TrainingSettings(regularization="l1", regularization_rate=0.03, optimizer="sgd", learning_rate=0.1),
     TrainingSettings(regularization="l2", regularization_rate=0.1, optimizer="momentum", learning_rate=0.03),
+    TrainingSettings(activation="linear", hidden=(4, 4)),
 ])
 def test_the_exported_script_prints_the_losses_the_tab_showed(make_window, qtbot, tmp_path, settings):
     window = make_window()

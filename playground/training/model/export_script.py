@@ -16,9 +16,9 @@ from .points import FEATURE_FORMULAS, SplitData
 from .settings import ACTIVATIONS, DATASETS, TrainingSettings
 
 _ENGINE_ACTIVATIONS = {"tanh": "Tanh()", "relu": "ReLU()", "sigmoid": "Sigmoid()",
-                       "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})"}
+                       "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})", "linear": "Identity()"}
 _TORCH_ACTIVATIONS = {"tanh": "torch.nn.Tanh()", "relu": "torch.nn.ReLU()", "sigmoid": "torch.nn.Sigmoid()",
-                      "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})"}
+                      "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})", "linear": "torch.nn.Identity()"}
 _TORCH_LOSSES = {
     "bce": "F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))",
     "hinge": "(1.0 - (2.0 * y - 1.0).reshape(logits.shape) * logits).clamp(min=0.0).mean()",

@@ -38,7 +38,7 @@ GRID_BUDGET = 120e6              # multiply-adds one pass over the grid may take
 CHUNK_ROWS = 4096                # grid points per batched product
 MAX_STRETCH = 2.0                # a plot up to twice as tall as wide (or wide as tall) is filled
 # The level line drawn over one neuron's map: where it changes sign (a sigmoid: where it is one half).
-ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5}
+ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5, "linear": 0.0}
 PROBABILITY_MIDPOINT = 0.5
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import Tensor
-from engine.nn import LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh, init
+from engine.nn import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh, init
 from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
 from engine.train import classification_loss
 
@@ -23,7 +23,7 @@ from ...numbers import format_number
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
 
-_ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU}
+_ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU, "linear": Identity}
 LEAKY_SLOPE = 0.01  # LeakyReLU's default negative slope, as PyTorch's
 WEIGHTS_FORMAT = "autograd-playground-weights"
 WEIGHTS_VERSION = 2  # 2: several outputs (cross-entropy), classes, initialisation and schedule

@@ -26,7 +26,8 @@ FEATURES = {
     "sin x1": "sin(x₁)",
     "sin x2": "sin(x₂)",
 }
-ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU"}
+# "linear": no non-linearity (`engine.nn.Identity`): a network of them is one linear map, its boundary a straight line.
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU", "linear": "Linear"}
 LOSSES = {"bce": "Binary cross-entropy", "hinge": "Hinge", "mse": "Mean squared error",
           "cross_entropy": "Cross-entropy (softmax)"}
 BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entropy has one output per class
