@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number
-from .model.settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
+from .model.settings import CLASS_COUNTS, CLASSIFICATION_DATASETS, DATASETS, FEATURES, TrainingSettings
 from .number_boxes import IntBox
 from .widgets import named
 
@@ -71,7 +71,7 @@ class DataControls(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.dataset_combo = named(QComboBox(), "datasetCombo", "Which dataset to learn")
         for key, title in DATASETS.items():
-            if key != "csv":
+            if key in CLASSIFICATION_DATASETS and key != "csv":  # the regression datasets wait for problemCombo
                 self.dataset_combo.addItem(title, key)
         self.dataset_combo.currentIndexChanged.connect(self.edited)
         form.addRow(self.dataset_combo)

@@ -35,6 +35,7 @@ from .model.settings import (
 from .number_boxes import FloatBox, IntBox, LogSpinBox
 from .widgets import named
 
+REGRESSION_ONLY_LOSSES = ("huber",)
 DEFAULT_REGULARIZATION_RATE = 0.001  # what L1 or L2 starts from when the rate was 0
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
 
@@ -105,7 +106,8 @@ class NetworkControls(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.loss_combo = named(QComboBox(), "lossCombo", "What the training minimises")
         for key, title in LOSSES.items():
-            self.loss_combo.addItem(title, key)
+            if key not in REGRESSION_ONLY_LOSSES:  # Huber waits for problemCombo's regression
+                self.loss_combo.addItem(title, key)
         self.loss_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Loss", self.loss_combo)
         self.optimizer_combo = named(QComboBox(), "optimizerCombo", "How the weights follow the gradient")

@@ -63,12 +63,18 @@ class SetupActions(QObject):
         self._say(f"Saved the training setup{' with its trained weights' if with_weights else ''} to {path}")
         return True
 
-    def open(self, setup: TrainingSetup, where: str) -> None:
-        """Show a setup read from a file or the clipboard on the Training tab."""
+    def open(self, setup: TrainingSetup, where: str) -> bool:
+        """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown."""
+        if setup.settings.regression:  # the model trains it; the tab's plots do not show one yet
+            self.window._show_error("The training setup could not be opened",
+                                    "It is a regression, which this version of the Training tab cannot show yet. "
+                                    "The tab is unchanged.")
+            return False
         self.window.tabs.setCurrentWidget(self.training)
         self.training.apply_setup(setup)
         trained = f", step {setup.step}" if setup.has_weights else ""
         self._say(f"Opened the training setup from {where} ({setup.settings.architecture()}{trained})")
+        return True
 
     def copy_setup(self) -> str:
         """Put the setup (with its trained weights) on the clipboard as one line of text; returns it."""
@@ -85,8 +91,7 @@ class SetupActions(QObject):
         except SetupFormatError as error:
             self.window._show_error("The training setup could not be pasted", f"{error}. The tab is unchanged.")
             return False
-        self.open(setup, "the clipboard")
-        return True
+        return self.open(setup, "the clipboard")
 
     def export_script(self, path: str | Path, use_torch: bool = False) -> bool:
         path = Path(path)

@@ -17,7 +17,7 @@ from playground.training.model.contour import contour_segments
 from playground.training.model.network import build_model, weights_document
 from playground.training.model.points import expand_features, grid_axes, load_points
 from playground.training.model.session import TrainingSession
-from playground.training.model.settings import DATASETS, Change, TrainingSettings, classify_change
+from playground.training.model.settings import CLASSIFICATION_DATASETS, Change, TrainingSettings, classify_change
 
 
 def same_weights(a: dict, b: dict) -> bool:
@@ -51,7 +51,7 @@ def test_the_default_setup_learns_two_moons():
     assert metrics.train_loss < 0.1
 
 
-@pytest.mark.parametrize("dataset", [d for d in DATASETS if d != "csv"])
+@pytest.mark.parametrize("dataset", [d for d in CLASSIFICATION_DATASETS if d != "csv"])
 def test_every_built_in_dataset_has_two_classes_in_a_square(dataset):
     session = TrainingSession(TrainingSettings(dataset=dataset, points=100))
     X, y = session.data.all_points()

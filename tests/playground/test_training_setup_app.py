@@ -145,3 +145,19 @@ def test_the_exported_script_prints_the_losses_the_tab_showed(make_window, qtbot
     assert printed == shown  # exactly what the curve showed, step by step
     torch_worst = float(done.stdout.strip().splitlines()[-1].split()[-1])
     assert torch_worst < 1e-12
+
+
+def test_a_regression_setup_is_refused_by_the_tab_until_it_can_show_one(make_window):
+    from playground.training.model.session import TrainingSession
+    from playground.training.model.setup_file import capture, to_text
+
+    window = make_window()
+    regression = TrainingSession(TrainingSettings(problem="regression", dataset="plane", loss="mse"))
+    QGuiApplication.clipboard().setText(to_text(capture(regression)))
+    before = window.training.settings
+    assert not window.training_setups.paste_setup()
+    assert "regression" in window.findChild(QMessageBox, "errorDialog").informativeText() + \
+        window.findChild(QMessageBox, "errorDialog").text()
+    assert window.training.settings == before
+    datasets = window.findChild(object, "datasetCombo")
+    assert datasets.findData("plane") < 0 and window.findChild(object, "lossCombo").findData("huber") < 0

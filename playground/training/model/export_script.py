@@ -25,6 +25,10 @@ _TORCH_LOSSES = {
     "mse": "F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))",
     "cross_entropy": "F.cross_entropy(logits, y)",
 }
+_TORCH_REGRESSION_LOSSES = {
+    "mse": "F.mse_loss(logits, y.reshape(logits.shape))",
+    "huber": "F.huber_loss(logits, y.reshape(logits.shape), delta=1.0)",
+}
 BATCH_SEED_SALT = 104729  # `TrainingSession` seeds its minibatch order with (seed, step, this)
 
 
@@ -52,6 +56,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
     optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r})" if s.optimizer == "adam" else
                  f"SGD(model.parameters(), lr={s.learning_rate!r}, momentum="
                  f"{s.momentum if s.optimizer == 'momentum' else 0.0!r})")
+    loss_maker = "regression_loss" if s.regression else "classification_loss"
     schedule = {"constant": None,
                 "step": f"StepLR({{}}, step_size={s.schedule_steps}, gamma={s.schedule_gamma!r})",
                 "cosine": f"CosineAnnealingLR({{}}, T_max={s.schedule_steps})"}[s.schedule]
@@ -60,7 +65,8 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         '"""Exported by Autograd Playground: the training tab\'s run, taken again with the engine'
         + (" and beside it with PyTorch (float64)." if use_torch else "."),
         "",
-        f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, {s.classes} classes.",
+        f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, "
+        + ("a real value each (regression)." if s.regression else f"{s.classes} classes."),
         f"Network: {s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}.",
         f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
         f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}.",
@@ -81,7 +87,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         f"from engine.nn import {', '.join(engine_imports)}",
         f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
         + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
-        "from engine.train import classification_loss, train",
+        f"from engine.train import {loss_maker}, train",
         "",
         "STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 500",
         "PRINT_EVERY = int(sys.argv[2]) if len(sys.argv) > 2 else 50",
@@ -109,12 +115,12 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "model.load_state_dict(INITIAL_WEIGHTS)",
         f"optimizer = {optimizer}",
         f"scheduler = {schedule.format('optimizer') if schedule else None}",
-        f"loss_fn = classification_loss({s.loss!r})",
+        f"loss_fn = {loss_maker}({s.loss!r})",
         "# The minibatches in the order the app drew them (the same generator, the same seed).",
         f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
         f"steps = train(model, optimizer, loss_fn, F_train, y_train, batch_size={s.batch_size!r}, "
         "random_state=batches, scheduler=scheduler,",
-        f"              regularization={s.regularization!r}, rate={s.regularization_rate!r})",
+        f"              regularization={s.regularization!r}, rate={s.regularization_rate!r}, problem={s.problem!r})",
         "",
         "",
         "def engine_losses():",
@@ -168,7 +174,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
         "",
         "",
         "def torch_loss(logits, y):",
-        f"    return {_TORCH_LOSSES[s.loss]}",
+        f"    return {(_TORCH_REGRESSION_LOSSES if s.regression else _TORCH_LOSSES)[s.loss]}",
         "",
         "",
         "def torch_step():",

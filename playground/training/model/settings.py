@@ -15,8 +15,14 @@ DATASETS = {
     "xor": "XOR",
     "spiral": "Spiral",
     "blobs": "Gaussian blobs",
+    "plane": "Plane",
+    "gaussians": "Multi Gaussian",
     "csv": "Your CSV",
 }
+# Classification (a class per point) or regression (a real number per point), as in the TF Playground.
+PROBLEMS = {"classification": "Classification", "regression": "Regression"}
+REGRESSION_DATASETS = ("plane", "gaussians", "csv")  # a CSV whose third column is a real number
+CLASSIFICATION_DATASETS = tuple(name for name in DATASETS if name not in ("plane", "gaussians"))
 FEATURES = {
     "x1": "x₁",
     "x2": "x₂",
@@ -29,8 +35,9 @@ FEATURES = {
 # "linear": no non-linearity (`engine.nn.Identity`): a network of them is one linear map, its boundary a straight line.
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU", "linear": "Linear"}
 LOSSES = {"bce": "Binary cross-entropy", "hinge": "Hinge", "mse": "Mean squared error",
-          "cross_entropy": "Cross-entropy (softmax)"}
+          "cross_entropy": "Cross-entropy (softmax)", "huber": "Huber"}
 BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entropy has one output per class
+REGRESSION_LOSSES = ("mse", "huber")     # one linear output, a real target (`engine.train.regression_loss`)
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
 INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
@@ -81,6 +88,7 @@ class TrainingSettings:
     schedule_gamma: float = 0.5     # step decay: the factor at each decay
     stop_when: str = "learned"      # pause by itself once learned, or when a figure (STOP_CONDITIONS) reaches stop_at
     stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
+    problem: str = "classification"  # PROBLEMS: regression learns a real number per point with one linear output
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -90,9 +98,24 @@ class TrainingSettings:
         _check_choice("init", self.init, INITS)
         _check_choice("schedule", self.schedule, SCHEDULES)
         _check_choice("regularization", self.regularization, REGULARIZATIONS)
+        _check_choice("problem", self.problem, PROBLEMS)
+        if self.regression:
+            if self.dataset not in REGRESSION_DATASETS:
+                raise ValueError(f"a regression needs real targets: the {DATASETS[self.dataset]} dataset has classes; "
+                                 f"choose one of {', '.join(DATASETS[d] for d in REGRESSION_DATASETS)}")
+            if self.loss not in REGRESSION_LOSSES:
+                raise ValueError(f"a regression minimises {' or '.join(LOSSES[n] for n in REGRESSION_LOSSES)}, "
+                                 f"not {LOSSES[self.loss]}")
+            if self.stop_when == "test_accuracy":
+                raise ValueError("a regression has no accuracy to stop at: stop on the train loss or the epochs")
+            object.__setattr__(self, "classes", 2)  # no classes: kept at its default
+        elif self.dataset not in CLASSIFICATION_DATASETS:
+            raise ValueError(f"the {DATASETS[self.dataset]} dataset has real targets: it is for a regression")
+        elif self.loss == "huber":
+            raise ValueError("the Huber loss is for a regression; a classification takes another loss")
         _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
         _check_stop(self.stop_when, self.stop_at)
-        if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
+        if self.dataset not in CLASS_COUNTS and not self.regression:  # moons, circles, XOR: the dataset decides
             object.__setattr__(self, "classes", 2)
         low, high = CLASS_COUNTS[self.dataset] if self.dataset in CLASS_COUNTS else (2, 2)
         if not isinstance(self.classes, int) or isinstance(self.classes, bool) or not low <= self.classes <= high:
@@ -137,9 +160,13 @@ class TrainingSettings:
                              f"not {self.steps_per_second!r}")
 
     @property
+    def regression(self) -> bool:
+        return self.problem == "regression"
+
+    @property
     def outputs(self) -> int:
-        """One logit for a binary loss, one per class for cross-entropy."""
-        return 1 if self.loss in BINARY_LOSSES else self.classes
+        """One logit for a binary loss, one per class for cross-entropy, one real number for a regression."""
+        return 1 if self.regression or self.loss in BINARY_LOSSES else self.classes
 
     @property
     def layer_sizes(self) -> tuple[int, ...]:
@@ -206,6 +233,7 @@ _FIELD_CHANGE = {
     "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER,
     "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
+    "problem": Change.DATA,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}

@@ -29,6 +29,7 @@ from .settings import (
     MAX_REGULARIZATION_RATE,
     MIN_LR,
     OPTIMIZERS,
+    PROBLEMS,
     REGULARIZATIONS,
     SCHEDULES,
     STOP_CONDITIONS,
@@ -48,6 +49,7 @@ def _choice(names) -> Any:
 Point = Annotated[list[float], Field(min_length=2, max_length=2)]
 Points = Annotated[list[Point], Field(max_length=MAX_POINTS)]
 Labels = Annotated[list[Annotated[int, Field(ge=0, lt=MAX_CLASSES)]], Field(max_length=MAX_POINTS)]
+Values = Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(max_length=MAX_POINTS)]  # a regression's
 
 
 class _Strict(BaseModel):
@@ -81,6 +83,7 @@ class SettingsEntry(_Strict):
     schedule_gamma: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
     stop_when: _choice(STOP_CONDITIONS) = "learned"
     stop_at: Annotated[float, Field(allow_inf_nan=False, ge=0.0)] = 0.0
+    problem: _choice(PROBLEMS) = "classification"
     steps_per_frame: Annotated[int, Field(ge=1, le=100_000)] | None = None  # the first files' pace (x 50 a second)
 
     @field_validator("noise", "test_fraction", "learning_rate", "momentum", "regularization_rate", "weight_decay",
@@ -96,13 +99,14 @@ class DataEntry(_Strict):
     """The points themselves (a CSV's, or points a person added), split as the tab had them."""
 
     name: Annotated[str, Field(max_length=MAX_TEXT)] = ""
+    # a classification's class names (2 or more); a regression has none
     classes: Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]],
-                       Field(min_length=2, max_length=MAX_CLASSES)]
+                       Field(max_length=MAX_CLASSES)] = []
     extent: Annotated[list[float], Field(min_length=4, max_length=4)]
     x_train: Points
-    y_train: Labels
+    y_train: Labels | Values
     x_test: Points
-    y_test: Labels
+    y_test: Labels | Values
 
 
 class OptimizerEntry(_Strict):
