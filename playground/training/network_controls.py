@@ -28,6 +28,7 @@ from .model.settings import (
     MAX_NEURONS,
     MAX_REGULARIZATION_RATE,
     OPTIMIZERS,
+    REGRESSION_LOSSES,
     REGULARIZATIONS,
     SCHEDULES,
     TrainingSettings,
@@ -35,7 +36,6 @@ from .model.settings import (
 from .number_boxes import FloatBox, IntBox, LogSpinBox
 from .widgets import named
 
-REGRESSION_ONLY_LOSSES = ("huber",)
 DEFAULT_REGULARIZATION_RATE = 0.001  # what L1 or L2 starts from when the rate was 0
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
 
@@ -106,8 +106,7 @@ class NetworkControls(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.loss_combo = named(QComboBox(), "lossCombo", "What the training minimises")
         for key, title in LOSSES.items():
-            if key not in REGRESSION_ONLY_LOSSES:  # Huber waits for problemCombo's regression
-                self.loss_combo.addItem(title, key)
+            self.loss_combo.addItem(title, key)
         self.loss_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Loss", self.loss_combo)
         self.optimizer_combo = named(QComboBox(), "optimizerCombo", "How the weights follow the gradient")
@@ -225,8 +224,11 @@ class NetworkControls(QWidget):
         self.regularization_rate_input.setEnabled(s.regularization != "none")
         model = self.loss_combo.model()  # more than two classes: only cross-entropy has an output per class
         for index in range(self.loss_combo.count()):
-            binary = self.loss_combo.itemData(index) in BINARY_LOSSES
-            model.item(index).setEnabled(not (binary and s.classes > 2))
+            key = self.loss_combo.itemData(index)
+            if s.regression:  # one real output: MSE or Huber
+                model.item(index).setEnabled(key in REGRESSION_LOSSES)
+            else:
+                model.item(index).setEnabled(key != "huber" and not (key in BINARY_LOSSES and s.classes > 2))
         self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
         self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation

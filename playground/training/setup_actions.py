@@ -65,11 +65,6 @@ class SetupActions(QObject):
 
     def open(self, setup: TrainingSetup, where: str) -> bool:
         """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown."""
-        if setup.settings.regression:  # the model trains it; the tab's plots do not show one yet
-            self.window._show_error("The training setup could not be opened",
-                                    "It is a regression, which this version of the Training tab cannot show yet. "
-                                    "The tab is unchanged.")
-            return False
         self.window.tabs.setCurrentWidget(self.training)
         self.training.apply_setup(setup)
         trained = f", step {setup.step}" if setup.has_weights else ""

@@ -344,6 +344,14 @@ class TrainingWorker(_ThreadedWorker):
         self._after_rebuild("data")
         self.settings_applied.emit(self.session.settings, change)
 
+    @Slot(object, object, str)
+    @_guarded
+    def set_values(self, X: np.ndarray, y: np.ndarray, name: str) -> None:
+        """A regression on a person's CSV of real values."""
+        change = self.session.set_values(X, y, name)
+        self._after_rebuild("data")
+        self.settings_applied.emit(self.session.settings, change)
+
     @Slot(float, float, int)
     @_guarded
     def add_point(self, x1: float, x2: float, label: int) -> None:

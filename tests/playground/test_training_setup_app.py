@@ -147,17 +147,22 @@ def test_the_exported_script_prints_the_losses_the_tab_showed(make_window, qtbot
     assert torch_worst < 1e-12
 
 
-def test_a_regression_setup_is_refused_by_the_tab_until_it_can_show_one(make_window):
+def test_a_regression_setup_pasted_opens_on_the_tab_exactly(make_window, qtbot):
     from playground.training.model.session import TrainingSession
     from playground.training.model.setup_file import capture, to_text
 
     window = make_window()
-    regression = TrainingSession(TrainingSettings(problem="regression", dataset="plane", loss="mse"))
+    regression = TrainingSession(TrainingSettings(problem="regression", dataset="gaussians", loss="huber",
+                                                  regularization="l1", regularization_rate=0.003))
+    regression.train_steps(25)
     QGuiApplication.clipboard().setText(to_text(capture(regression)))
-    before = window.training.settings
-    assert not window.training_setups.paste_setup()
-    assert "regression" in window.findChild(QMessageBox, "errorDialog").informativeText() + \
-        window.findChild(QMessageBox, "errorDialog").text()
-    assert window.training.settings == before
-    datasets = window.findChild(object, "datasetCombo")
-    assert datasets.findData("plane") < 0 and window.findChild(object, "lossCombo").findData("huber") < 0
+    assert window.training_setups.paste_setup()
+    panel = window.training
+    assert panel.settings == regression.settings
+    assert panel.findChild(object, "problemCombo").currentData() == "regression"
+    assert panel.findChild(object, "lossCombo").currentData() == "huber"
+    qtbot.waitUntil(lambda: panel.worker.session.step == 25, timeout=WAIT)
+    assert all(np.array_equal(value, panel.worker.session.state_dict()[name])
+               for name, value in regression.state_dict().items())
+    assert panel.worker.session.settings == regression.settings
+    qtbot.waitUntil(lambda: panel.findChild(object, "valueColourBar").isVisible(), timeout=WAIT)
