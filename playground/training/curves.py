@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBo
 from ..numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis
 from .confusion import ConfusionView
+from .gradient_plot import GradientHealthPlot
 from .model.session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
@@ -221,6 +222,15 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.accuracy_plot, 2)
         self.confusion = ConfusionView()
         layout.addWidget(self.confusion)
+        # Gradient health, shown on request: the column keeps its room for the loss and accuracy plots.
+        self.gradient_health_check = named(QCheckBox("Gradient health"), "gradientHealthCheck",
+                                           "Show each layer's weight-gradient norm per step and its saturated or "
+                                           "dead units")
+        layout.addWidget(self.gradient_health_check)
+        self.gradient_health = GradientHealthPlot(palette)
+        self.gradient_health.hide()
+        self.gradient_health_check.toggled.connect(self.gradient_health.setVisible)
+        layout.addWidget(self.gradient_health, 2)
         self._keep_plots_readable()
 
     @property
@@ -291,6 +301,7 @@ class CurvesColumn(QWidget):
     # -- painting --
 
     def show_figures(self, progress: Progress | None) -> None:
+        self.gradient_health.show_health(progress.health if progress is not None else None)
         if progress is None:
             self.accuracy_label.setText("Test R² –" if self.regression else "Test accuracy –")
             for label in self.figure_labels.values():
@@ -391,3 +402,4 @@ class CurvesColumn(QWidget):
         for plot in self.plots:
             style_plot(plot, palette)
             show_legend(plot, palette, self.text_scale)
+        style_plot(self.gradient_health.plot, palette)

@@ -25,6 +25,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 from threadpoolctl import threadpool_limits
 
+from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
 from .model.network import parameter_name
 from .model.points import SplitData
@@ -53,6 +54,7 @@ class Progress:
     metrics: Metrics
     steps_per_second: float
     running: bool
+    health: HealthFrame | None = None  # the gradient health plot's figures (copies)
 
 
 @dataclass(frozen=True)
@@ -471,7 +473,8 @@ class TrainingWorker(_ThreadedWorker):
         self.data_changed.emit(DataFrame(self.session.data.copy(), self.session.settings))
 
     def _emit_progress(self) -> None:
-        self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running))
+        self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running,
+                                      self.session.health()))
 
     def _emit_frame(self) -> None:
         session = self.session

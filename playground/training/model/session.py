@@ -35,6 +35,7 @@ from engine.train import (
 
 from ...numbers import format_number
 from .contour import contour_segments
+from .gradient_log import GradientLog, HealthFrame
 from .grid import PlaneDrawing, PlaneGrid
 from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median
 from .learned import Learned, LearnedWatch, percent
@@ -176,6 +177,7 @@ class TrainingSession:
     def _build_model(self) -> None:
         self._build_features()
         self.model = model_for(self.settings)
+        self.gradient_log = GradientLog(self.model)  # each layer's weight-gradient norm, step by step
         self.step = 0
         self._epochs_before = 0.0  # epochs done on training sets of other sizes (before points were added)
         self._points_seen = 0      # points seen since the training set last changed size
@@ -321,6 +323,7 @@ class TrainingSession:
                 last = next(self._steps)
                 taken += 1
                 self.step += 1
+                self.gradient_log.record(self.step)
                 self._points_seen += per_step
                 kind = self.guard.observe(self.step, last.loss)
                 if self.guard.kept:
@@ -469,6 +472,10 @@ class TrainingSession:
             train_mae=mean_absolute_error(y_train, train_out.data),
             test_mae=mean_absolute_error(y_test, test_out.data) if has_test else math.nan,
         )
+
+    def health(self) -> HealthFrame:
+        """Each layer's weight-gradient norm per step so far, and its saturated and dead shares now (copies)."""
+        return self.gradient_log.frame(self.model, self.F_train)
 
     def set_aspect(self, aspect: float) -> bool:
         """Draw the plane for a plot of ``aspect`` (width / height) from now on; True if the grid changed."""
