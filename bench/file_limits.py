@@ -27,8 +27,8 @@ from playground.app import MainWindow  # noqa: E402
 from playground.editor.graph_file import MAX_NODES  # noqa: E402
 from playground.editor.layout import layered_layout  # noqa: E402
 from playground.files import save_document  # noqa: E402
-from playground.training.settings import MAX_POINTS, TrainingSettings  # noqa: E402
-from playground.training.setup_file import TrainingSetup, save_setup  # noqa: E402
+from playground.training.model.settings import MAX_POINTS, TrainingSettings  # noqa: E402
+from playground.training.model.setup_file import TrainingSetup, save_setup  # noqa: E402
 
 RUNS = 3
 

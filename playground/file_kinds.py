@@ -14,9 +14,9 @@ from .editor.graph_file import MAX_FILE_BYTES as GRAPH_FILE_BYTES
 from .files import FileFormatError, read_json, read_text
 from .learn.lesson import FORMAT_NAME as LESSON_FORMAT
 from .learn.lesson import LessonFormatError, parse_lesson
-from .training.setup_file import FORMAT_NAME as SETUP_FORMAT
-from .training.setup_file import SetupFormatError
-from .training.setup_file import from_dict as setup_from_dict
+from .training.model.setup_file import FORMAT_NAME as SETUP_FORMAT
+from .training.model.setup_file import SetupFormatError
+from .training.model.setup_file import from_dict as setup_from_dict
 from .validation import shown
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..animator.model.timeline import maths_of
-from ..training.session import TrainingSettings
+from ..training.model.session import TrainingSettings
 from .facts import GraphFacts, NetworkFacts
 from .highlight import Highlight
 from .lesson import Lesson, LessonFormatError, Step

@@ -41,7 +41,7 @@ from ..editor.document import DocumentFormatError, GraphDocument
 from ..editor.expression import ExpressionError, parse_expression
 from ..files import load_document
 from ..paths import EXAMPLES
-from ..training.session import TrainingSettings
+from ..training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
 
 FORMAT_NAME = "autograd-playground-lesson"

@@ -19,11 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from .boundary_view import BoundaryView
-from .colours import MISCLASSIFIED, class_colours
 from .flow_layout import FlowLayout
-from .grid import FocusMap
+from .model.colours import MISCLASSIFIED, class_colours
+from .model.grid import FocusMap
+from .model.points import COLOUR_NAMES
 from .plot_fit import FittedPlotHolder, fitted_view
-from .points import COLOUR_NAMES
+from .value_scale import ValueScale
 from .widgets import heading_font, named, style_plot
 
 PLOT_MIN = 200             # the plot's smallest side, axes included
@@ -117,6 +118,9 @@ class BoundaryColumn(QWidget):
         self.plot.getPlotItem().setAspectLocked(False)
         self.plot.getPlotItem().vb.sigResized.connect(self._place_focus_label)
         layout.addWidget(self.holder, 1)
+        self.value_scale = ValueScale()  # a regression's colour bar
+        self.value_scale.hide()
+        layout.addWidget(self.value_scale)
         self.legend = QLabel()
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.legend.setWordWrap(True)
@@ -150,6 +154,25 @@ class BoundaryColumn(QWidget):
     def show_classes(self, classes: tuple[str, ...]) -> None:
         self._classes = tuple(classes)
         self.class_picker.show_classes(self._classes)
+        self._show_legend()
+
+    def show_values(self, X_train, y_train, X_test, y_test) -> None:
+        """A regression: its points coloured by value, the colour bar in place of the classes' picker (a
+        click adds no point to a regression), the legend without classes."""
+        self.view.set_values(X_train, y_train, X_test, y_test)
+        self.value_scale.set_levels(self.view.levels)
+        self.value_scale.set_theme(self.view.dark)
+        self.value_scale.show()
+        self.class_picker.hide()
+        self.discretize_check.setEnabled(False)
+        self.legend.setText("●&nbsp;train &nbsp; ▲&nbsp;test &nbsp; <b>—</b>&nbsp;predicted&nbsp;value&nbsp;0")
+
+    def show_points(self, X_train, y_train, X_test, y_test) -> None:
+        """A classification's points, in their classes' colours (the colour bar hidden)."""
+        self.view.set_points(X_train, y_train, X_test, y_test)
+        self.value_scale.hide()
+        self.class_picker.show()
+        self.discretize_check.setEnabled(True)
         self._show_legend()
 
     @property

@@ -8,11 +8,20 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
-from .colours import MISCLASSIFIED, class_colours, class_regions_rgb, diverging_lut, probability_lut
-from .contour import contour_segments
-from .grid import FocusMap
-from .points import grid_axes
-from .settings import MAX_CLASSES
+from .model.colours import (
+    MISCLASSIFIED,
+    class_colours,
+    class_regions_rgb,
+    diverging_lut,
+    map_rgb,
+    probability_lut,
+    strong_diverging_lut,
+    value_levels,
+)
+from .model.contour import contour_segments
+from .model.grid import FocusMap
+from .model.points import grid_axes
+from .model.settings import MAX_CLASSES
 
 LINE_COLOURS = {False: "#202124", True: "#E8EAED"}
 
@@ -37,8 +46,15 @@ class BoundaryView:
         self.test = [pg.ScatterPlotItem(symbol="t1", size=point_size + 3, name="test") for _ in range(MAX_CLASSES)]
         self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen(MISCLASSIFIED, width=2.2),
                                         brush=None, name="misclassified")
-        for scatter in (*self.train, *self.test, self.wrong):
+        # A regression's points: one scatter each for training and test, every point in the colour of its
+        # value on the picture's scale (`value_levels`).
+        self.train_values = pg.ScatterPlotItem(symbol="o", size=point_size, name="train values")
+        self.test_values = pg.ScatterPlotItem(symbol="t1", size=point_size + 3, name="test values")
+        for scatter in (*self.train, *self.test, self.wrong, self.train_values, self.test_values):
             item.addItem(scatter)
+        self.regression = False
+        self.levels = (-1.0, 1.0)  # a regression's colour scale, from its targets
+        self._values: tuple | None = None  # (X_train, y_train, X_test, y_test) of a regression
         self.extent: tuple[float, float, float, float] | None = None  # the data's square: always in view
         self.plane_extent: tuple[float, float, float, float] | None = None  # what the picture covers
         self.redraws = 0
@@ -62,9 +78,37 @@ class BoundaryView:
             test.setPen(line)
             test.setBrush(pg.mkBrush(colours[label]))
         self.contour.setPen(pg.mkPen(LINE_COLOURS[dark], width=2))
+        if self._values is not None:
+            self.set_values(*self._values)
         self._repaint()
 
+    def set_values(self, X_train, y_train, X_test, y_test) -> None:
+        """A regression's points, each coloured by its value on the scale the picture uses (symmetric about
+        0, out to the largest value); the classes' scatters empty."""
+        self.regression = True
+        self._values = (X_train, y_train, X_test, y_test)
+        self.levels = value_levels(np.concatenate([y_train, y_test]))
+        for scatter in (*self.train, *self.test):
+            scatter.setData(pos=np.zeros((0, 2)))
+        self.wrong.setData(pos=np.zeros((0, 2)))
+        lut = strong_diverging_lut(self.dark)
+        white, line = pg.mkPen("#FFFFFF", width=1.0), pg.mkPen(LINE_COLOURS[self.dark], width=1.0)
+        sets = ((self.train_values, X_train, y_train, white), (self.test_values, X_test, y_test, line))
+        for scatter, X, y, pen in sets:
+            colours = lut[_lut_index(y, self.levels)]
+            scatter.setData(pos=X, brush=[pg.mkBrush(*c) for c in colours.tolist()], pen=pen)
+        self.test_values.setVisible(self.shows_test)
+
+    def point_colours(self, test: bool = False) -> np.ndarray:
+        """(n, 3) the colours a regression's training (or test) points are drawn in."""
+        brushes = (self.test_values if test else self.train_values).data["brush"]
+        return np.array([b.color().getRgb()[:3] for b in brushes], dtype=np.uint8).reshape(-1, 3)
+
     def set_points(self, X_train, y_train, X_test, y_test) -> None:
+        """A classification's points, in their classes' colours (a regression's scatters emptied)."""
+        self.regression, self._values = False, None
+        for scatter in (self.train_values, self.test_values):
+            scatter.setData(pos=np.zeros((0, 2)))
         for label in range(MAX_CLASSES):
             self.train[label].setData(pos=X_train[y_train == label])
             self.test[label].setData(pos=X_test[y_test == label])
@@ -104,7 +148,7 @@ class BoundaryView:
 
     def set_test_visible(self, visible: bool) -> None:
         self.shows_test = visible
-        for scatter in self.test:
+        for scatter in (*self.test, self.test_values):
             scatter.setVisible(visible)
 
     # -- painting --
@@ -118,7 +162,10 @@ class BoundaryView:
     def _paint(self, probability: np.ndarray, extent, contour) -> None:
         if self.extent is None:
             self.set_extent(extent)
-        if probability.ndim == 3:
+        if self.regression:  # the predicted value on the points' scale, pale as the classes' areas
+            self.image.setImage(map_rgb(probability, *self.levels, self.dark), autoLevels=False, levels=(0, 255),
+                                lut=None)
+        elif probability.ndim == 3:
             self.image.setImage(class_regions_rgb(probability, self.dark, self.discrete), autoLevels=False,
                                 levels=(0, 255), lut=None)
         else:
@@ -140,3 +187,10 @@ class BoundaryView:
         self.plane_extent = extent
         x0, x1, y0, y1 = extent
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))  # after setImage: the scale needs the image's size
+
+
+def _lut_index(values: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
+    """Each value's row of a 256-row map spanning ``levels`` (clipped; nan in the middle)."""
+    low, high = levels
+    index = (np.asarray(values, dtype=np.float64) - low) * (255.0 / (high - low)) + 0.5
+    return np.clip(np.nan_to_num(index, nan=127.5), 0, 255).astype(np.intp)

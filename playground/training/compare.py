@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from ..numbers import format_number
 from .boundary_view import BoundaryView
+from .model.points import SplitData
+from .model.session import TrainingSession
+from .model.settings import TrainingSettings
 from .number_boxes import IntBox, LogSpinBox
-from .points import SplitData
-from .session import TrainingSession
-from .settings import TrainingSettings
 from .widgets import RACER_COLOURS, SquareHolder, named, style_plot
 from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
 

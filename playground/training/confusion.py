@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..numbers import format_number
-from .colours import class_colours, pale
-from .points import COLOUR_NAMES
+from .model.colours import class_colours, pale
+from .model.points import COLOUR_NAMES
 from .widgets import named
 
 CELL_MAX, CELL_MIN = 30, 14

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBo
 from ..numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis
 from .confusion import ConfusionView
-from .session import Metrics, percent
+from .gradient_plot import GradientHealthPlot
+from .model.session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
 
@@ -54,7 +55,9 @@ class History:
             self.size = int(np.searchsorted(self._rows[0, :self.size], m.step))  # same step again, or rewound
         if self.size == self._rows.shape[1]:
             self._rows = np.concatenate([self._rows, np.empty_like(self._rows)], axis=1)
-        self._rows[:, self.size] = (m.step, m.train_loss, m.test_loss, m.train_accuracy, m.test_accuracy)
+        # a regression's R² where a classification has its accuracies
+        train, test = (m.train_accuracy, m.test_accuracy) if m.train_r2 is None else (m.train_r2, m.test_r2)
+        self._rows[:, self.size] = (m.step, m.train_loss, m.test_loss, train, test)
         self.size += 1
 
     def column(self, index: int) -> np.ndarray:
@@ -174,9 +177,12 @@ class CurvesColumn(QWidget):
         figures = QGridLayout()
         figures.setHorizontalSpacing(10)
         self.figure_labels: dict[str, QLabel] = {}
+        self.figure_titles: dict[str, QLabel] = {}
         for row, (key, title) in enumerate((("train_accuracy", "train accuracy"), ("train_loss", "train loss"),
-                                            ("test_loss", "test loss"), ("learning_rate", "learning rate"))):
-            figures.addWidget(QLabel(title), row, 0)
+                                            ("test_loss", "test loss"), ("learning_rate", "learning rate"),
+                                            ("test_mae", "test MAE"))):
+            self.figure_titles[key] = QLabel(title)
+            figures.addWidget(self.figure_titles[key], row, 0)
             first, *rest = key.split("_")
             value = named(QLabel("–"), first + "".join(word.capitalize() for word in rest) + "Label", title)
             fix_size(value, "0.000000000")
@@ -184,6 +190,9 @@ class CurvesColumn(QWidget):
             figures.addWidget(value, row, 1)
         figures.setColumnStretch(2, 1)
         layout.addLayout(figures)
+        self.regression = False
+        for widget in (self.figure_titles["test_mae"], self.figure_labels["test_mae"]):
+            widget.hide()  # a regression's
 
         palette = self.palette()
         self.loss_plot = _curve_plot("lossPlot", "Loss per step; hover for the values", "loss",
@@ -213,6 +222,15 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.accuracy_plot, 2)
         self.confusion = ConfusionView()
         layout.addWidget(self.confusion)
+        # Gradient health, shown on request: the column keeps its room for the loss and accuracy plots.
+        self.gradient_health_check = named(QCheckBox("Gradient health"), "gradientHealthCheck",
+                                           "Show each layer's weight-gradient norm per step and its saturated or "
+                                           "dead units")
+        layout.addWidget(self.gradient_health_check)
+        self.gradient_health = GradientHealthPlot(palette)
+        self.gradient_health.hide()
+        self.gradient_health_check.toggled.connect(self.gradient_health.setVisible)
+        layout.addWidget(self.gradient_health, 2)
         self._keep_plots_readable()
 
     @property
@@ -260,6 +278,20 @@ class CurvesColumn(QWidget):
         self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self.clear()
 
+    def set_problem(self, regression: bool) -> None:
+        """A regression reads R² (in the accuracies' places, as a percentage on the plot) and the mean
+        absolute error; it has no confusion matrices."""
+        if regression == self.regression:
+            return
+        self.regression = regression
+        self.figure_titles["train_accuracy"].setText("train R²" if regression else "train accuracy")
+        for widget in (self.figure_titles["test_mae"], self.figure_labels["test_mae"]):
+            widget.setVisible(regression)
+        self.accuracy_plot.getPlotItem().getAxis("left").setLabel("R² %" if regression else "accuracy %")
+        self.confusion.setVisible(not regression)
+        self.show_figures(None)
+        self.clear()
+
     def set_loss(self, loss: str) -> None:
         """Another loss is another unit: its curves start afresh."""
         if loss != self.loss:
@@ -269,13 +301,22 @@ class CurvesColumn(QWidget):
     # -- painting --
 
     def show_figures(self, progress: Progress | None) -> None:
+        self.gradient_health.show_health(progress.health if progress is not None else None)
         if progress is None:
-            self.accuracy_label.setText("Test accuracy –")
+            self.accuracy_label.setText("Test R² –" if self.regression else "Test accuracy –")
             for label in self.figure_labels.values():
                 label.setText("–")
             self.confusion.set_matrices(None, None)
             return
         m = progress.metrics
+        if m.train_r2 is not None:  # a regression
+            self.accuracy_label.setText(f"Test R² {format_number(m.test_r2)}")
+            self.figure_labels["train_accuracy"].setText(format_number(m.train_r2))
+            self.figure_labels["test_mae"].setText(format_number(m.test_mae))
+            self.figure_labels["train_loss"].setText(format_number(m.train_loss))
+            self.figure_labels["test_loss"].setText(format_number(m.test_loss))
+            self.figure_labels["learning_rate"].setText(format_number(m.learning_rate))
+            return
         self.accuracy_label.setText(f"Test accuracy {percent(m.test_accuracy)}")
         self.figure_labels["train_accuracy"].setText(percent(m.train_accuracy))
         self.figure_labels["train_loss"].setText(format_number(m.train_loss))
@@ -346,8 +387,9 @@ class CurvesColumn(QWidget):
 
     def _accuracy_text(self, index: int) -> str:
         h = self.history
-        return (f"step {format_number(h.steps[index])}\ntrain {percent(h.column(3)[index])}\n"
-                f"test  {percent(h.column(4)[index])}")
+        shown = (lambda r2: f"R² {format_number(r2)}") if self.regression else percent
+        return (f"step {format_number(h.steps[index])}\ntrain {shown(h.column(3)[index])}\n"
+                f"test  {shown(h.column(4)[index])}")
 
     @Slot(bool)
     def _on_log_scale_check_toggled(self, checked: bool) -> None:
@@ -360,3 +402,4 @@ class CurvesColumn(QWidget):
         for plot in self.plots:
             style_plot(plot, palette)
             show_legend(plot, palette, self.text_scale)
+        style_plot(self.gradient_health.plot, palette)

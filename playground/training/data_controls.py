@@ -20,8 +20,16 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number
+from .model.settings import (
+    CLASS_COUNTS,
+    CLASSIFICATION_DATASETS,
+    DATASETS,
+    FEATURES,
+    PROBLEMS,
+    REGRESSION_DATASETS,
+    TrainingSettings,
+)
 from .number_boxes import IntBox
-from .settings import CLASS_COUNTS, DATASETS, FEATURES, TrainingSettings
 from .widgets import named
 
 FEATURE_OBJECT_NAMES = {
@@ -69,12 +77,20 @@ class DataControls(QWidget):
         data = QGroupBox("DATA")
         form = QFormLayout(data)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.problem_combo = named(QComboBox(), "problemCombo",
+                                   "Problem type: classification (a class per point) or regression (a real value "
+                                   "per point)")
+        for key, title in PROBLEMS.items():
+            self.problem_combo.addItem(title, key)
+        self.problem_combo.currentIndexChanged.connect(self.edited)
+        form.addRow("Problem", self.problem_combo)
         self.dataset_combo = named(QComboBox(), "datasetCombo", "Which dataset to learn")
         for key, title in DATASETS.items():
-            if key != "csv":
+            if key != "csv":  # a CSV's entry comes with its file
                 self.dataset_combo.addItem(title, key)
         self.dataset_combo.currentIndexChanged.connect(self.edited)
         form.addRow(self.dataset_combo)
+        self._csv_regression = False  # the loaded CSV's third column: real values (else labels)
         self.class_count_spin = named(IntBox("Classes", 2, 8), "classCountSpin",
                                       "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)")
         self.class_count_spin.valueChanged.connect(self.edited)
@@ -120,8 +136,8 @@ class DataControls(QWidget):
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.dataset_combo, self.class_count_spin, self.points_spin, self.noise_slider, self.test_slider,
-                self.seed_spin, *self.feature_checks.values())
+        return (self.problem_combo, self.dataset_combo, self.class_count_spin, self.points_spin, self.noise_slider,
+                self.test_slider, self.seed_spin, *self.feature_checks.values())
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -131,6 +147,7 @@ class DataControls(QWidget):
         try:
             if s.dataset == "csv" and self.dataset_combo.findData("csv") < 0:
                 self.dataset_combo.addItem(f"Your CSV: {self._csv_name}", "csv")
+            self.problem_combo.setCurrentIndex(self.problem_combo.findData(s.problem))
             self.dataset_combo.setCurrentIndex(self.dataset_combo.findData(s.dataset))
             self._show_class_range(s.dataset)
             self.class_count_spin.setValue(s.classes)
@@ -147,7 +164,13 @@ class DataControls(QWidget):
     def show_dependent(self, s: TrainingSettings) -> None:
         """What follows from the settings: which controls apply, and the values beside the sliders."""
         csv = s.dataset == "csv"
-        self.class_count_spin.setEnabled(s.dataset in CLASS_COUNTS and not csv)  # a CSV's classes are its own
+        self.class_count_spin.setEnabled(s.dataset in CLASS_COUNTS and not csv and not s.regression)
+        fitting = REGRESSION_DATASETS if s.regression else CLASSIFICATION_DATASETS  # the problem's datasets only
+        model = self.dataset_combo.model()
+        for index in range(self.dataset_combo.count()):
+            key = self.dataset_combo.itemData(index)
+            usable = key in fitting and (key != "csv" or self._csv_regression == s.regression)
+            model.item(index).setEnabled(usable)
         self.points_spin.setEnabled(not csv)
         self.noise_slider.setEnabled(not csv)
         self.noise_value.setText(format_number(s.noise))
@@ -162,9 +185,15 @@ class DataControls(QWidget):
     def values(self) -> dict:
         """The fields of `TrainingSettings` this column edits, as the controls show them: a dataset with
         a fixed number of classes takes its own, whatever the box said for the previous one."""
+        problem = self.problem_combo.currentData()
         dataset = self.dataset_combo.currentData()
+        regression = problem == "regression"
+        if dataset not in (REGRESSION_DATASETS if regression else CLASSIFICATION_DATASETS) or (
+                dataset == "csv" and self._csv_regression != regression):  # another problem: its first dataset
+            dataset = "plane" if regression else "moons"
         self._show_class_range(dataset)
         return dict(
+            problem=problem,
             dataset=dataset,
             classes=self.class_count_spin.value(),
             points=self.points_spin.value(),
@@ -178,8 +207,10 @@ class DataControls(QWidget):
     def has_csv(self) -> bool:
         return self.dataset_combo.findData("csv") >= 0
 
-    def show_csv_name(self, name: str) -> None:
+    def show_csv_name(self, name: str, regression: bool = False) -> None:
+        """The CSV loaded, for a classification or (``regression``) a regression."""
         self._csv_name = name
+        self._csv_regression = regression
         index = self.dataset_combo.findData("csv")
         if index >= 0:
             self.dataset_combo.setItemText(index, f"Your CSV: {name}")

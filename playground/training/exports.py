@@ -9,8 +9,8 @@ from pathlib import Path
 from engine.data import save_csv
 
 from ..files import write_atomic
-from .network import weights_document
-from .points import SplitData
+from .model.network import weights_document
+from .model.points import SplitData
 from .worker import BoundaryFrame
 
 

@@ -1,5 +1,5 @@
 """The network column: the hidden layers, their activation and initialisation, and how the network
-trains (loss, optimizer, learning rate and its schedule, momentum, weight decay, batch size)."""
+trains (loss, optimizer, learning rate and its schedule, momentum, regularisation, batch size)."""
 
 from __future__ import annotations
 
@@ -19,20 +19,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .number_boxes import FloatBox, IntBox, LogSpinBox
-from .settings import (
+from .model.settings import (
     ACTIVATIONS,
     BINARY_LOSSES,
     INITS,
     LOSSES,
     MAX_LAYERS,
     MAX_NEURONS,
+    MAX_REGULARIZATION_RATE,
     OPTIMIZERS,
+    REGRESSION_LOSSES,
+    REGULARIZATIONS,
     SCHEDULES,
     TrainingSettings,
 )
+from .number_boxes import FloatBox, IntBox, LogSpinBox
 from .widgets import named
 
+DEFAULT_REGULARIZATION_RATE = 0.001  # what L1 or L2 starts from when the rate was 0
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
 
 
@@ -50,7 +54,7 @@ class NetworkControls(QWidget):
         layout.addWidget(self._build_training_group())
         layout.addStretch(1)
         for box in (self.learning_rate_input, self.schedule_steps_spin, self.schedule_gamma_input,
-                    self.momentum_input, self.weight_decay_input, self.batch_size_spin):
+                    self.momentum_input, self.regularization_rate_input, self.batch_size_spin):
             box.clamped.connect(self.input_clamped)
 
     def _build_network_group(self) -> QGroupBox:
@@ -141,11 +145,18 @@ class NetworkControls(QWidget):
         self.momentum_input.setSingleStep(0.05)
         self.momentum_input.valueChanged.connect(self.edited)
         form.addRow("Momentum", self.momentum_input)
-        self.weight_decay_input = named(FloatBox("L2 decay", 0.0, 1.0), "weightDecayInput", "L2 weight decay (0: none)")
-        self.weight_decay_input.setDecimals(4)
-        self.weight_decay_input.setSingleStep(0.001)
-        self.weight_decay_input.valueChanged.connect(self.edited)
-        form.addRow("L2 decay", self.weight_decay_input)
+        self.regularization_combo = named(QComboBox(), "regularizationCombo",
+                                          "Regularisation of the weights: none, L1 (drives weights to exactly zero) "
+                                          "or L2 (pulls every weight towards zero)")
+        for key, title in REGULARIZATIONS.items():
+            self.regularization_combo.addItem(title, key)
+        self.regularization_combo.currentIndexChanged.connect(self._on_regularization_combo_changed)
+        form.addRow("Regularization", self.regularization_combo)
+        self.regularization_rate_input = named(
+            LogSpinBox(0.0, MAX_REGULARIZATION_RATE, 0.0, what="Regularization rate"), "regularizationRateInput",
+            "Regularisation rate; the arrows step on a log scale (0.001, 0.003, 0.01, …)")
+        self.regularization_rate_input.valueChanged.connect(self.edited)
+        form.addRow("  rate", self.regularization_rate_input)
         self.batch_size_spin = named(IntBox("Batch size", 0, 2000), "batchSizeSpin",
                                      "Points per step (Full batch: all of them)")
         self.batch_size_spin.setSpecialValueText("Full batch")
@@ -158,7 +169,8 @@ class NetworkControls(QWidget):
     def _controls(self) -> tuple[QWidget, ...]:
         return (self.activation_combo, self.init_combo, self.loss_combo, self.optimizer_combo,
                 self.learning_rate_input, self.learning_rate_slider, self.schedule_combo, self.schedule_steps_spin,
-                self.schedule_gamma_input, self.momentum_input, self.weight_decay_input, self.batch_size_spin)
+                self.schedule_gamma_input, self.momentum_input, self.regularization_combo,
+                self.regularization_rate_input, self.batch_size_spin)
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -176,7 +188,8 @@ class NetworkControls(QWidget):
             self.schedule_steps_spin.setValue(s.schedule_steps)
             self.schedule_gamma_input.setValue(s.schedule_gamma)
             self.momentum_input.setValue(s.momentum)
-            self.weight_decay_input.setValue(s.weight_decay)
+            self.regularization_combo.setCurrentIndex(self.regularization_combo.findData(s.regularization))
+            self.regularization_rate_input.setValue(s.regularization_rate)
             self.batch_size_spin.setValue(s.batch_size or 0)
             self.show_layers(s.hidden)
         finally:
@@ -208,10 +221,14 @@ class NetworkControls(QWidget):
         self.momentum_input.setEnabled(s.optimizer == "momentum")
         self.schedule_steps_spin.setEnabled(s.schedule != "constant")
         self.schedule_gamma_input.setEnabled(s.schedule == "step")
+        self.regularization_rate_input.setEnabled(s.regularization != "none")
         model = self.loss_combo.model()  # more than two classes: only cross-entropy has an output per class
         for index in range(self.loss_combo.count()):
-            binary = self.loss_combo.itemData(index) in BINARY_LOSSES
-            model.item(index).setEnabled(not (binary and s.classes > 2))
+            key = self.loss_combo.itemData(index)
+            if s.regression:  # one real output: MSE or Huber
+                model.item(index).setEnabled(key in REGRESSION_LOSSES)
+            else:
+                model.item(index).setEnabled(key != "huber" and not (key in BINARY_LOSSES and s.classes > 2))
         self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
         self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
@@ -234,7 +251,8 @@ class NetworkControls(QWidget):
             schedule_steps=self.schedule_steps_spin.value(),
             schedule_gamma=round(self.schedule_gamma_input.value(), 4),
             momentum=self.momentum_input.value(),
-            weight_decay=self.weight_decay_input.value(),
+            regularization=self.regularization_combo.currentData(),
+            regularization_rate=self.regularization_rate_input.value(),
             batch_size=self.batch_size_spin.value() or None,
         )
 
@@ -253,6 +271,15 @@ class NetworkControls(QWidget):
         self.learning_rate_input.blockSignals(True)
         self.learning_rate_input.setValue(rate)
         self.learning_rate_input.blockSignals(False)
+        self.edited.emit()
+
+    @Slot(int)
+    def _on_regularization_combo_changed(self, _index: int) -> None:
+        """L1 or L2 chosen with a rate of 0 would do nothing: start from the TF Playground's smallest rate."""
+        if self.regularization_combo.currentData() != "none" and self.regularization_rate_input.value() == 0:
+            self.regularization_rate_input.blockSignals(True)
+            self.regularization_rate_input.setValue(DEFAULT_REGULARIZATION_RATE)
+            self.regularization_rate_input.blockSignals(False)
         self.edited.emit()
 
     @Slot()

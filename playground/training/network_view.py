@@ -31,12 +31,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number, full_number
-from .colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
-from .network import parameter_name
+from .model.colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
+from .model.network import parameter_name
+from .model.settings import MAX_LAYERS, MAX_NEURONS
+from .model.wires import WireLayout
 from .neuron_map import NeuronMap, ParameterEditor
-from .settings import MAX_LAYERS, MAX_NEURONS
 from .widgets import ElidedLabel, heading_font, named
-from .wires import WireLayout
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
 SQUARE_MIN_PRESENTING = 20       # in presentation mode: a map a class can still read from the back

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDoubleValidator, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-from .colours import MISCLASSIFIED
+from .model.colours import MISCLASSIFIED
 from .widgets import named
 
 

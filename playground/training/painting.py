@@ -13,9 +13,9 @@ import time
 
 from .boundary_plot import BoundaryColumn
 from .curves import CurvesColumn
+from .model.summary import NOTHING, ReadoutPace, summary_text
 from .network_view import NetworkView
 from .picture import focus_caption, network_picture
-from .summary import NOTHING, ReadoutPace, summary_text
 from .toolbar import TrainingToolbar
 from .worker import BoundaryFrame, Progress
 

@@ -28,15 +28,15 @@ from .curves import CurvesColumn
 from .data_controls import DataControls
 from .edits import ParameterEdit
 from .exports import unusable_file_message, write_dataset, write_weights
-from .network import NetworkSnapshot, network_snapshot
+from .model.network import NetworkSnapshot, network_snapshot
+from .model.points import load_points, load_values
+from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
+from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
 from .painting import Painter
 from .picture import names_of_inputs, names_of_outputs
-from .points import load_points
 from .reset_confirmation import ResetConfirmation
-from .settings import TrainingSettings, fitting_loss
-from .setup_file import TrainingSetup
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named
@@ -64,6 +64,7 @@ class TrainingPanel(QWidget):
     reset_requested = Signal()
     settings_requested = Signal(object)
     points_requested = Signal(object, object, str, object)
+    values_requested = Signal(object, object, str)  # a regression's CSV: X, real values, the file's name
     point_requested = Signal(float, float, int)
     focus_requested = Signal(int, int)
     wire_layout_requested = Signal(object)
@@ -118,6 +119,7 @@ class TrainingPanel(QWidget):
         self.reset_requested.connect(self.worker.reset)
         self.settings_requested.connect(self.worker.apply_settings)
         self.points_requested.connect(self.worker.set_points)
+        self.values_requested.connect(self.worker.set_values)
         self.point_requested.connect(self.worker.add_point)
         self.focus_requested.connect(self.worker.set_focus)
         self.wire_layout_requested.connect(self.worker.set_wire_layout)
@@ -218,6 +220,13 @@ class TrainingPanel(QWidget):
                   **self.toolbar.stop_controls.values(), "steps_per_second": self.toolbar.steps_per_second}
         if values["dataset"] == "csv":
             values["classes"] = self.settings.classes  # the file's
+        if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen; no accuracy
+            values["loss"] = values["loss"] if values["loss"] in REGRESSION_LOSSES else "mse"
+            if values["stop_when"] == "test_accuracy":
+                values["stop_when"] = "learned"
+            return replace(self.settings, **values)
+        if self.settings.regression or values["loss"] == "huber":  # back to a classification: its first loss
+            values["loss"] = "bce"
         values["loss"] = self._fitting_loss(values["classes"], values["loss"])
         return replace(self.settings, **values)
 
@@ -271,7 +280,7 @@ class TrainingPanel(QWidget):
 
     @Slot(float, float, bool)
     def _on_boundary_clicked(self, x1: float, x2: float, shift: bool) -> None:
-        if self._data is not None:
+        if self._data is not None and not self.settings.regression:  # a regression's points come with values
             self.add_point(x1, x2, shift=shift)
 
     def add_point(self, x1: float, x2: float, shift: bool = False) -> None:
@@ -350,6 +359,8 @@ class TrainingPanel(QWidget):
     def load_csv(self, path: str | Path) -> bool:
         """Train on the points in a CSV file; a file that cannot be used is refused with a message
         and the current data stays."""
+        if self.settings.regression:
+            return self._load_values(path)
         try:
             X, y, classes = load_points(path)
         except (OSError, ValueError) as error:
@@ -365,6 +376,22 @@ class TrainingPanel(QWidget):
         self.points_requested.emit(X, y, name, classes)
         return True
 
+    def _load_values(self, path: str | Path) -> bool:
+        """A regression's CSV: its third column a real value per point."""
+        try:
+            X, y = load_values(path)
+        except (OSError, ValueError) as error:
+            self.show_message(unusable_file_message(path, error))
+            return False
+        name = Path(path).name
+        self.data_controls.show_csv_name(name, regression=True)
+        loss = self.settings.loss if self.settings.loss in REGRESSION_LOSSES else "mse"
+        self.settings = replace(self.settings, dataset="csv", loss=loss)
+        self._show_settings(self.settings)
+        self.clear_message()
+        self.values_requested.emit(X, y, name)
+        return True
+
     def current_setup(self, with_weights: bool = True) -> TrainingSetup:
         """The tab as it stands, for a file or the clipboard: data, network, every control, and with
         ``with_weights`` the trained weights, the optimizer's state and the step."""
@@ -374,7 +401,7 @@ class TrainingPanel(QWidget):
         """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
         self.pause()
         if setup.settings.dataset == "csv":
-            self.data_controls.show_csv_name(setup.data.name)
+            self.data_controls.show_csv_name(setup.data.name, regression=setup.settings.regression)
         self.settings = setup.settings
         self._show_settings(setup.settings)
         self.clear_message()
@@ -482,7 +509,11 @@ class TrainingPanel(QWidget):
         if frame.settings.dataset == "csv":  # the box says how many points the file has
             self.data_controls.show_point_count(len(d.X_train) + len(d.X_test))
         self.boundary_column.fit_to(d.extent, np.concatenate([d.X_train, d.X_test]))
-        self.boundary.set_points(d.X_train, d.y_train, d.X_test, d.y_test)
+        self.curves.set_problem(frame.settings.regression)
+        if frame.settings.regression:  # values on a colour bar's scale, no classes
+            self.boundary_column.show_values(d.X_train, d.y_train, d.X_test, d.y_test)
+            return
+        self.boundary_column.show_points(d.X_train, d.y_train, d.X_test, d.y_test)
         self.boundary_column.show_classes(d.classes)
         self.curves.confusion.set_classes(d.classes)
 
@@ -545,6 +576,7 @@ class TrainingPanel(QWidget):
             self._compare_dialog.shutdown()
         for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
                        self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
+                       self.values_requested,
                        self.focus_requested, self.parameter_requested, self.wire_layout_requested):
             try:
                 signal.disconnect()

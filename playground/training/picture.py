@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .network import parameter_name
+from .model.network import parameter_name
+from .model.points import COLOUR_NAMES
+from .model.settings import ACTIVATIONS, FEATURES, TrainingSettings
 from .network_view import NetworkPicture
-from .points import COLOUR_NAMES
-from .settings import ACTIVATIONS, FEATURES, TrainingSettings
 from .worker import BoundaryFrame
 
 

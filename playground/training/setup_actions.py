@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..errors import guarded
 from ..files import write_atomic
-from .export_script import training_script
-from .setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
+from .model.export_script import training_script
+from .model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 
 WITH_WEIGHTS_FILTER = "Training setup with its trained weights (*.json)"
 UNTRAINED_FILTER = "Training setup, untrained (*.json)"
@@ -63,12 +63,13 @@ class SetupActions(QObject):
         self._say(f"Saved the training setup{' with its trained weights' if with_weights else ''} to {path}")
         return True
 
-    def open(self, setup: TrainingSetup, where: str) -> None:
-        """Show a setup read from a file or the clipboard on the Training tab."""
+    def open(self, setup: TrainingSetup, where: str) -> bool:
+        """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown."""
         self.window.tabs.setCurrentWidget(self.training)
         self.training.apply_setup(setup)
         trained = f", step {setup.step}" if setup.has_weights else ""
         self._say(f"Opened the training setup from {where} ({setup.settings.architecture()}{trained})")
+        return True
 
     def copy_setup(self) -> str:
         """Put the setup (with its trained weights) on the clipboard as one line of text; returns it."""
@@ -85,8 +86,7 @@ class SetupActions(QObject):
         except SetupFormatError as error:
             self.window._show_error("The training setup could not be pasted", f"{error}. The tab is unchanged.")
             return False
-        self.open(setup, "the clipboard")
-        return True
+        return self.open(setup, "the clipboard")
 
     def export_script(self, path: str | Path, use_torch: bool = False) -> bool:
         path = Path(path)

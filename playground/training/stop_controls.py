@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
+from .model.settings import STOP_CONDITIONS, STOP_DEFAULTS, TrainingSettings
 from .number_boxes import FloatBox, IntBox, LogSpinBox
-from .settings import STOP_CONDITIONS, STOP_DEFAULTS, TrainingSettings
 from .widgets import named
 
 

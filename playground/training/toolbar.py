@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu
 
 from ..numbers import format_number
 from .flow_layout import FlowLayout
-from .session import Metrics, epoch_text
+from .model.session import Metrics, epoch_text
 from .stop_controls import StopControls
 from .widgets import fix_size, named
 

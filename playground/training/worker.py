@@ -25,13 +25,14 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 from threadpoolctl import threadpool_limits
 
-from .grid import FocusMap, PlaneDrawing
-from .network import parameter_name
-from .points import SplitData
-from .session import Metrics, TrainingSession
-from .settings import Change, TrainingSettings
-from .setup_file import TrainingSetup, capture, restore
-from .wires import WireLayout
+from .model.gradient_log import HealthFrame
+from .model.grid import FocusMap, PlaneDrawing
+from .model.network import parameter_name
+from .model.points import SplitData
+from .model.session import Metrics, TrainingSession
+from .model.settings import Change, TrainingSettings
+from .model.setup_file import TrainingSetup, capture, restore
+from .model.wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 
@@ -53,6 +54,7 @@ class Progress:
     metrics: Metrics
     steps_per_second: float
     running: bool
+    health: HealthFrame | None = None  # the gradient health plot's figures (copies)
 
 
 @dataclass(frozen=True)
@@ -344,6 +346,14 @@ class TrainingWorker(_ThreadedWorker):
         self._after_rebuild("data")
         self.settings_applied.emit(self.session.settings, change)
 
+    @Slot(object, object, str)
+    @_guarded
+    def set_values(self, X: np.ndarray, y: np.ndarray, name: str) -> None:
+        """A regression on a person's CSV of real values."""
+        change = self.session.set_values(X, y, name)
+        self._after_rebuild("data")
+        self.settings_applied.emit(self.session.settings, change)
+
     @Slot(float, float, int)
     @_guarded
     def add_point(self, x1: float, x2: float, label: int) -> None:
@@ -463,7 +473,8 @@ class TrainingWorker(_ThreadedWorker):
         self.data_changed.emit(DataFrame(self.session.data.copy(), self.session.settings))
 
     def _emit_progress(self) -> None:
-        self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running))
+        self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running,
+                                      self.session.health()))
 
     def _emit_frame(self) -> None:
         session = self.session

@@ -26,7 +26,7 @@ from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression
 from playground.files import NEW_FILE_MODE
 from playground.numbers import format_number
-from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
+from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
 LEFT = Qt.MouseButton.LeftButton

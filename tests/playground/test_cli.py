@@ -114,8 +114,8 @@ def test_a_broken_lesson_stops_the_command_with_its_line(tmp_path):
 
 def test_a_training_setup_is_told_from_a_graph_by_its_content(tmp_path):
     from playground.file_kinds import read_any
-    from playground.training.settings import TrainingSettings
-    from playground.training.setup_file import TrainingSetup, save_setup
+    from playground.training.model.settings import TrainingSettings
+    from playground.training.model.setup_file import TrainingSetup, save_setup
 
     path = tmp_path / "class.json"
     save_setup(path, TrainingSetup(TrainingSettings(hidden=(4, 4))))

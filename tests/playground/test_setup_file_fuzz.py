@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from playground.file_kinds import read_any
 from playground.files import FileFormatError
-from playground.training.setup_file import SetupFormatError, from_dict, from_text, restore, to_dict, to_text
+from playground.training.model.setup_file import SetupFormatError, from_dict, from_text, restore, to_dict, to_text
 from tests.json_damage import damaged
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from engine.nn import Linear, Module, ReLU, Sequential
 from engine.train import binary_loss
 from playground.animator.model.tensor_timeline import tensor_animation
 from playground.animator.model.timeline import NodeState
-from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
+from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 
 def default_snapshot(**settings):

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QScrollArea, QStyle
 from engine.data import load_csv
 from playground.numbers import format_number
 from playground.training.compare import CompareDialog
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import Change
 from playground.training.panel import TrainingPanel
-from playground.training.session import TrainingSession
-from playground.training.settings import Change
 
 WAIT = 20_000  # generous: a loaded 2-core machine
 

@@ -10,13 +10,13 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 
-from playground.training.colours import probability_lut
-from playground.training.grid import PlaneGrid
+from playground.training.model.colours import probability_lut
+from playground.training.model.grid import PlaneGrid
+from playground.training.model.points import square_extent
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 from playground.training.panel import TrainingPanel
 from playground.training.plot_fit import FittedPlotHolder, aspect_range, fitted_view, view_for_aspect
-from playground.training.points import square_extent
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
 
 WAIT = 20_000
 

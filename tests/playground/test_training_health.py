@@ -9,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from playground.training.health import PATIENCE, RunWatch, limited_neurons
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
+from playground.training.model.health import PATIENCE, RunWatch, limited_neurons
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 
 
 def first_stall(session: TrainingSession, steps: int, chunk: int = 50):
@@ -48,9 +48,10 @@ def test_a_run_predicting_one_class_everywhere_is_reported_as_collapsed():
     assert stall is not None and stall.kind == "collapsed"
     assert stall.message().startswith("The network predicts one class (orange) everywhere since step 0.")
     assert "choose other initial weights" in stall.message()
-    decayed = TrainingSession(TrainingSettings(weight_decay=1.0))
+    decayed = TrainingSession(TrainingSettings(regularization="l2", regularization_rate=1.0))
     stall = first_stall(decayed, 1000)
-    assert stall is not None and stall.kind == "collapsed" and "The L2 decay 1 probably pulls" in stall.message()
+    assert stall is not None and stall.kind == "collapsed"
+    assert "The L2 regularisation rate 1 probably pulls every weight to zero" in stall.message()
 
 
 @pytest.mark.parametrize("changes", [
@@ -68,12 +69,12 @@ def test_no_false_alarm_on_healthy_runs(changes):
 
 
 def test_a_stall_is_said_once_and_watched_afresh_after_a_change():
-    session = TrainingSession(TrainingSettings(weight_decay=1.0))
+    session = TrainingSession(TrainingSettings(regularization="l2", regularization_rate=1.0))
     assert first_stall(session, 1000) is not None
     assert first_stall(session, session.step + 600) is None  # said once
-    session.apply(replace(session.settings, weight_decay=0.9))  # still too strong: said again
+    session.apply(replace(session.settings, regularization_rate=0.9))  # still too strong: said again
     assert first_stall(session, session.step + 1000) is not None
-    session.apply(replace(session.settings, weight_decay=0.0, init="xavier"))  # a new network, no pull: it learns
+    session.apply(replace(session.settings, regularization="none", init="xavier"))  # a new network, no pull: it learns
     assert first_stall(session, session.step + 1500, chunk=100) is None
 
 

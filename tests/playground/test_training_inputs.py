@@ -47,7 +47,7 @@ def test_every_number_box_of_the_tab_clamps_with_a_message(qtbot, panel):
         ("pointsSpin", "5000", 2000, "Points 5000 is above the maximum 2000: set to 2000"),
         ("seedSpin", "12345678", 999_999, "Seed 12345678 is above the maximum 999999: set to 999999"),
         ("momentumInput", "5", 0.99, "Momentum 5 is above the maximum 0.99: set to 0.99"),
-        ("weightDecayInput", "3", 1.0, "L2 decay 3 is above the maximum 1: set to 1"),
+        ("regularizationRateInput", "30", 10.0, "Regularization rate 30 is above the maximum 10: set to 10"),
         ("scheduleStepsSpin", "0", 1, "Schedule steps 0 is below the minimum 1: set to 1"),
         ("layer1Spin", "99", 64, "Layer 1 99 is above the maximum 64: set to 64"),
         ("batchSizeSpin", "-3", 0, "Batch size -3 is out of range: set to Full batch"),

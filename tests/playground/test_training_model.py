@@ -13,12 +13,12 @@ import pytest
 from engine import Tensor, no_grad
 from engine.nn import init
 from engine.optim import CosineAnnealingLR, StepLR
-from playground.training.grid import class_boundaries, grid_resolution, upsample
-from playground.training.network import build_model, layer_outputs, parameter_name
-from playground.training.points import expand_features, grid_axes
-from playground.training.session import TrainingSession
-from playground.training.settings import Change, TrainingSettings, classify_change, fitting_loss
-from playground.training.wires import MAX_WIRES, WireLayout, render_wires, rgba
+from playground.training.model.grid import class_boundaries, grid_resolution, upsample
+from playground.training.model.network import build_model, layer_outputs, parameter_name
+from playground.training.model.points import expand_features, grid_axes
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import Change, TrainingSettings, classify_change, fitting_loss
+from playground.training.model.wires import MAX_WIRES, WireLayout, render_wires, rgba
 
 SPIRAL_3 = TrainingSettings(dataset="spiral", classes=3, loss="cross_entropy", points=300, noise=0.05)
 

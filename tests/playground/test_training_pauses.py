@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from playground.training.learned import PATIENCE
+from playground.training.model.learned import PATIENCE
 from playground.training.panel import TrainingPanel
 
 WAIT = 20_000

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from playground.training.axes import LossAxis, power_of_ten
 from playground.training.curves import CurvesColumn
-from playground.training.session import Metrics
+from playground.training.model.session import Metrics
 from playground.training.widgets import CURVE_PENS
 
 

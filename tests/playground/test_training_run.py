@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import Qt
 
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 from playground.training.panel import TrainingPanel
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
 
 WAIT = 20_000
 
@@ -133,7 +133,8 @@ def test_the_stop_condition_pauses_training_and_says_why(qtbot, panel):
 
 
 def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, panel):
-    panel.set_settings(replace(panel.settings, weight_decay=1.0, steps_per_second=None))  # as a person sets it
+    panel.set_settings(replace(panel.settings, regularization="l2", regularization_rate=1.0,
+                                         steps_per_second=None))  # as a person sets it
     panel.play()
     qtbot.waitUntil(lambda: "probably pulls every weight to zero" in panel.message, timeout=WAIT)
     assert panel.message.startswith("The network predicts one class (orange) everywhere")
@@ -142,7 +143,7 @@ def test_a_stuck_run_is_said_in_the_status_line_and_training_goes_on(qtbot, pane
 
 
 def test_a_reopened_setup_counts_its_epochs_and_reads_the_first_files_pace():
-    from playground.training.setup_file import capture, from_dict, restore, to_dict
+    from playground.training.model.setup_file import capture, from_dict, restore, to_dict
 
     session = TrainingSession(TrainingSettings(batch_size=35, stop_when="epochs", stop_at=12.0,
                                                steps_per_second=None))

@@ -13,11 +13,11 @@ import pytest
 
 from engine import Tensor, no_grad
 from engine.optim import SGD, Adam
-from playground.training.contour import contour_segments
-from playground.training.network import build_model, weights_document
-from playground.training.points import expand_features, grid_axes, load_points
-from playground.training.session import TrainingSession
-from playground.training.settings import DATASETS, Change, TrainingSettings, classify_change
+from playground.training.model.contour import contour_segments
+from playground.training.model.network import build_model, weights_document
+from playground.training.model.points import expand_features, grid_axes, load_points
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import CLASSIFICATION_DATASETS, Change, TrainingSettings, classify_change
 
 
 def same_weights(a: dict, b: dict) -> bool:
@@ -51,7 +51,7 @@ def test_the_default_setup_learns_two_moons():
     assert metrics.train_loss < 0.1
 
 
-@pytest.mark.parametrize("dataset", [d for d in DATASETS if d != "csv"])
+@pytest.mark.parametrize("dataset", [d for d in CLASSIFICATION_DATASETS if d != "csv"])
 def test_every_built_in_dataset_has_two_classes_in_a_square(dataset):
     session = TrainingSession(TrainingSettings(dataset=dataset, points=100))
     X, y = session.data.all_points()
@@ -64,9 +64,10 @@ def test_every_built_in_dataset_has_two_classes_in_a_square(dataset):
 def test_a_learning_rate_change_keeps_the_weights_and_the_optimizer_state(trained):
     before, optimizer = trained.state_dict(), trained.optimizer
     moments = [state["exp_avg"].copy() for state in optimizer.state]
-    change = trained.apply(replace(trained.settings, learning_rate=0.003, weight_decay=1e-4))
+    change = trained.apply(replace(trained.settings, learning_rate=0.003, regularization="l2",
+                                   regularization_rate=1e-4))
     assert change == Change.OPTIMIZER and not change.resets_weights
-    assert trained.optimizer is optimizer and optimizer.lr == 0.003 and optimizer.weight_decay == 1e-4
+    assert trained.optimizer is optimizer and optimizer.lr == 0.003
     assert same_weights(before, trained.state_dict()) and trained.step == 60
     assert all(np.array_equal(m, s["exp_avg"]) for m, s in zip(moments, optimizer.state))
 
@@ -288,7 +289,7 @@ def test_bad_settings_are_refused(bad):
 
 
 def test_the_session_does_not_need_qt():
-    code = ("import sys, playground.training.session as s; s.TrainingSession().train_steps(3); "
+    code = ("import sys, playground.training.model.session as s; s.TrainingSession().train_steps(3); "
             "print(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

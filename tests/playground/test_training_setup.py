@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
-from playground.training.setup_file import (
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
+from playground.training.model.setup_file import (
     FORMAT_NAME,
     SetupFormatError,
     TrainingSetup,
@@ -121,7 +121,8 @@ BAD = {
     "too many layers": (mutated(lambda d: d["settings"].update(hidden=[2] * 7)),
                         "settings.hidden: at most 6 hidden layers are allowed in a setup, got 7"),
     "unknown activation": (mutated(lambda d: d["settings"].update(activation="swish")),
-                           "settings.activation: expected 'tanh', 'relu', 'sigmoid' or 'leaky_relu', got 'swish'"),
+                           "settings.activation: expected 'tanh', 'relu', 'sigmoid', 'leaky_relu' or 'linear', "
+                           "got 'swish'"),
     "csv without data": (mutated(lambda d: d["settings"].update(dataset="csv") or d.update(data=None)),
                          "data: missing (a setup on a CSV's points carries the points)"),
     "nan weight": (mutated(lambda d: d["weights"]["0.bias"].__setitem__(0, math.nan)), "not finite"),

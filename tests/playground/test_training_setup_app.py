@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
 from playground.app import MainWindow
-from playground.training.settings import TrainingSettings
+from playground.training.model.settings import TrainingSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20_000
@@ -126,6 +126,10 @@ def test_pasting_junk_says_so_and_changes_nothing(make_window):
     TrainingSettings(),
     TrainingSettings(batch_size=20, optimizer="momentum", learning_rate=0.05, schedule="step", schedule_steps=20,
                      features=("x1", "x2", "x1*x2"), loss="hinge"),
+    TrainingSettings(regularization="l1", regularization_rate=0.01),  # Adam's own scale for the soft threshold
+    TrainingSettings(regularization="l1", regularization_rate=0.03, optimizer="sgd", learning_rate=0.1),
+    TrainingSettings(regularization="l2", regularization_rate=0.1, optimizer="momentum", learning_rate=0.03),
+    TrainingSettings(activation="linear", hidden=(4, 4)),
 ])
 def test_the_exported_script_prints_the_losses_the_tab_showed(make_window, qtbot, tmp_path, settings):
     window = make_window()
@@ -141,3 +145,24 @@ def test_the_exported_script_prints_the_losses_the_tab_showed(make_window, qtbot
     assert printed == shown  # exactly what the curve showed, step by step
     torch_worst = float(done.stdout.strip().splitlines()[-1].split()[-1])
     assert torch_worst < 1e-12
+
+
+def test_a_regression_setup_pasted_opens_on_the_tab_exactly(make_window, qtbot):
+    from playground.training.model.session import TrainingSession
+    from playground.training.model.setup_file import capture, to_text
+
+    window = make_window()
+    regression = TrainingSession(TrainingSettings(problem="regression", dataset="gaussians", loss="huber",
+                                                  regularization="l1", regularization_rate=0.003))
+    regression.train_steps(25)
+    QGuiApplication.clipboard().setText(to_text(capture(regression)))
+    assert window.training_setups.paste_setup()
+    panel = window.training
+    assert panel.settings == regression.settings
+    assert panel.findChild(object, "problemCombo").currentData() == "regression"
+    assert panel.findChild(object, "lossCombo").currentData() == "huber"
+    qtbot.waitUntil(lambda: panel.worker.session.step == 25, timeout=WAIT)
+    assert all(np.array_equal(value, panel.worker.session.state_dict()[name])
+               for name, value in regression.state_dict().items())
+    assert panel.worker.session.settings == regression.settings
+    qtbot.waitUntil(lambda: panel.findChild(object, "valueColourBar").isVisible(), timeout=WAIT)

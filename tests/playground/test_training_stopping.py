@@ -10,10 +10,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from playground.training.health import FAR_WINDOW, DivergenceWatch, far_above
-from playground.training.learned import PATIENCE, LearnedWatch, has_learned, percent
-from playground.training.session import TrainingSession
-from playground.training.settings import TrainingSettings
+from playground.training.model.health import FAR_WINDOW, DivergenceWatch, far_above
+from playground.training.model.learned import PATIENCE, LearnedWatch, has_learned, percent
+from playground.training.model.session import TrainingSession
+from playground.training.model.settings import TrainingSettings
 
 SEEDS = range(5)
 
@@ -102,7 +102,7 @@ def test_the_default_two_moons_pause_once_learned_and_play_goes_on(seed):
 def test_never_trains_on_and_old_explicit_settings_keep_their_choice():
     session = TrainingSession(TrainingSettings(stop_when="never"))
     assert play(session, 600) is None and session.step == 600
-    from playground.training.setup_file import capture, from_dict, to_dict
+    from playground.training.model.setup_file import capture, from_dict, to_dict
     document = to_dict(capture(session, with_weights=False))
     assert from_dict(document).settings.stop_when == "never"  # a file's explicit "never" stays never
     del document["settings"]["stop_when"], document["settings"]["stop_at"]

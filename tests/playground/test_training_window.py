@@ -134,7 +134,7 @@ def test_the_window_with_the_learn_dock_fits_a_1366_pixel_laptop(window):
 
 
 def test_the_readout_pace_holds_back_reports_while_running_and_ends_on_the_last():
-    from playground.training.summary import NOTHING, ReadoutPace
+    from playground.training.model.summary import NOTHING, ReadoutPace
 
     now = [0.0]
     pace = ReadoutPace(interval=0.1, clock=lambda: now[0])

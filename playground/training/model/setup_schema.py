@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..validation import describe, shown
+from ...validation import describe, shown
 from .settings import (
     ACTIVATIONS,
     DATASETS,
@@ -26,8 +26,11 @@ from .settings import (
     MAX_LR,
     MAX_NEURONS,
     MAX_POINTS,
+    MAX_REGULARIZATION_RATE,
     MIN_LR,
     OPTIMIZERS,
+    PROBLEMS,
+    REGULARIZATIONS,
     SCHEDULES,
     STOP_CONDITIONS,
 )
@@ -46,6 +49,7 @@ def _choice(names) -> Any:
 Point = Annotated[list[float], Field(min_length=2, max_length=2)]
 Points = Annotated[list[Point], Field(max_length=MAX_POINTS)]
 Labels = Annotated[list[Annotated[int, Field(ge=0, lt=MAX_CLASSES)]], Field(max_length=MAX_POINTS)]
+Values = Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(max_length=MAX_POINTS)]  # a regression's
 
 
 class _Strict(BaseModel):
@@ -67,7 +71,9 @@ class SettingsEntry(_Strict):
     optimizer: _choice(OPTIMIZERS) = "adam"
     learning_rate: Annotated[float, Field(ge=MIN_LR, le=MAX_LR)] = 0.01
     momentum: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.9
-    weight_decay: Annotated[float, Field(ge=0.0, le=10.0)] = 0.0
+    regularization: _choice(REGULARIZATIONS) = "none"
+    regularization_rate: Annotated[float, Field(ge=0.0, le=MAX_REGULARIZATION_RATE)] = 0.0
+    weight_decay: Annotated[float, Field(ge=0.0, le=10.0)] = 0.0  # the first files' L2 (read as it)
     batch_size: Annotated[int, Field(ge=1, le=MAX_POINTS)] | None = None
     steps_per_second: Annotated[int, Field(ge=1, le=100_000)] | None = 20
     classes: Annotated[int, Field(ge=2, le=MAX_CLASSES)] = 2
@@ -77,9 +83,11 @@ class SettingsEntry(_Strict):
     schedule_gamma: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
     stop_when: _choice(STOP_CONDITIONS) = "learned"
     stop_at: Annotated[float, Field(allow_inf_nan=False, ge=0.0)] = 0.0
+    problem: _choice(PROBLEMS) = "classification"
     steps_per_frame: Annotated[int, Field(ge=1, le=100_000)] | None = None  # the first files' pace (x 50 a second)
 
-    @field_validator("noise", "test_fraction", "learning_rate", "momentum", "weight_decay", "schedule_gamma")
+    @field_validator("noise", "test_fraction", "learning_rate", "momentum", "regularization_rate", "weight_decay",
+                     "schedule_gamma")
     @classmethod
     def _finite(cls, number: float) -> float:
         if number != number or number in (float("inf"), float("-inf")):
@@ -91,13 +99,14 @@ class DataEntry(_Strict):
     """The points themselves (a CSV's, or points a person added), split as the tab had them."""
 
     name: Annotated[str, Field(max_length=MAX_TEXT)] = ""
+    # a classification's class names (2 or more); a regression has none
     classes: Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]],
-                       Field(min_length=2, max_length=MAX_CLASSES)]
+                       Field(max_length=MAX_CLASSES)] = []
     extent: Annotated[list[float], Field(min_length=4, max_length=4)]
     x_train: Points
-    y_train: Labels
+    y_train: Labels | Values
     x_test: Points
-    y_test: Labels
+    y_test: Labels | Values
 
 
 class OptimizerEntry(_Strict):

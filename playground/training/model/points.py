@@ -13,7 +13,9 @@ from engine.data import (
     load_csv,
     make_blobs,
     make_circles,
+    make_gaussians,
     make_moons,
+    make_plane,
     make_spiral,
     make_xor,
     train_test_split,
@@ -87,6 +89,12 @@ def make_dataset(name: str, points: int, noise: float, seed: int, classes: int =
     if name == "spiral":
         # 3 / k turns: k arms keep the two-arm spiral's gap between neighbouring arms (a third of the radius).
         return make_spiral(points, noise=noise, random_state=seed, turns=3.0 / classes, n_classes=classes)
+    # The regression datasets, as the TF Playground's: points in [-6, 6]^2 and a real target about -1.2..1.2
+    # (`engine.data.make_plane`, `make_gaussians`), the noise moving where the target is read.
+    if name == "plane":
+        return make_plane(points, noise=noise, random_state=seed)
+    if name == "gaussians":
+        return make_gaussians(points, noise=noise, random_state=seed)
     if name == "blobs":
         return make_blobs(points, centers=blob_centres(classes), cluster_std=0.3 + 2.0 * noise, random_state=seed)
     raise ValueError(f"no built-in dataset {name!r}")
@@ -101,9 +109,14 @@ def square_extent(X: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def split(X: np.ndarray, y: np.ndarray, test_fraction: float, seed: int, name: str = "",
-          classes: tuple[str, ...] | None = None) -> SplitData:
+          classes: tuple[str, ...] | None = None, regression: bool = False) -> SplitData:
+    """A regression's targets are real numbers: its data has no classes (``classes == ()``)."""
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, random_state=seed)
-    classes = tuple(classes) if classes is not None else COLOUR_NAMES[:int(np.max(y)) + 1]
+    if regression:
+        classes = ()
+    elif classes is None:
+        classes = COLOUR_NAMES[:int(np.max(y)) + 1]
+    classes = tuple(classes)
     return SplitData(X_train, y_train, X_test, y_test, square_extent(X), name, classes)
 
 
@@ -127,6 +140,29 @@ def load_points(path) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
         raise ValueError(f"{os.path.basename(path)}: the label {long[:40]!r}… is longer than {MAX_LABEL} characters")
     check_points(X, y)
     return X, y, tuple(classes)
+
+
+def load_values(path) -> tuple[np.ndarray, np.ndarray]:
+    """A person's CSV for a regression (``x1,x2,value`` rows, the value a real number) with at most
+    `MAX_POINTS` rows: ``X, y``; ValueError with a message to show."""
+    size = os.stat(path).st_size
+    if size > MAX_CSV_BYTES:
+        raise ValueError(f"{os.path.basename(path)} is {size / 2**20:.0f} MB: a CSV of points holds at most "
+                         f"{MAX_CSV_BYTES // 2**20} MB")
+    X, y = load_csv(path, target="regression")  # its ValueError names the file and the line
+    if len(X) > MAX_POINTS:
+        raise ValueError(f"{os.path.basename(path)} has {len(X):,} points; the training panel takes at most "
+                         f"{MAX_POINTS:,}")
+    check_values(X, y)
+    return X, y
+
+
+def check_values(X: np.ndarray, y: np.ndarray) -> None:
+    """A regression's points: at least 4, a finite real target each."""
+    if len(X) < 4:
+        raise ValueError(f"the data has {len(X)} points; training and testing need at least 4")
+    if len(y) != len(X) or not np.all(np.isfinite(y)):
+        raise ValueError("every point needs a finite number as its value")
 
 
 def check_points(X: np.ndarray, y: np.ndarray) -> None:

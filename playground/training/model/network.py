@@ -15,15 +15,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import Tensor
-from engine.nn import LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh, init
+from engine.nn import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh, init
 from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
 from engine.train import classification_loss
 
-from ..numbers import format_number
+from ...numbers import format_number
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
 
-_ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU}
+_ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU, "linear": Identity}
 LEAKY_SLOPE = 0.01  # LeakyReLU's default negative slope, as PyTorch's
 WEIGHTS_FORMAT = "autograd-playground-weights"
 WEIGHTS_VERSION = 2  # 2: several outputs (cross-entropy), classes, initialisation and schedule
@@ -101,14 +101,13 @@ def layer_outputs(model: Sequential, inputs: Tensor) -> list[np.ndarray]:
 
 def make_optimizer(settings: TrainingSettings, parameters):
     if settings.optimizer == "adam":
-        return Adam(parameters, lr=settings.learning_rate, weight_decay=settings.weight_decay)
+        return Adam(parameters, lr=settings.learning_rate)
     momentum = settings.momentum if settings.optimizer == "momentum" else 0.0
-    return SGD(parameters, lr=settings.learning_rate, momentum=momentum, weight_decay=settings.weight_decay)
+    return SGD(parameters, lr=settings.learning_rate, momentum=momentum)
 
 
 def set_optimizer_settings(optimizer, settings: TrainingSettings) -> None:
     optimizer.lr = settings.learning_rate
-    optimizer.weight_decay = settings.weight_decay
     if isinstance(optimizer, SGD) and settings.optimizer == "momentum":
         optimizer.momentum = settings.momentum
 
@@ -178,7 +177,9 @@ def weights_document(settings: TrainingSettings, state: dict[str, np.ndarray], s
         "init": settings.init,
         "loss": settings.loss,
         "optimizer": {"kind": settings.optimizer, "learning_rate": settings.learning_rate,
-                      "momentum": settings.momentum, "weight_decay": settings.weight_decay,
+                      "momentum": settings.momentum,
+                      "regularization": settings.regularization,
+                      "regularization_rate": settings.regularization_rate,
                       "schedule": settings.schedule, "schedule_steps": settings.schedule_steps,
                       "schedule_gamma": settings.schedule_gamma},
         "step": step,

@@ -38,7 +38,7 @@ GRID_BUDGET = 120e6              # multiply-adds one pass over the grid may take
 CHUNK_ROWS = 4096                # grid points per batched product
 MAX_STRETCH = 2.0                # a plot up to twice as tall as wide (or wide as tall) is filled
 # The level line drawn over one neuron's map: where it changes sign (a sigmoid: where it is one half).
-ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5}
+ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5, "linear": 0.0}
 PROBABILITY_MIDPOINT = 0.5
 
 
@@ -57,7 +57,8 @@ class FocusMap:
 class PlaneDrawing:
     """What one pass over the grid gives."""
 
-    probability: np.ndarray                   # two classes: (R, R) P(class 1); k classes: (k, R, R) softmax
+    probability: np.ndarray                   # two classes: (R, R) P(class 1); k classes: (k, R, R) softmax;
+                                              # a regression: (R, R) the predicted value
     contour: tuple[np.ndarray, np.ndarray]    # the p = 0.5 line, or the lines between classes, as segment pairs
     maps: tuple[np.ndarray, ...]              # per layer 0..n+1: (neurons, r, r) float32
     dead: tuple[np.ndarray, ...]              # per layer: (neurons,) bool, a ReLU neuron zero over the whole plane
@@ -198,8 +199,9 @@ class PlaneGrid:
         dead = (np.zeros(len(self.settings.features), dtype=bool),
                 *(~a if relu else np.zeros(len(a), dtype=bool) for a in alive),
                 np.zeros(self.settings.outputs, dtype=bool))
-        if probability.ndim == 2:
-            contour = contour_segments(probability, PROBABILITY_MIDPOINT, self.xs, self.ys)
+        if probability.ndim == 2:  # a regression's line: where the prediction changes sign
+            level = 0.0 if self.settings.regression else PROBABILITY_MIDPOINT
+            contour = contour_segments(probability, level, self.xs, self.ys)
         else:
             contour = class_boundaries(probability, self.xs, self.ys)
         return PlaneDrawing(upsample(probability, self.display_shape), contour, maps, dead,
@@ -208,6 +210,9 @@ class PlaneGrid:
     def _probabilities(self, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boundary image(s), and the output neurons' values per grid point (R * R, outputs)."""
         rows, columns = self.shape
+        if self.settings.regression:  # the value itself, the network's one linear output
+            values = np.nan_to_num(logits, nan=0.0).astype(np.float32, copy=False)
+            return values.reshape(rows, columns), values
         if logits.shape[1] == 1:
             values = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
             values = np.nan_to_num(values, nan=0.5).astype(np.float32, copy=False)
@@ -223,7 +228,7 @@ class PlaneGrid:
         if layer == 0:
             values, level = self._features[:, index], 0.0
         elif layer == len(sizes) - 1:
-            values, level = output_values[:, index], PROBABILITY_MIDPOINT
+            values, level = output_values[:, index], 0.0 if self.settings.regression else PROBABILITY_MIDPOINT
         else:
             values, level = np.concatenate(parts), ACTIVATION_MIDPOINT[self.settings.activation]
         image = np.ascontiguousarray(values.reshape(self.shape), dtype=np.float32)

@@ -23,8 +23,8 @@ import numpy as np
 
 from engine import Tensor
 
-from ..files import read_json, read_text, write_atomic
-from ..validation import parse_json
+from ...files import read_json, read_text, write_atomic
+from ...validation import parse_json
 from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
 from .session import TrainingSession
@@ -99,7 +99,7 @@ def points_of(setup: TrainingSetup) -> SplitData:
         return setup.data
     s = setup.settings
     X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
-    return split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset])
+    return split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset], regression=s.regression)
 
 
 def _regenerates(settings: TrainingSettings, data: SplitData) -> bool:
@@ -107,7 +107,7 @@ def _regenerates(settings: TrainingSettings, data: SplitData) -> bool:
     if settings.dataset == "csv":
         return False
     X, y = make_dataset(settings.dataset, settings.points, settings.noise, settings.seed, settings.classes)
-    made = split(X, y, settings.test_fraction, settings.seed)
+    made = split(X, y, settings.test_fraction, settings.seed, regression=settings.regression)
     return all(np.array_equal(a, b) for a, b in ((made.X_train, data.X_train), (made.y_train, data.y_train),
                                                   (made.X_test, data.X_test), (made.y_test, data.y_test)))
 
@@ -159,7 +159,7 @@ def _settings(data) -> TrainingSettings:
     if not isinstance(data, dict):
         raise SetupFormatError("'settings' must be an object of the training panel's settings")
     known = {f.name for f in fields(TrainingSettings)}
-    unknown = sorted(set(data) - known - {"steps_per_frame"})
+    unknown = sorted(set(data) - known - {"steps_per_frame", "weight_decay"})
     if unknown:
         raise SetupFormatError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
     values = dict(data)
@@ -168,6 +168,10 @@ def _settings(data) -> TrainingSettings:
         frames = values.pop("steps_per_frame")
         if isinstance(frames, int) and not isinstance(frames, bool):
             values["steps_per_second"] = min(50 * frames, 100_000)
+    decay = values.pop("weight_decay", 0.0)
+    if decay and "regularization" not in values and "regularization_rate" not in values:
+        # The first setups had only L2, as the optimizer's weight decay: the same pull, at that rate.
+        values["regularization"], values["regularization_rate"] = "l2", decay
     for name in ("features", "hidden"):
         if name in values:
             if not isinstance(values[name], list):
@@ -199,8 +203,11 @@ def _array(value, what: str, shape: tuple, dtype) -> np.ndarray:
 
 def _labels(value, what: str) -> np.ndarray:
     """A flat list of whole numbers (not 0.5, not true) as an int64 array."""
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
+    if not isinstance(value, list):
         raise SetupFormatError(f"{what} must hold whole numbers")
+    bad = next((index for index, v in enumerate(value) if type(v) is not int), None)
+    if bad is not None:
+        raise SetupFormatError(f"{what}[{bad}]: expected a whole number, got {value[bad]!r}")
     return np.array(value, dtype=np.int64).reshape(-1)
 
 
@@ -213,17 +220,22 @@ def _points(data, settings: TrainingSettings) -> SplitData:
     if len(data["x_train"]) + len(data["x_test"]) > MAX_POINTS:
         raise SetupFormatError(f"the setup has more than {MAX_POINTS:,} points")
     X_train, X_test = (_array(data[k], f"data.{k}", (-1, 2), np.float64) for k in ("x_train", "x_test"))
-    y_train, y_test = (_labels(data[k], f"data.{k}") for k in ("y_train", "y_test"))
+    if settings.regression:  # a real value per point, no classes
+        y_train, y_test = (_array(data[k], f"data.{k}", (-1,), np.float64) for k in ("y_train", "y_test"))
+    else:
+        y_train, y_test = (_labels(data[k], f"data.{k}") for k in ("y_train", "y_test"))
     if len(X_train) != len(y_train) or len(X_test) != len(y_test):
         raise SetupFormatError("'data' has a different number of points and labels")
     if len(X_train) < 1:
         raise SetupFormatError("'data' has no training points")
-    k = settings.classes
-    for labels in (y_train, y_test):
+    k = 0 if settings.regression else settings.classes
+    for labels in () if settings.regression else (y_train, y_test):
         if labels.size and (labels.min() < 0 or labels.max() >= k):
             raise SetupFormatError(f"'data' has labels outside 0..{k - 1} ({k} classes in the settings)")
     classes = data.get("classes")
-    if (not isinstance(classes, list) or len(classes) != k or len(classes) > MAX_CLASSES
+    if settings.regression and classes in (None, []):
+        classes = []
+    elif (not isinstance(classes, list) or len(classes) != k or len(classes) > MAX_CLASSES
             or not all(isinstance(c, str) and 0 < len(c) <= 100 for c in classes)):
         raise SetupFormatError(f"'data.classes' must name the {k} classes")
     extent = _array(data.get("extent"), "data.extent", (4,), np.float64)

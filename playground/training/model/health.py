@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..numbers import format_number
+from ...numbers import format_number
 
 CHECK_EVERY = 10            # steps between two looks
 PATIENCE = 200              # steps a stall lasts before it is reported
@@ -42,7 +42,7 @@ SATURATED_SHARE = 0.9       # a neuron at its limits for this share of the point
 SATURATION = {"tanh": (-0.99, 0.99), "sigmoid": (0.01, 0.99)}
 # Learning rates a person can start from, by optimizer (the race and the defaults use them too).
 TYPICAL_LEARNING_RATE = {"adam": 0.01, "momentum": 0.03, "sgd": 0.1}
-STRONG_WEIGHT_DECAY = 0.1
+STRONG_REGULARIZATION = 0.1
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ class Stall:
     optimizer: str
     learning_rate: float
     init: str
-    weight_decay: float
+    regularization: str       # settings.REGULARIZATIONS
+    regularization_rate: float
 
     def message(self) -> str:
         if self.kind == "collapsed":
@@ -89,9 +90,9 @@ class Stall:
             suggestion = typical if self.learning_rate > typical else self.learning_rate / 10
             return (f"the learning rate {format_number(self.learning_rate)} is probably too large: try "
                     f"{format_number(suggestion)}, or Reset")
-        if self.weight_decay >= STRONG_WEIGHT_DECAY:
-            return (f"the L2 decay {format_number(self.weight_decay)} probably pulls every weight to zero: "
-                    "lower it")
+        if self.regularization != "none" and self.regularization_rate >= STRONG_REGULARIZATION:
+            return (f"the {self.regularization.upper()} regularisation rate {format_number(self.regularization_rate)} "
+                    "probably pulls every weight to zero: lower it")
         return "try a smaller learning rate, other initial weights, or Reset"
 
 
@@ -161,7 +162,7 @@ class RunWatch:
         predicted_class = class_names[int(predicted[0])] if kind == "collapsed" else ""
         return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
                      settings.activation, settings.optimizer, settings.learning_rate, settings.init,
-                     settings.weight_decay)
+                     settings.regularization, settings.regularization_rate)
 
 
 # -- divergence: checked after every step ---------------------------------------------------------

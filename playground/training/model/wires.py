@@ -25,12 +25,19 @@ WIRE_FULL = 2.0      # a weight this large or larger gets the thickest, most opa
 MAX_WIRES = 2000     # at most this many wires, the largest weights, are drawn
 MIN_THICKNESS = 0.7  # pixels, the weakest wire's
 MIN_OPACITY = 0.2
+# Below this |w| a wire fades out, to nothing at 0: the weights L1 regularisation has set to exactly 0
+# leave the diagram, and a weight on its way there fades as it goes.
+FADE_BELOW = 0.01
 
 
 def wire_style(weights: np.ndarray, thickest: float) -> tuple[np.ndarray, np.ndarray]:
-    """Thickness (pixels) and opacity (0..1) per weight: both grow with |w| up to `WIRE_FULL`."""
-    strength = np.clip(np.abs(np.nan_to_num(weights)) / WIRE_FULL, 0.0, 1.0)
-    return MIN_THICKNESS + (thickest - MIN_THICKNESS) * strength, MIN_OPACITY + (1 - MIN_OPACITY) * strength
+    """Thickness (pixels) and opacity (0..1) per weight: both grow with |w| up to `WIRE_FULL`; the opacity
+    fades to 0 as |w| goes below `FADE_BELOW` (a weight of exactly 0 draws nothing)."""
+    size = np.abs(np.nan_to_num(weights))
+    strength = np.clip(size / WIRE_FULL, 0.0, 1.0)
+    fade = np.clip(size / FADE_BELOW, 0.0, 1.0)
+    return (MIN_THICKNESS + (thickest - MIN_THICKNESS) * strength,
+            (MIN_OPACITY + (1 - MIN_OPACITY) * strength) * fade)
 
 
 def render_wires(groups, width: int, height: int, negative, positive, thickest: float = 5.0) -> np.ndarray:

@@ -15,8 +15,14 @@ DATASETS = {
     "xor": "XOR",
     "spiral": "Spiral",
     "blobs": "Gaussian blobs",
+    "plane": "Plane",
+    "gaussians": "Multi Gaussian",
     "csv": "Your CSV",
 }
+# Classification (a class per point) or regression (a real number per point), as in the TF Playground.
+PROBLEMS = {"classification": "Classification", "regression": "Regression"}
+REGRESSION_DATASETS = ("plane", "gaussians", "csv")  # a CSV whose third column is a real number
+CLASSIFICATION_DATASETS = tuple(name for name in DATASETS if name not in ("plane", "gaussians"))
 FEATURES = {
     "x1": "x₁",
     "x2": "x₂",
@@ -26,13 +32,19 @@ FEATURES = {
     "sin x1": "sin(x₁)",
     "sin x2": "sin(x₂)",
 }
-ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU"}
+# "linear": no non-linearity (`engine.nn.Identity`): a network of them is one linear map, its boundary a straight line.
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU", "linear": "Linear"}
 LOSSES = {"bce": "Binary cross-entropy", "hinge": "Hinge", "mse": "Mean squared error",
-          "cross_entropy": "Cross-entropy (softmax)"}
+          "cross_entropy": "Cross-entropy (softmax)", "huber": "Huber"}
 BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entropy has one output per class
+REGRESSION_LOSSES = ("mse", "huber")     # one linear output, a real target (`engine.train.regression_loss`)
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
 INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
+# The TF Playground's Regularization, on the weights alone (`engine.nn.Regularization`): L2 through the
+# gradient, L1 as a soft threshold that sets weights to exactly 0.
+REGULARIZATIONS = {"none": "None", "l1": "L1", "l2": "L2"}
+MAX_REGULARIZATION_RATE = 10.0
 # When training pauses by itself: once it has learned (`learned.has_learned`), never, or once a figure
 # reaches `stop_at` (accuracy as a share).
 STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy": "Test accuracy ≥",
@@ -63,7 +75,8 @@ class TrainingSettings:
     optimizer: str = "adam"
     learning_rate: float = 0.01
     momentum: float = 0.9
-    weight_decay: float = 0.0
+    regularization: str = "none"    # REGULARIZATIONS
+    regularization_rate: float = 0.0  # its rate (the Playground's "Regularization rate")
     batch_size: int | None = None  # None: the whole training set every step
     # The pace: steps a second, a pace a teacher can talk over (the moons take ~5 s); None: as fast as
     # the machine goes while the window stays responsive.
@@ -75,6 +88,7 @@ class TrainingSettings:
     schedule_gamma: float = 0.5     # step decay: the factor at each decay
     stop_when: str = "learned"      # pause by itself once learned, or when a figure (STOP_CONDITIONS) reaches stop_at
     stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
+    problem: str = "classification"  # PROBLEMS: regression learns a real number per point with one linear output
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -83,9 +97,25 @@ class TrainingSettings:
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
         _check_choice("init", self.init, INITS)
         _check_choice("schedule", self.schedule, SCHEDULES)
+        _check_choice("regularization", self.regularization, REGULARIZATIONS)
+        _check_choice("problem", self.problem, PROBLEMS)
+        if self.regression:
+            if self.dataset not in REGRESSION_DATASETS:
+                raise ValueError(f"a regression needs real targets: the {DATASETS[self.dataset]} dataset has classes; "
+                                 f"choose one of {', '.join(DATASETS[d] for d in REGRESSION_DATASETS)}")
+            if self.loss not in REGRESSION_LOSSES:
+                raise ValueError(f"a regression minimises {' or '.join(LOSSES[n] for n in REGRESSION_LOSSES)}, "
+                                 f"not {LOSSES[self.loss]}")
+            if self.stop_when == "test_accuracy":
+                raise ValueError("a regression has no accuracy to stop at: stop on the train loss or the epochs")
+            object.__setattr__(self, "classes", 2)  # no classes: kept at its default
+        elif self.dataset not in CLASSIFICATION_DATASETS:
+            raise ValueError(f"the {DATASETS[self.dataset]} dataset has real targets: it is for a regression")
+        elif self.loss == "huber":
+            raise ValueError("the Huber loss is for a regression; a classification takes another loss")
         _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
         _check_stop(self.stop_when, self.stop_at)
-        if self.dataset not in CLASS_COUNTS:  # two moons, circles, XOR: the dataset decides, whatever came before
+        if self.dataset not in CLASS_COUNTS and not self.regression:  # moons, circles, XOR: the dataset decides
             object.__setattr__(self, "classes", 2)
         low, high = CLASS_COUNTS[self.dataset] if self.dataset in CLASS_COUNTS else (2, 2)
         if not isinstance(self.classes, int) or isinstance(self.classes, bool) or not low <= self.classes <= high:
@@ -118,8 +148,10 @@ class TrainingSettings:
             raise ValueError(f"learning_rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.learning_rate!r}")
         if not 0.0 <= self.momentum < 1.0:
             raise ValueError(f"momentum must be in [0, 1), not {self.momentum!r}")
-        if not 0.0 <= self.weight_decay <= 10.0:
-            raise ValueError(f"weight_decay must be between 0 and 10, not {self.weight_decay!r}")
+        rate = self.regularization_rate
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= MAX_REGULARIZATION_RATE:
+            raise ValueError(f"regularization_rate must be between 0 and {MAX_REGULARIZATION_RATE:g}, not {rate!r}")
+        object.__setattr__(self, "regularization_rate", float(rate))
         if self.batch_size is not None and (not isinstance(self.batch_size, int) or self.batch_size < 1):
             raise ValueError(f"batch_size must be a positive int or None (full batch), not {self.batch_size!r}")
         if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
@@ -128,9 +160,13 @@ class TrainingSettings:
                              f"not {self.steps_per_second!r}")
 
     @property
+    def regression(self) -> bool:
+        return self.problem == "regression"
+
+    @property
     def outputs(self) -> int:
-        """One logit for a binary loss, one per class for cross-entropy."""
-        return 1 if self.loss in BINARY_LOSSES else self.classes
+        """One logit for a binary loss, one per class for cross-entropy, one real number for a regression."""
+        return 1 if self.regression or self.loss in BINARY_LOSSES else self.classes
 
     @property
     def layer_sizes(self) -> tuple[int, ...]:
@@ -176,7 +212,7 @@ class Change(enum.IntEnum):
 
     NONE = 0
     PACE = 1            # steps a second, when to stop: nothing in the model
-    OPTIMIZER = 2       # learning rate, momentum, weight decay: set on the running optimizer
+    OPTIMIZER = 2       # learning rate, momentum, schedule, regularisation: the running optimizer goes on
     TRAINING = 3        # loss or batch size: same weights, same optimizer state
     OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
     MODEL = 5           # features, layers, activation, initialisation, outputs: a new network from the seed
@@ -194,8 +230,10 @@ _FIELD_CHANGE = {
     "features": Change.MODEL, "hidden": Change.MODEL, "activation": Change.MODEL, "init": Change.MODEL,
     "optimizer": Change.OPTIMIZER_KIND,
     "loss": Change.TRAINING, "batch_size": Change.TRAINING,
-    "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER, "weight_decay": Change.OPTIMIZER,
+    "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER,
+    "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
+    "problem": Change.DATA,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}

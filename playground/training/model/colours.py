@@ -52,6 +52,30 @@ def diverging_lut(dark: bool = False, size: int = 256) -> np.ndarray:
     return lut
 
 
+@lru_cache(maxsize=4)
+def strong_diverging_lut(dark: bool = False, size: int = 256) -> np.ndarray:
+    """(size, 3) uint8: the diverging map's hues at full strength, orange -> neutral -> blue: a regression's
+    points, on the same scale as the pale picture under them."""
+    colours = class_colours(dark)
+    ends = np.stack([rgb(colours[0]), np.array(NEUTRAL[dark], dtype=np.float64), rgb(colours[1])])
+    t = np.linspace(0.0, 2.0, size)
+    low = np.minimum(t.astype(int), 1)
+    fraction = (t - low)[:, None]
+    lut = np.round(ends[low] * (1 - fraction) + ends[low + 1] * fraction).astype(np.uint8)
+    lut.setflags(write=False)
+    return lut
+
+
+def value_levels(values: np.ndarray) -> tuple[float, float]:
+    """A regression's colour scale: symmetric about 0 (neutral at 0, as the TF Playground's), as far as the
+    largest value goes (1 for values all 0 or none)."""
+    values = np.asarray(values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    reach = float(np.max(np.abs(finite))) if finite.size else 0.0
+    reach = reach if reach > 0 else 1.0
+    return -reach, reach
+
+
 def probability_contrast(p: np.ndarray) -> np.ndarray:
     """P(class 1) moved away from 0.5 by `CONFIDENCE_GAMMA`: 0.55 -> 0.72, 0.9 -> 0.96; 0.5, 0 and 1 stay."""
     p = np.asarray(p, dtype=np.float32)

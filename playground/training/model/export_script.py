@@ -16,14 +16,18 @@ from .points import FEATURE_FORMULAS, SplitData
 from .settings import ACTIVATIONS, DATASETS, TrainingSettings
 
 _ENGINE_ACTIVATIONS = {"tanh": "Tanh()", "relu": "ReLU()", "sigmoid": "Sigmoid()",
-                       "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})"}
+                       "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})", "linear": "Identity()"}
 _TORCH_ACTIVATIONS = {"tanh": "torch.nn.Tanh()", "relu": "torch.nn.ReLU()", "sigmoid": "torch.nn.Sigmoid()",
-                      "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})"}
+                      "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})", "linear": "torch.nn.Identity()"}
 _TORCH_LOSSES = {
     "bce": "F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))",
     "hinge": "(1.0 - (2.0 * y - 1.0).reshape(logits.shape) * logits).clamp(min=0.0).mean()",
     "mse": "F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))",
     "cross_entropy": "F.cross_entropy(logits, y)",
+}
+_TORCH_REGRESSION_LOSSES = {
+    "mse": "F.mse_loss(logits, y.reshape(logits.shape))",
+    "huber": "F.huber_loss(logits, y.reshape(logits.shape), delta=1.0)",
 }
 BATCH_SEED_SALT = 104729  # `TrainingSession` seeds its minibatch order with (seed, step, this)
 
@@ -49,10 +53,10 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
     weights = model_for(s).state_dict()
     features = ", ".join(FEATURE_FORMULAS[name] for name in s.features)
     engine_imports = sorted({"Linear", "Sequential", _ENGINE_ACTIVATIONS[s.activation].split("(")[0]})
-    optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r}, weight_decay={s.weight_decay!r})"
-                 if s.optimizer == "adam" else
+    optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r})" if s.optimizer == "adam" else
                  f"SGD(model.parameters(), lr={s.learning_rate!r}, momentum="
-                 f"{s.momentum if s.optimizer == 'momentum' else 0.0!r}, weight_decay={s.weight_decay!r})")
+                 f"{s.momentum if s.optimizer == 'momentum' else 0.0!r})")
+    loss_maker = "regression_loss" if s.regression else "classification_loss"
     schedule = {"constant": None,
                 "step": f"StepLR({{}}, step_size={s.schedule_steps}, gamma={s.schedule_gamma!r})",
                 "cosine": f"CosineAnnealingLR({{}}, T_max={s.schedule_steps})"}[s.schedule]
@@ -61,10 +65,11 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         '"""Exported by Autograd Playground: the training tab\'s run, taken again with the engine'
         + (" and beside it with PyTorch (float64)." if use_torch else "."),
         "",
-        f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, {s.classes} classes.",
+        f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, "
+        + ("a real value each (regression)." if s.regression else f"{s.classes} classes."),
         f"Network: {s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}.",
         f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
-        f"batch {s.batch_size or 'full'}.",
+        f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}.",
         "",
         "Run: python this_file.py [steps] [print every]   (500 and 50 unless given)",
         '"""',
@@ -82,7 +87,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         f"from engine.nn import {', '.join(engine_imports)}",
         f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
         + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
-        "from engine.train import classification_loss, train",
+        f"from engine.train import {loss_maker}, train",
         "",
         "STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 500",
         "PRINT_EVERY = int(sys.argv[2]) if len(sys.argv) > 2 else 50",
@@ -110,11 +115,12 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "model.load_state_dict(INITIAL_WEIGHTS)",
         f"optimizer = {optimizer}",
         f"scheduler = {schedule.format('optimizer') if schedule else None}",
-        f"loss_fn = classification_loss({s.loss!r})",
+        f"loss_fn = {loss_maker}({s.loss!r})",
         "# The minibatches in the order the app drew them (the same generator, the same seed).",
         f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
         f"steps = train(model, optimizer, loss_fn, F_train, y_train, batch_size={s.batch_size!r}, "
-        "random_state=batches, scheduler=scheduler)",
+        "random_state=batches, scheduler=scheduler,",
+        f"              regularization={s.regularization!r}, rate={s.regularization_rate!r}, problem={s.problem!r})",
         "",
         "",
         "def engine_losses():",
@@ -168,7 +174,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
         "",
         "",
         "def torch_loss(logits, y):",
-        f"    return {_TORCH_LOSSES[s.loss]}",
+        f"    return {(_TORCH_REGRESSION_LOSSES if s.regression else _TORCH_LOSSES)[s.loss]}",
         "",
         "",
         "def torch_step():",
@@ -186,7 +192,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
         f"    loss = torch_loss(logits, torch.tensor(y_train[picked]{as_targets}))",
         "    torch_optimizer.zero_grad()",
         "    loss.backward()",
-        "    torch_optimizer.step()",
+        *_torch_regularization(s),
         "    if torch_scheduler is not None:",
         "        torch_scheduler.step()",
         "",
@@ -199,3 +205,28 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
         "",
     ]
     return lines
+
+
+def _torch_regularization(s: TrainingSettings) -> list[str]:
+    """The optimizer's step in `torch_step` with the regularisation `engine.nn.Regularization` applies to
+    the weights (not the biases): L2 adds ``rate * w`` to their gradients before the step; L1 takes the
+    soft threshold after it, ``rate`` times the optimizer's own step scale (``lr``, or Adam's
+    ``lr / (sqrt(v_hat) + eps)``)."""
+    rate = s.regularization_rate
+    if s.regularization == "none" or rate == 0:
+        return ["    torch_optimizer.step()"]
+    weights = "[p for name, p in torch_model.named_parameters() if name.endswith('weight')]"
+    if s.regularization == "l2":
+        return [f"    for p in {weights}:", f"        p.grad += {rate!r} * p.detach()",
+                "    torch_optimizer.step()"]
+    if s.optimizer == "adam":
+        scale = ["            state, group = torch_optimizer.state[p], torch_optimizer.param_groups[0]",
+                 "            v_hat = state['exp_avg_sq'] / (1 - group['betas'][1] ** float(state['step']))",
+                 "            scale = group['lr'] / (v_hat.sqrt() + group['eps'])"]
+    else:
+        scale = ["            scale = torch_optimizer.param_groups[0]['lr']"]
+    return ["    torch_optimizer.step()",
+            "    with torch.no_grad():  # L1: the soft threshold, as engine.nn.Regularization takes it",
+            f"        for p in {weights}:",
+            *scale,
+            f"            p.copy_(torch.sign(p) * (p.abs() - {rate!r} * scale).clamp(min=0.0))"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from ..numbers import format_number
+from ...numbers import format_number
 from .session import Metrics, epoch_text, percent
 
 READOUT_INTERVAL_S = 0.1  # while training runs, the readouts change at most ten times a second
@@ -20,8 +20,9 @@ READOUT_INTERVAL_S = 0.1  # while training runs, the readouts change at most ten
 def summary_text(metrics: Metrics | None) -> str:
     if metrics is None:
         return "Step 0 · not trained yet"
-    return (f"Step {format_number(metrics.step)} · epoch {epoch_text(metrics.epoch)} · "
-            f"test accuracy {percent(metrics.test_accuracy)}")
+    figure = (f"test R² {format_number(metrics.test_r2)} · MAE {format_number(metrics.test_mae)}"
+              if metrics.test_r2 is not None else f"test accuracy {percent(metrics.test_accuracy)}")
+    return f"Step {format_number(metrics.step)} · epoch {epoch_text(metrics.epoch)} · {figure}"
 
 
 NOTHING = object()  # `ReadoutPace.due` when nothing is due (None is a report: a new network, not yet trained)

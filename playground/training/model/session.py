@@ -3,7 +3,7 @@ stalls and the stop condition.
 
 `TrainingSession` owns one run: the data split, the input features, the network and its
 optimizer, the step and epoch counts. `apply()` takes new `TrainingSettings` and resets only what
-the change needs: learning rate, momentum and weight decay are set on the running optimizer,
+the change needs: learning rate, momentum and regularisation go on with the running optimizer,
 another optimizer kind gets a fresh optimizer on the same weights, a new loss or batch size
 keeps both, and new data or a new architecture rebuilds the network from the seed.
 `train_steps` stops early on a divergence (`health.DivergenceWatch`: the weights go back) or at
@@ -22,10 +22,20 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine import Tensor, no_grad
-from engine.train import TrainStep, classification_loss, confusion_matrix, predict, train
+from engine.train import (
+    TrainStep,
+    classification_loss,
+    confusion_matrix,
+    mean_absolute_error,
+    predict,
+    r2_score,
+    regression_loss,
+    train,
+)
 
-from ..numbers import format_number
+from ...numbers import format_number
 from .contour import contour_segments
+from .gradient_log import GradientLog, HealthFrame
 from .grid import PlaneDrawing, PlaneGrid
 from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median
 from .learned import Learned, LearnedWatch, percent
@@ -38,8 +48,8 @@ from .network import (
     network_snapshot,
     set_optimizer_settings,
 )
-from .points import SplitData, check_points, expand_features, load_points, make_dataset, split
-from .settings import BINARY_LOSSES, DATASETS, Change, TrainingSettings, classify_change
+from .points import SplitData, check_points, check_values, expand_features, load_points, make_dataset, split
+from .settings import BINARY_LOSSES, DATASETS, REGRESSION_LOSSES, Change, TrainingSettings, classify_change
 
 # The names other rooms and tests know this module by: the panel's model, with its parts.
 __all__ = [
@@ -73,6 +83,11 @@ class Metrics:
     epoch: float = 0.0                  # training points seen / training points
     batch: int = 0                      # training points a step sees
     train_points: int = 0               # training points in all
+    # A regression's figures in place of the accuracies (nan there): R² and the mean absolute error.
+    train_r2: float | None = None
+    test_r2: float | None = None
+    train_mae: float | None = None
+    test_mae: float | None = None
 
 
 Divergence = Blowup  # the name the worker and the tests know it by
@@ -148,10 +163,10 @@ class TrainingSession:
         s = self.settings
         if s.dataset == "csv":
             X, y, name, *classes = self._custom
-            self.data = split(X, y, s.test_fraction, s.seed, name, classes[0] if classes else None)
+            self.data = split(X, y, s.test_fraction, s.seed, name, classes[0] if classes else None, s.regression)
         else:
             X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
-            self.data = split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset])
+            self.data = split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset], regression=s.regression)
 
     def _build_features(self) -> None:
         features = self.settings.features
@@ -162,6 +177,7 @@ class TrainingSession:
     def _build_model(self) -> None:
         self._build_features()
         self.model = model_for(self.settings)
+        self.gradient_log = GradientLog(self.model)  # each layer's weight-gradient norm, step by step
         self.step = 0
         self._epochs_before = 0.0  # epochs done on training sets of other sizes (before points were added)
         self._points_seen = 0      # points seen since the training set last changed size
@@ -174,7 +190,7 @@ class TrainingSession:
         self.guard = DivergenceWatch()
         self._parameters = list(self.model.named_parameters())
         self._best_weights = (self._weights(), self.step, self._points_seen)  # those of the best loss
-        self.learned = LearnedWatch()
+        self.learned = LearnedWatch(self.settings.regression)
         self._look()
         self.arm_stop()
 
@@ -189,10 +205,11 @@ class TrainingSession:
 
     def _new_steps(self) -> None:
         s = self.settings
-        self.loss_fn = classification_loss(s.loss)
+        self.loss_fn = regression_loss(s.loss) if s.regression else classification_loss(s.loss)
         self._steps = train(self.model, self.optimizer, self.loss_fn, self.F_train, self.data.y_train,
                             batch_size=s.batch_size, random_state=np.random.default_rng([s.seed, self.step, 104729]),
-                            scheduler=self.scheduler)
+                            scheduler=self.scheduler, regularization=s.regularization,
+                            rate=s.regularization_rate, problem=s.problem)
 
     # -- changes --
 
@@ -232,12 +249,27 @@ class TrainingSession:
         self._build_model()
         return Change.DATA
 
+    def set_values(self, X: np.ndarray, y: np.ndarray, name: str) -> Change:
+        """A regression on a person's points (already read and checked, `points.load_values`): the 'csv'
+        dataset, a real value per point, a new network."""
+        X, y = np.asarray(X, dtype=np.float64).reshape(-1, 2), np.asarray(y, dtype=np.float64).reshape(-1)
+        check_values(X, y)
+        self._custom = (X.copy(), y.copy(), name)
+        loss = self.settings.loss if self.settings.loss in REGRESSION_LOSSES else "mse"
+        stop = self.settings.stop_when if self.settings.stop_when != "test_accuracy" else "learned"
+        self.settings = replace(self.settings, problem="regression", dataset="csv", loss=loss, stop_when=stop)
+        self._build_data()
+        self._build_model()
+        return Change.DATA
+
     @property
     def n_classes(self) -> int:
         return self.settings.classes
 
     def add_point(self, x1: float, x2: float, label: int) -> None:
         """A training point where a person clicked; the network keeps its weights and learns it."""
+        if self.settings.regression:
+            raise ValueError("a regression's points come with their values: a click adds no point to it")
         if not isinstance(label, (int, np.integer)) or not 0 <= label < self.n_classes:
             raise ValueError(f"label must be a class from 0 to {self.n_classes - 1}, not {label!r}")
         d = self.data
@@ -247,7 +279,7 @@ class TrainingSession:
         self.F_train = expand_features(self.data.X_train, self.settings.features)
         self._new_steps()
         self._rewatch()
-        self.learned = LearnedWatch()  # a new point to learn: the figures start over
+        self.learned = LearnedWatch(self.settings.regression)  # a new point to learn: the figures start over
         self.arm_stop()
 
     def anchor_batches(self) -> None:
@@ -291,6 +323,7 @@ class TrainingSession:
                 last = next(self._steps)
                 taken += 1
                 self.step += 1
+                self.gradient_log.record(self.step)
                 self._points_seen += per_step
                 kind = self.guard.observe(self.step, last.loss)
                 if self.guard.kept:
@@ -362,7 +395,14 @@ class TrainingSession:
         return False, math.nan
 
     def _observe_learned(self) -> Learned | None:
-        """Show `learned` the accuracies over the whole training and test sets: two forward passes."""
+        """Show `learned` the accuracies (a regression: R²) over the whole training and test sets: two
+        forward passes."""
+        if self.settings.regression:
+            with no_grad(), np.errstate(all="ignore"):
+                train = r2_score(self.data.y_train, self.model(Tensor(self.F_train)).data)
+                test = r2_score(self.data.y_test, self.model(Tensor(self.F_test)).data) if len(self.data.y_test) \
+                    else math.nan
+            return self.learned.observe(self.step, train, test)
         with no_grad(), np.errstate(all="ignore"):
             train = float(np.mean(predict(self.model(Tensor(self.F_train)).data) == self.data.y_train))
             test = (float(np.mean(predict(self.model(Tensor(self.F_test)).data) == self.data.y_test))
@@ -384,7 +424,11 @@ class TrainingSession:
         self._look()
 
     def _look(self) -> Stall | None:
-        """Show the watch the network over the training set: one forward pass."""
+        """Show the watch the network over the training set: one forward pass. It looks for a
+        classification's collapse to one class and its stuck loss; a regression has no class to
+        collapse to, and is not watched."""
+        if self.settings.regression:
+            return None
         with no_grad(), np.errstate(all="ignore"):
             outputs = layer_outputs(self.model, Tensor(self.F_train))
             loss = self.loss_fn(Tensor(outputs[-1]), self.data.y_train).item()
@@ -392,7 +436,10 @@ class TrainingSession:
                                   self.settings, self.data.classes)
 
     def evaluate(self) -> Metrics:
-        """Loss, accuracy and confusion matrices of the current weights on the whole training and test sets."""
+        """Loss, accuracy and confusion matrices of the current weights on the whole training and test sets
+        (a regression: loss, R² and mean absolute error, the accuracies nan)."""
+        if self.settings.regression:
+            return self._evaluate_regression()
         k = self.n_classes
         with no_grad(), np.errstate(all="ignore"):
             train_logits = self.model(Tensor(self.F_train))
@@ -408,6 +455,27 @@ class TrainingSession:
             confusion_matrix(y_train, train_predicted, k), confusion_matrix(y_test, test_predicted, k),
             self.optimizer.lr, self.epoch, self.batch, len(y_train),
         )
+
+    def _evaluate_regression(self) -> Metrics:
+        with no_grad(), np.errstate(all="ignore"):
+            train_out = self.model(Tensor(self.F_train))
+            test_out = self.model(Tensor(self.F_test))
+            train_loss = self.loss_fn(train_out, self.data.y_train).item()
+            test_loss = self.loss_fn(test_out, self.data.y_test).item() if len(self.data.y_test) else math.nan
+        y_train, y_test = self.data.y_train, self.data.y_test
+        has_test = len(y_test) > 0
+        return Metrics(
+            self.step, train_loss, test_loss, math.nan, math.nan,
+            learning_rate=self.optimizer.lr, epoch=self.epoch, batch=self.batch, train_points=len(y_train),
+            train_r2=r2_score(y_train, train_out.data),
+            test_r2=r2_score(y_test, test_out.data) if has_test else math.nan,
+            train_mae=mean_absolute_error(y_train, train_out.data),
+            test_mae=mean_absolute_error(y_test, test_out.data) if has_test else math.nan,
+        )
+
+    def health(self) -> HealthFrame:
+        """Each layer's weight-gradient norm per step so far, and its saturated and dead shares now (copies)."""
+        return self.gradient_log.frame(self.model, self.F_train)
 
     def set_aspect(self, aspect: float) -> bool:
         """Draw the plane for a plot of ``aspect`` (width / height) from now on; True if the grid changed."""
@@ -430,7 +498,9 @@ class TrainingSession:
         return self.draw().probability
 
     def misclassified(self) -> np.ndarray:
-        """Coordinates (k, 2) of the training and test points the network gets wrong."""
+        """Coordinates (k, 2) of the training and test points the network gets wrong (a regression: none)."""
+        if self.settings.regression:
+            return np.zeros((0, 2))
         with no_grad(), np.errstate(all="ignore"):
             wrong_train = predict(self.model(Tensor(self.F_train)).data) != self.data.y_train
             wrong_test = predict(self.model(Tensor(self.F_test)).data) != self.data.y_test

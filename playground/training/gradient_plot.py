@@ -1,0 +1,87 @@
+"""The gradient health plot: each layer's weight-gradient norm per step on a log scale, one line per layer
+in the layer's colour, and under it each hidden layer's share of saturated tanh/sigmoid units or of dead
+ReLUs. It draws what the worker sends (`model.gradient_log.HealthFrame`, copies)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ..numbers import format_number
+from .model.gradient_log import HealthFrame
+from .widgets import named, style_plot
+
+# One colour per layer, first to output (Okabe-Ito, without the classes' orange and blue).
+LAYER_COLOURS = ("#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#E69F00", "#0072B2", "#000000")
+
+
+def layer_colour(index: int) -> str:
+    return LAYER_COLOURS[index % len(LAYER_COLOURS)]
+
+
+class GradientHealthPlot(QWidget):
+    """Gradient norms per layer (log scale) and the units' health, for a class to see gradients vanish."""
+
+    def __init__(self, palette, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.plot = named(pg.PlotWidget(), "gradientHealthPlot",
+                          "Each layer's weight-gradient norm per step, on a log scale, one line per layer")
+        style_plot(self.plot, palette)
+        item = self.plot.getPlotItem()
+        item.setLogMode(y=True)
+        item.setLabel("left", "‖∇W‖")
+        item.setLabel("bottom", "step")
+        item.setMouseEnabled(False, False)
+        self.plot.setMinimumHeight(140)
+        layout.addWidget(self.plot, 1)
+        self.shares_label = named(QLabel("–"), "gradientHealthShares",
+                                  "Each hidden layer's share of saturated (tanh, sigmoid) or dead (ReLU) units")
+        self.shares_label.setWordWrap(True)
+        layout.addWidget(self.shares_label)
+        self.curves: list[pg.PlotDataItem] = []
+        self.frame: HealthFrame | None = None
+
+    def show_health(self, frame: HealthFrame | None) -> None:
+        self.frame = frame
+        if frame is None or not len(frame.steps):
+            for curve in self.curves:
+                curve.setData([], [])
+            self.shares_label.setText("–")
+            return
+        layers = frame.norms.shape[1]
+        item = self.plot.getPlotItem()
+        while len(self.curves) < layers:
+            index = len(self.curves)
+            self.curves.append(item.plot(pen=pg.mkPen(layer_colour(index), width=2), name=f"layer {index + 1}"))
+        for index, curve in enumerate(self.curves):
+            if index < layers:
+                norms = frame.norms[:, index]
+                keep = np.isfinite(norms) & (norms > 0)  # a log scale has no place for 0
+                curve.setData(frame.steps[keep], norms[keep])
+                curve.show()
+            else:
+                curve.hide()
+        self.shares_label.setText(shares_text(frame))
+
+    def last_norms(self) -> np.ndarray:
+        """Each layer's weight-gradient norm at the last step drawn (first layer first)."""
+        return self.frame.norms[-1].copy() if self.frame is not None and len(self.frame.steps) else np.empty(0)
+
+
+def shares_text(frame: HealthFrame) -> str:
+    """Per hidden layer, in its colour: ``layer 1: 12% saturated`` or ``layer 2: 25% dead``."""
+    parts = []
+    for index, (activation, saturated, dead) in enumerate(zip(frame.activations, frame.saturated, frame.dead)):
+        if activation is None:
+            continue
+        if saturated is not None:
+            what = f"{format_number(round(100 * saturated, 1))}% saturated"
+        elif dead is not None:
+            what = f"{format_number(round(100 * dead, 1))}% dead"
+        else:
+            continue
+        parts.append(f"<span style='color:{layer_colour(index)}'>■</span> layer {index + 1}: {what}")
+    return " &nbsp; ".join(parts) or "no tanh, sigmoid or ReLU layer"
