@@ -17,7 +17,7 @@ from playground.animator.model.forward_timeline import (
 )
 from playground.editor.evaluate import evaluate
 from playground.editor.expression import parse_expression
-from playground.training.session import TrainingSession, TrainingSettings, network_snapshot
+from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"
 
