@@ -14,3 +14,22 @@ def pytest_sessionfinish(session, exitstatus):
 
         if QApplication.instance() is not None:
             QApplication.clipboard().clear()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _cursor_out_of_the_way():
+    """Each test starts with the mouse pointer outside every window. A test that moved it over a neuron of
+    the training diagram would otherwise leave it there, and the next test's window, opened under it,
+    gets that neuron hovered: its map replaces the decision boundary (seen in CI as a wrong colour table
+    and a plot that never covers its data)."""
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtCore import QPoint
+        from PySide6.QtGui import QCursor
+        from PySide6.QtWidgets import QApplication
+
+        if QApplication.instance() is not None:
+            QCursor.setPos(QPoint(-10_000, -10_000))
+    yield
