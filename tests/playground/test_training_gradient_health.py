@@ -13,7 +13,6 @@ from engine.nn import Linear
 from playground.training.gradient_plot import layer_colour
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
 SIX = (8, 8, 8, 8, 8, 8)
@@ -51,18 +50,6 @@ def test_the_log_holds_every_steps_norms_as_the_weights_gradients_had_them():
     assert frame.activations == ("tanh", "tanh", None) and frame.saturated[0] is not None
     session.reset()
     assert session.gradient_log.size == 0
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def test_the_plot_shows_six_sigmoid_layers_gradients_orders_of_magnitude_apart(qtbot, panel):

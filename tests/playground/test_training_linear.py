@@ -13,7 +13,6 @@ from engine.nn import Identity
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
 from playground.training.model.setup_file import capture, from_dict, to_dict
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
 
@@ -55,18 +54,6 @@ def test_a_setup_with_the_linear_activation_opens_again_exactly():
     setup = from_dict(to_dict(capture(session)))
     assert setup.settings == session.settings and setup.settings.activation == "linear"
     assert all(np.array_equal(value, setup.weights[name]) for name, value in session.state_dict().items())
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def test_linear_in_the_activation_combo_trains_a_network_without_a_bend(qtbot, panel):

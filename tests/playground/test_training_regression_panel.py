@@ -8,23 +8,8 @@ import time
 from dataclasses import replace
 
 import numpy as np
-import pytest
-
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def test_regression_on_the_plane_reaches_a_test_r2_of_095_within_10_seconds_at_fastest(qtbot, panel):

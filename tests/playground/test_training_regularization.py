@@ -14,7 +14,6 @@ from playground.training.model.session import TrainingSession
 from playground.training.model.settings import Change, TrainingSettings
 from playground.training.model.setup_file import capture, from_dict, to_dict
 from playground.training.model.wires import FADE_BELOW, WireLayout, rgba, wire_style
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
 
@@ -117,18 +116,6 @@ def test_a_wire_fades_out_as_its_weight_goes_to_zero():
 
 
 # -- the panel ----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def test_the_regularisation_controls_set_the_kind_and_rate(qtbot, panel):
