@@ -24,18 +24,6 @@ from playground.training.panel import TrainingPanel
 WAIT = 20_000  # generous: a loaded 2-core machine
 
 
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
-
-
 def step_count(panel) -> int:
     return int("".join(ch for ch in panel.findChild(object, "stepLabel").text() if ch.isdigit()) or 0)
 

@@ -7,26 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from playground.training.model.learned import PATIENCE
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def play_fastest(qtbot, panel) -> None:

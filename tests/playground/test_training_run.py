@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
-from playground.training.panel import TrainingPanel
 
 WAIT = 20_000
 
@@ -62,18 +61,6 @@ def test_the_stop_condition_ends_training_at_the_step_that_meets_it():
 
 
 # -- the panel -------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
 
 
 def test_the_default_pace_can_be_talked_over_and_fastest_is_one_click_away(qtbot, panel):
