@@ -157,6 +157,19 @@ class GraphDocument:
     def edge_at(self, target: str, port: int) -> Edge | None:
         return self._edges.get((target, port))
 
+    def operands_from(self, node_id: str, built: dict, missing: dict) -> list | None:
+        """What ``built`` holds for the sources wired into ``node_id``'s ports, in port order (an evaluation
+        building engine objects node by node); None when a port is unwired (its name is noted in
+        ``missing[node_id]``) or a source was not built."""
+        node_kind, operands = kind(self._nodes[node_id].kind), []
+        for port in range(self._nodes[node_id].port_count):
+            edge = self._edges.get((node_id, port))
+            if edge is None:
+                missing.setdefault(node_id, []).append(node_kind.port_name(port))
+            else:
+                operands.append(built.get(edge.source))
+        return None if node_id in missing or any(operand is None for operand in operands) else operands
+
     def edges_of(self, node_id: str) -> list[Edge]:
         """Every wire into or out of ``node_id``."""
         node = self._nodes.get(node_id)

@@ -91,14 +91,8 @@ def build_values(document: GraphDocument, order: list[str] | None = None,
             value = node.value if leaf_values is None else leaf_values.get(node_id, node.value)
             values[node_id] = Value(value, node.label)
             continue
-        operands = []
-        for port in range(node.port_count):
-            edge = document.edge_at(node_id, port)
-            if edge is None:
-                missing.setdefault(node_id, []).append(node_kind.port_name(port))
-            else:
-                operands.append(values.get(edge.source))
-        if node_id in missing or any(operand is None for operand in operands):
+        operands = document.operands_from(node_id, values, missing)
+        if operands is None:
             continue
         result = node_kind.apply(*operands)
         result.label = node.label

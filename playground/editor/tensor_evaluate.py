@@ -76,14 +76,8 @@ def build_tensors(document, order: list[str] | None = None, leaves: dict[str, Te
                 tensors[node_id] = Tensor(node.array, requires_grad=node_id not in labels_only,
                                           label=document.name(node_id))
             continue
-        operands = []
-        for port in range(node.port_count):
-            edge = document.edge_at(node_id, port)
-            if edge is None:
-                missing.setdefault(node_id, []).append(node_kind.port_name(port))
-            else:
-                operands.append(tensors.get(edge.source))
-        if node_id in missing or any(operand is None for operand in operands):
+        operands = document.operands_from(node_id, tensors, missing)
+        if operands is None:
             continue
         if node_kind.tensor_apply is None:
             problems[node_id] = f"{node_kind.title} works on scalar graphs only: engine.Tensor has no {node.kind}"
