@@ -4,8 +4,9 @@ The panel only composes its rooms and wires them to the worker: the toolbar (`to
 pace and the stop condition), the status line (`status_line`), the settings column
 (`data_controls` and `network_controls`), the network diagram (`network_view`), the decision
 boundary (`boundary_plot`) and the output column with its curves and confusion matrices
-(`curves`), laid out under the toolbar by `body`. The controls describe a `TrainingSettings`; each
-edit sends the new settings to the `TrainingWorker`, which resets only what the change needs.
+(`curves`), laid out under the toolbar by `body`. The controls describe a `TrainingSettings`, read and
+written as one form (`settings_form`); each edit sends the new settings to the `TrainingWorker`
+(wired to the panel by `worker_link`), which resets only what the change needs.
 Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it (`painting`), with a
 summary for the main window's status bar (`summary_changed`). A weight typed on the diagram is one undoable edit
 (`edits.ParameterEdit` on `undo_stack`); files go through `exports`.
@@ -30,25 +31,18 @@ from .edits import ParameterEdit
 from .exports import unusable_file_message, write_dataset, write_weights
 from .model.network import NetworkSnapshot, network_snapshot
 from .model.points import load_points, load_values
-from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
+from .model.settings import REGRESSION_LOSSES, TrainingSettings
 from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
 from .painting import Painter
-from .picture import names_of_inputs, names_of_outputs
 from .reset_confirmation import ResetConfirmation
+from .settings_form import SettingsForm
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named
-from .worker import (
-    BoundaryFrame,
-    DataFrame,
-    Progress,
-    TrainingWorker,
-    shut_down_at_exit,
-    start_thread,
-    stop_thread,
-)
+from .worker import BoundaryFrame, DataFrame, Progress, stop_thread
+from .worker_link import link_worker, unlink_requests
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
 
@@ -90,7 +84,6 @@ class TrainingPanel(QWidget):
         self._progress_dirty = False
         self._compare_dialog = None
         self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
-        self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
         self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
@@ -100,33 +93,7 @@ class TrainingPanel(QWidget):
         self._follow_theme()  # the app's theme may be dark already
         self._show_settings(self.settings)
 
-        self.worker = TrainingWorker(self.settings)
-        self.worker.progressed.connect(self._on_worker_progressed)
-        self.worker.boundary_updated.connect(self._on_worker_boundary_updated)
-        self.worker.data_changed.connect(self._on_worker_data_changed)
-        self.worker.model_reset.connect(self._on_worker_model_reset)
-        self.worker.settings_applied.connect(self._on_worker_settings_applied)
-        self.worker.diverged.connect(self._on_worker_paused_itself)
-        self.worker.stalled.connect(self.show_message)
-        self.worker.stop_reached.connect(self._on_worker_paused_itself)
-        self.worker.failed.connect(self._on_worker_failed)
-        self.worker_thread = start_thread(self.worker, "trainingWorkerThread")
-        shut_down_at_exit(self)
-        self.publish_requested.connect(self.worker.publish)
-        self.start_requested.connect(self.worker.start)
-        self.pause_requested.connect(self.worker.pause)
-        self.step_requested.connect(self.worker.step_once)
-        self.reset_requested.connect(self.worker.reset)
-        self.settings_requested.connect(self.worker.apply_settings)
-        self.points_requested.connect(self.worker.set_points)
-        self.values_requested.connect(self.worker.set_values)
-        self.point_requested.connect(self.worker.add_point)
-        self.focus_requested.connect(self.worker.set_focus)
-        self.wire_layout_requested.connect(self.worker.set_wire_layout)
-        if self.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
-            self.wire_layout_requested.emit(self.network_view.canvas.wire_layout)
-        self.parameter_requested.connect(self.worker.set_parameter)
-        self.setup_requested.connect(self.worker.load_setup)
+        self.worker, self.worker_thread = link_worker(self)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -180,6 +147,7 @@ class TrainingPanel(QWidget):
                                  (self.network_view, self.boundary_column, self.curves))
         self.splitter = self.body.splitter
         root.addWidget(self.body, 1)
+        self.form = SettingsForm(self.data_controls, self.network_controls, self.toolbar, self.network_view)
 
     @property
     def boundary(self) -> BoundaryView:
@@ -201,38 +169,13 @@ class TrainingPanel(QWidget):
 
     def _show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without sending anything."""
-        self.data_controls.show_settings(s)
-        self.network_controls.show_settings(s)
-        self.toolbar.show_steps_per_second(s.steps_per_second)
-        self.toolbar.stop_controls.show_settings(s)
-        self._show_dependent(s)
+        self.form.show(s, self._classes())
 
     def _show_dependent(self, s: TrainingSettings) -> None:
-        self.data_controls.show_dependent(s)
-        self.network_controls.show_dependent(s)
-        # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
-        # its +/- buttons always edit the architecture the controls show.
-        classes = self._data.data.classes if self._data is not None else ()
-        self.network_view.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
+        self.form.show_dependent(s, self._classes())
 
-    def _settings_from_controls(self) -> TrainingSettings:
-        values = {**self.data_controls.values(), **self.network_controls.values(),
-                  **self.toolbar.stop_controls.values(), "steps_per_second": self.toolbar.steps_per_second}
-        if values["dataset"] == "csv":
-            values["classes"] = self.settings.classes  # the file's
-        if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen; no accuracy
-            values["loss"] = values["loss"] if values["loss"] in REGRESSION_LOSSES else "mse"
-            if values["stop_when"] == "test_accuracy":
-                values["stop_when"] = "learned"
-            return replace(self.settings, **values)
-        if self.settings.regression or values["loss"] == "huber":  # back to a classification: its first loss
-            values["loss"] = "bce"
-        values["loss"] = self._fitting_loss(values["classes"], values["loss"])
-        return replace(self.settings, **values)
-
-    def _fitting_loss(self, classes: int, loss: str) -> str:
-        loss, self._binary_loss = fitting_loss(classes, loss, self._binary_loss)
-        return loss
+    def _classes(self) -> tuple[str, ...]:
+        return self._data.data.classes if self._data is not None else ()
 
     def set_settings(self, settings: TrainingSettings) -> None:
         """Show ``settings`` in the controls and send them to the worker."""
@@ -242,7 +185,7 @@ class TrainingPanel(QWidget):
         self._request_settings(settings)
 
     def _request_settings(self, settings: TrainingSettings) -> None:
-        if settings.loss != self.network_controls.values()["loss"]:
+        if not self.form.shows_loss(settings.loss):
             self._show_settings(settings)  # a loss the panel chose to fit the classes
         self._show_dependent(settings)
         if settings == self.settings:
@@ -253,7 +196,7 @@ class TrainingPanel(QWidget):
     @Slot()
     def _on_control_edited(self, *_) -> None:
         self.status.settings_edited()
-        self._request_settings(self._settings_from_controls())
+        self._request_settings(self.form.read(self.settings))
 
     # -- the toolbar and the plot --------------------------------------------------------------------
 
@@ -370,7 +313,7 @@ class TrainingPanel(QWidget):
         self.data_controls.show_csv_name(name)
         # The worker's session makes the same choice of loss (cross-entropy for more than two classes).
         self.settings = replace(self.settings, dataset="csv", classes=len(classes),
-                                loss=self._fitting_loss(len(classes), self.settings.loss))
+                                loss=self.form.fitting_loss(len(classes), self.settings.loss))
         self._show_settings(self.settings)
         self.clear_message()
         self.points_requested.emit(X, y, name, classes)
@@ -574,14 +517,7 @@ class TrainingPanel(QWidget):
         self._redraw_timer.stop()
         if self._compare_dialog is not None:
             self._compare_dialog.shutdown()
-        for signal in (self.publish_requested, self.start_requested, self.pause_requested, self.step_requested,
-                       self.reset_requested, self.settings_requested, self.points_requested, self.point_requested,
-                       self.values_requested,
-                       self.focus_requested, self.parameter_requested, self.wire_layout_requested):
-            try:
-                signal.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        unlink_requests(self)
         stop_thread(self.worker, self.worker_thread)
 
     @property

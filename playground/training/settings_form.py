@@ -1,0 +1,66 @@
+"""The settings the controls describe, and the controls showing settings: the data column, the network
+column, the toolbar's pace and stop condition, and the diagram's shape, read and written as one form.
+
+Reading the form also makes the choices one control implies for another: a regression keeps a
+regression loss and has no accuracy to stop at; more than two classes take cross-entropy, and the
+binary loss chosen before comes back when they go (`fitting_loss`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .data_controls import DataControls
+from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
+from .network_controls import NetworkControls
+from .network_view import NetworkView
+from .picture import names_of_inputs, names_of_outputs
+from .toolbar import TrainingToolbar
+
+
+class SettingsForm:
+    def __init__(self, data_controls: DataControls, network_controls: NetworkControls, toolbar: TrainingToolbar,
+                 network_view: NetworkView):
+        self.data_controls, self.network_controls, self.toolbar, self.network_view = (
+            data_controls, network_controls, toolbar, network_view)
+        self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
+
+    def show(self, s: TrainingSettings, classes: tuple[str, ...] = ()) -> None:
+        """Put ``s`` into the controls without sending anything."""
+        self.data_controls.show_settings(s)
+        self.network_controls.show_settings(s)
+        self.toolbar.show_steps_per_second(s.steps_per_second)
+        self.toolbar.stop_controls.show_settings(s)
+        self.show_dependent(s, classes)
+
+    def show_dependent(self, s: TrainingSettings, classes: tuple[str, ...] = ()) -> None:
+        """What follows from ``s`` without being one of its controls: enabled boxes, the diagram's shape."""
+        self.data_controls.show_dependent(s)
+        self.network_controls.show_dependent(s)
+        # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
+        # its +/- buttons always edit the architecture the controls show.
+        self.network_view.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
+
+    def shows_loss(self, loss: str) -> bool:
+        return self.network_controls.values()["loss"] == loss
+
+    def read(self, current: TrainingSettings) -> TrainingSettings:
+        """``current`` with every control's value, and the loss and stop condition those values need."""
+        values = {**self.data_controls.values(), **self.network_controls.values(),
+                  **self.toolbar.stop_controls.values(), "steps_per_second": self.toolbar.steps_per_second}
+        if values["dataset"] == "csv":
+            values["classes"] = current.classes  # the file's
+        if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen; no accuracy
+            values["loss"] = values["loss"] if values["loss"] in REGRESSION_LOSSES else "mse"
+            if values["stop_when"] == "test_accuracy":
+                values["stop_when"] = "learned"
+            return replace(current, **values)
+        if current.regression or values["loss"] == "huber":  # back to a classification: its first loss
+            values["loss"] = "bce"
+        values["loss"] = self.fitting_loss(values["classes"], values["loss"])
+        return replace(current, **values)
+
+    def fitting_loss(self, classes: int, loss: str) -> str:
+        """The loss for ``classes`` classes when ``loss`` was chosen (remembering a binary one put aside)."""
+        loss, self._binary_loss = fitting_loss(classes, loss, self._binary_loss)
+        return loss
