@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
 
 from .model.colours import (
     MISCLASSIFIED,
@@ -51,6 +52,10 @@ class BoundaryView:
         self.train_values = pg.ScatterPlotItem(symbol="o", size=point_size, name="train values")
         self.test_values = pg.ScatterPlotItem(symbol="t1", size=point_size + 3, name="test values")
         for scatter in (*self.train, *self.test, self.wrong, self.train_values, self.test_values):
+            # The points stay put while the picture under them changes up to 60 times a second: each scatter
+            # is painted once into a pixmap of the screen's pixels and that pixmap drawn again, until its
+            # points or the view change (pyqtgraph paints a scatter, even an empty one, point by point).
+            scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             item.addItem(scatter)
         self.regression = False
         self.levels = (-1.0, 1.0)  # a regression's colour scale, from its targets
@@ -64,6 +69,7 @@ class BoundaryView:
         self.focus: FocusMap | None = None  # a neuron shown in place of the output
         self.focus_levels = (-1.0, 1.0)
         self._output = None  # (probability, extent, contour): the last output, to show again
+        self._wrong_points = np.zeros((0, 2))  # the mistakes ringed now: a frame with the same ones redraws none
         self.set_theme(False)
 
     # -- what it shows --
@@ -89,15 +95,15 @@ class BoundaryView:
         self._values = (X_train, y_train, X_test, y_test)
         self.levels = value_levels(np.concatenate([y_train, y_test]))
         for scatter in (*self.train, *self.test):
-            scatter.setData(pos=np.zeros((0, 2)))
-        self.wrong.setData(pos=np.zeros((0, 2)))
+            self._set_scatter(scatter, np.zeros((0, 2)))
+        self._wrong_points = np.zeros((0, 2))
+        self._set_scatter(self.wrong, self._wrong_points)
         lut = strong_diverging_lut(self.dark)
         white, line = pg.mkPen("#FFFFFF", width=1.0), pg.mkPen(LINE_COLOURS[self.dark], width=1.0)
         sets = ((self.train_values, X_train, y_train, white), (self.test_values, X_test, y_test, line))
         for scatter, X, y, pen in sets:
             colours = lut[_lut_index(y, self.levels)]
-            scatter.setData(pos=X, brush=[pg.mkBrush(*c) for c in colours.tolist()], pen=pen)
-        self.test_values.setVisible(self.shows_test)
+            self._set_scatter(scatter, X, brush=[pg.mkBrush(*c) for c in colours.tolist()], pen=pen)
 
     def point_colours(self, test: bool = False) -> np.ndarray:
         """(n, 3) the colours a regression's training (or test) points are drawn in."""
@@ -108,10 +114,19 @@ class BoundaryView:
         """A classification's points, in their classes' colours (a regression's scatters emptied)."""
         self.regression, self._values = False, None
         for scatter in (self.train_values, self.test_values):
-            scatter.setData(pos=np.zeros((0, 2)))
+            self._set_scatter(scatter, np.zeros((0, 2)))
         for label in range(MAX_CLASSES):
-            self.train[label].setData(pos=X_train[y_train == label])
-            self.test[label].setData(pos=X_test[y_test == label])
+            self._set_scatter(self.train[label], X_train[y_train == label])
+            self._set_scatter(self.test[label], X_test[y_test == label])
+
+    def _set_scatter(self, scatter: pg.ScatterPlotItem, pos: np.ndarray, **style) -> None:
+        """``scatter`` shows the points ``pos``; it is hidden while it has none (or is a test set the
+        person hid): an empty scatter costs a paint all the same."""
+        scatter.setData(pos=pos, **style)
+        scatter.setVisible(len(pos) > 0 and (self.shows_test or not self._is_test(scatter)))
+
+    def _is_test(self, scatter: pg.ScatterPlotItem) -> bool:
+        return scatter is self.test_values or any(scatter is test for test in self.test)
 
     def set_extent(self, extent) -> None:
         """Keep the data's square ``extent`` in view; with equal scales on both axes, the plot shows more
@@ -131,8 +146,9 @@ class BoundaryView:
             contour = (contour_segments(probability, 0.5, xs, ys) if probability.ndim == 2
                        else (np.empty(0), np.empty(0)))
         self._output = (probability, extent, contour)
-        if misclassified is not None:
-            self.wrong.setData(pos=misclassified)
+        if misclassified is not None and not np.array_equal(misclassified, self._wrong_points):
+            self._wrong_points = misclassified
+            self._set_scatter(self.wrong, misclassified)
         if self.focus is None:
             self._paint(probability, extent, contour)
 
@@ -149,7 +165,7 @@ class BoundaryView:
     def set_test_visible(self, visible: bool) -> None:
         self.shows_test = visible
         for scatter in (*self.test, self.test_values):
-            scatter.setVisible(visible)
+            scatter.setVisible(visible and len(scatter.data) > 0)
 
     # -- painting --
 
