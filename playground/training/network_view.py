@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..numbers import format_number, full_number
-from .model.colours import class_colours, map_rgb, probability_contrast, rgb, tint_rgb
+from .model.colours import class_colours, rgb
 from .model.network import parameter_name
+from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
 from .neuron_map import NeuronMap, ParameterEditor
@@ -64,6 +65,7 @@ class NetworkPicture:
     weight_grads: tuple[np.ndarray, ...]
     bias_grads: tuple[np.ndarray, ...]
     wires: tuple[int, np.ndarray] | None = None  # (layout serial, RGBA image) when the worker drew new ones
+    images: NeuronImages | None = None    # the maps and biases in colour, when the worker coloured them
 
 
 def layer_title(layer: int, layers: int) -> str:
@@ -302,25 +304,15 @@ class NetworkCanvas(QWidget):
     def show_picture(self, picture: NetworkPicture) -> None:
         self.picture = picture
         self.set_sizes(picture.sizes, picture.input_names, picture.output_names)  # lays out again only when they change
-        colours = class_colours(self.dark)
-        layers = len(picture.sizes)
-        for layer, (column, maps, dead) in enumerate(zip(self.neurons, picture.maps, picture.dead)):
-            if layer == 0:  # an input over its own range, symmetric about 0
-                reach = np.maximum(np.abs(maps).reshape(len(maps), -1).max(axis=1), 1e-9)[:, None, None]
-                images = map_rgb(maps, -reach, reach, self.dark)
-            elif layer == layers - 1 and len(column) > 1:  # P(class c): from nothing to its colour
-                images = [tint_rgb(m, colours[c], self.dark) for c, m in enumerate(maps)]
-            elif layer == layers - 1:  # P(class 1), with the boundary plot's contrast
-                images = map_rgb(probability_contrast(maps), 0.0, 1.0, self.dark)
-            else:
-                images = map_rgb(maps, -1.0, 1.0, self.dark)
-            images = np.ascontiguousarray(np.asarray(images)[:, ::-1])  # row 0 of a map is the plane's bottom
-            for neuron, image, is_dead in zip(column, images, dead):
+        images = picture.images
+        if images is None or images.dark != self.dark:  # a frame from before the theme changed
+            images = neuron_images(picture.maps, picture.biases, self.dark)
+        for layer, (column, maps, dead) in enumerate(zip(self.neurons, images.maps, picture.dead)):
+            for neuron, image, is_dead in zip(column, maps, dead):
                 neuron.set_pixels(image)
                 neuron.dead = bool(is_dead)
             if layer > 0:
-                biases = map_rgb(picture.biases[layer - 1], -1.0, 1.0, self.dark)
-                for neuron, colour in zip(column, biases.tolist()):
+                for neuron, colour in zip(column, images.biases[layer - 1].tolist()):
                     neuron.bias_colour = QColor(*colour)
         if picture.wires is not None and self.wire_layout is not None and picture.wires[0] == self.wire_layout.serial:
             self._wire_pixels = np.ascontiguousarray(picture.wires[1])  # premultiplied ARGB words

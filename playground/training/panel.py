@@ -64,6 +64,7 @@ class TrainingPanel(QWidget):
     wire_layout_requested = Signal(object)
     parameter_requested = Signal(int, str, object, float)
     setup_requested = Signal(object)
+    theme_requested = Signal(bool)  # dark: the worker colours the diagram's maps for it
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -541,7 +542,9 @@ class TrainingPanel(QWidget):
         palette = self.palette()
         self.boundary_column.restyle(palette)
         self.curves.restyle(palette)
-        self.network_view.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
+        dark = palette.color(palette.ColorRole.Window).lightness() < 128
+        self.network_view.set_theme(dark)
+        self.theme_requested.emit(dark)
 
     def closeEvent(self, event) -> None:
         self.shutdown()

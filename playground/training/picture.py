@@ -42,6 +42,7 @@ def network_picture(frame: BoundaryFrame) -> NetworkPicture:
         weight_grads=tuple(frame.gradients[parameter_name(layer, "weight")] for layer in layers),
         bias_grads=tuple(frame.gradients[parameter_name(layer, "bias")] for layer in layers),
         wires=frame.wires,
+        images=frame.images,
     )
 
 

@@ -28,6 +28,7 @@ from threadpoolctl import threadpool_limits
 from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
 from .model.network import parameter_name
+from .model.neuron_images import NeuronImages, neuron_images
 from .model.points import SplitData
 from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
@@ -72,6 +73,7 @@ class BoundaryFrame:
     settings: TrainingSettings
     classes: tuple[str, ...]         # the name of each label
     wires: tuple[int, np.ndarray] | None = None  # the diagram's wires, drawn for layout serial: (serial, RGBA)
+    images: NeuronImages | None = None  # the diagram's maps and biases in colour
 
     @property
     def probability(self) -> np.ndarray:
@@ -251,6 +253,7 @@ class TrainingWorker(_ThreadedWorker):
         self._last_tick = 0.0
         self._focus: tuple[int, int] | None = None  # the neuron drawn at full resolution
         self._wire_layout: WireLayout | None = None
+        self._dark = False            # the theme the diagram's maps are coloured for
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
         self._setup_asked.connect(self._on_setup_asked)
@@ -370,6 +373,14 @@ class TrainingWorker(_ThreadedWorker):
         if not self._timer.isActive():
             self._emit_frame()
 
+    @Slot(bool)
+    @_guarded
+    def set_dark(self, dark: bool) -> None:
+        """Colour the diagram's maps for the dark (or light) theme from now on."""
+        self._dark = bool(dark)
+        if not self._timer.isActive():
+            self._emit_frame()
+
     @Slot(float)
     @_guarded
     def set_aspect(self, aspect: float) -> None:
@@ -480,9 +491,12 @@ class TrainingWorker(_ThreadedWorker):
         session = self.session
         self._last_frame = time.perf_counter()
         state = session.state_dict()
+        drawing = session.draw(self._focus)
+        biases = tuple(state[parameter_name(layer, "bias")] for layer in range(1, len(session.settings.layer_sizes)))
         self.boundary_updated.emit(BoundaryFrame(
-            self._run, session.step, session.draw(self._focus), session.grid.view_extent, session.misclassified(),
-            state, self._current_gradients(), session.settings, session.data.classes, self._wires(state)))
+            self._run, session.step, drawing, session.grid.view_extent, session.misclassified(),
+            state, self._current_gradients(), session.settings, session.data.classes, self._wires(state),
+            neuron_images(drawing.maps, biases, self._dark)))
 
     def _current_gradients(self) -> dict[str, np.ndarray]:
         """The gradients at the current weights: fresh when paused, at most `GRADIENT_RATE` a second while

@@ -13,7 +13,7 @@ REQUESTS = {
     "step_requested": "step_once", "reset_requested": "reset", "settings_requested": "apply_settings",
     "points_requested": "set_points", "values_requested": "set_values", "point_requested": "add_point",
     "focus_requested": "set_focus", "wire_layout_requested": "set_wire_layout",
-    "parameter_requested": "set_parameter", "setup_requested": "load_setup",
+    "parameter_requested": "set_parameter", "setup_requested": "load_setup", "theme_requested": "set_dark",
 }
 
 
@@ -33,6 +33,7 @@ def link_worker(panel) -> tuple[TrainingWorker, QThread]:
     shut_down_at_exit(panel)
     for request, slot in REQUESTS.items():
         getattr(panel, request).connect(getattr(worker, slot))
+    panel.theme_requested.emit(panel.network_view.canvas.dark)  # chosen before the worker existed
     if panel.network_view.canvas.wire_layout is not None:  # laid out before the worker existed
         panel.wire_layout_requested.emit(panel.network_view.canvas.wire_layout)
     return worker, thread

@@ -244,10 +244,14 @@ def test_discretise_and_show_test_data(qtbot, panel):
     discretize.setChecked(False)
     assert len(np.unique(panel.boundary.image.image)) > 2
     show_test = panel.findChild(object, "showTestCheck")
-    assert all(scatter.isVisible() for scatter in panel.boundary.test)
+    with_points = [scatter for scatter in panel.boundary.test if len(scatter.data)]
+    assert len(with_points) == 2  # one per class; the scatters of classes the data lacks are hidden, not painted
+    assert all(scatter.isVisible() == (scatter in with_points) for scatter in panel.boundary.test)
     show_test.setChecked(False)
     assert not any(scatter.isVisible() for scatter in panel.boundary.test)
     assert any(len(scatter.data) for scatter in panel.boundary.train)
+    show_test.setChecked(True)
+    assert all(scatter.isVisible() == (scatter in with_points) for scatter in panel.boundary.test)
 
 
 def test_a_step_decay_schedule_shows_the_rate_it_has_come_to(qtbot, panel):
