@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -36,7 +36,7 @@ from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
-from .neuron_map import NeuronMap, ParameterEditor
+from .neuron_map import NeuronMap, ParameterEditor, paint_neurons
 from .widgets import ElidedLabel, heading_font, named
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
@@ -313,7 +313,7 @@ class NetworkCanvas(QWidget):
                 neuron.dead = bool(is_dead)
             if layer > 0:
                 for neuron, colour in zip(column, images.biases[layer - 1].tolist()):
-                    neuron.bias_colour = QColor(*colour)
+                    neuron.bias_rgb = colour
         if picture.wires is not None and self.wire_layout is not None and picture.wires[0] == self.wire_layout.serial:
             self._wire_pixels = np.ascontiguousarray(picture.wires[1])  # premultiplied ARGB words
             height, width = self._wire_pixels.shape[:2]
@@ -340,6 +340,9 @@ class NetworkCanvas(QWidget):
         painter = QPainter(self)
         if self._wire_image is not None:
             painter.drawImage(0, 0, self._wire_image)
+        exposed = QRectF(event.rect())
+        paint_neurons(painter, [neuron for column in self.neurons for neuron in column
+                                if neuron.frame_rect.intersects(exposed) and not neuron.isHidden()], self.palette())
         if self.hovered_wire is not None and self.hovered_wire[0] - 1 < len(self._wires):
             layer, out, inp = self.hovered_wire
             ends = self._wires[layer - 1]

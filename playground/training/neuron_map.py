@@ -15,7 +15,10 @@ from .widgets import named
 class NeuronMap(QWidget):
     """One neuron: its map over the plane, its bias as a small square in the corner, a red cross when it
     is a dead ReLU (zero over the whole plane). It says when the mouse comes, goes and clicks; the
-    diagram decides what that means."""
+    diagram decides what that means.
+
+    The widget takes the mouse; the diagram paints it (`paint_neurons`), every neuron in one paint event:
+    a network of six layers of 64 has 386 of them, and a paint event each cost more than the pictures."""
 
     entered = Signal(object)          # this neuron
     left = Signal(object)
@@ -27,49 +30,46 @@ class NeuronMap(QWidget):
         self.layer, self.index = layer, index
         self._pixels: np.ndarray | None = None  # keeps the QImage's memory alive
         self._image: QImage | None = None
-        self.bias_colour: QColor | None = None
+        self.bias_rgb: tuple[int, int, int] | None = None  # the bias's colour
         self.dead = False
         self.hovered = False
+        self._place()
         self.setCursor(Qt.CursorShape.PointingHandCursor if layer > 0 else Qt.CursorShape.ArrowCursor)
-        # It paints every pixel of itself: the diagram under it (wires) need not be painted again.
-        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     def set_pixels(self, pixels: np.ndarray) -> None:
         """An (r, r, 3) uint8 C-contiguous image, row 0 at the top: kept, and made a QImage only when it
-        is painted (in a large network most neurons are scrolled out of sight)."""
+        is painted (in a large network most neurons are scrolled out of sight). The diagram repaints."""
         self._pixels = pixels
         self._image = None
-        self.update()
 
     @property
     def has_map(self) -> bool:
         return self._pixels is not None
 
-    def paintEvent(self, event) -> None:
-        painter = QPainter(self)
-        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+    def update(self) -> None:
+        """Painted by the diagram: its own area of the diagram is painted again."""
+        self.parentWidget().update(self.geometry())
+
+    def resizeEvent(self, event) -> None:
+        self._place()
+        super().resizeEvent(event)
+
+    def moveEvent(self, event) -> None:
+        self._place()
+        super().moveEvent(event)
+
+    def _place(self) -> None:
+        self.frame_rect = QRectF(self.geometry()).adjusted(0.5, 0.5, -0.5, -0.5)
+        side = max(4.0, self.frame_rect.width() / 4)
+        self.bias_rect = QRectF(self.frame_rect.left(), self.frame_rect.bottom() - side, side, side)
+
+    def image(self) -> QImage | None:
+        """The map as a QImage over the kept pixels (made when first painted)."""
         if self._image is None and self._pixels is not None:
             height, width = self._pixels.shape[:2]
             self._image = QImage(self._pixels.data, width, height, 3 * width, QImage.Format.Format_RGB888)
-        if self._image is not None:
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-            painter.drawImage(rect, self._image)
-        else:
-            painter.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Window))
-        palette = self.palette()
-        role = QPalette.ColorRole.Highlight if self.hovered else QPalette.ColorRole.Mid
-        painter.setPen(QPen(palette.color(role), 2.0 if self.hovered else 1.0))
-        painter.drawRect(rect)
-        if self.bias_colour is not None:
-            side = max(4.0, self.width() / 4)
-            painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 0.8))
-            painter.setBrush(self.bias_colour)
-            painter.drawRect(QRectF(0.5, self.height() - side - 0.5, side, side))
-        if self.dead:
-            painter.setPen(QPen(QColor(MISCLASSIFIED), 2.0))
-            painter.drawLine(rect.topLeft(), rect.bottomRight())
-            painter.drawLine(rect.topRight(), rect.bottomLeft())
-        painter.end()
+        return self._image
+
 
     def enterEvent(self, event) -> None:
         self.entered.emit(self)
@@ -83,6 +83,36 @@ class NeuronMap(QWidget):
         if event.button() == Qt.MouseButton.LeftButton and self.layer > 0:
             self.clicked.emit(self, self.mapToParent(event.position().toPoint()))
         super().mousePressEvent(event)
+
+
+def paint_neurons(painter: QPainter, neurons: list[NeuronMap], palette: QPalette) -> None:
+    """Draw ``neurons`` where they lie on the diagram's ``painter``: maps first, then every frame and bias
+    square in one call each (a pen set per neuron cost as much as its picture)."""
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    window = palette.color(QPalette.ColorRole.Window)
+    for neuron in neurons:
+        image = neuron.image()
+        if image is not None:
+            painter.drawImage(neuron.frame_rect, image)
+        else:
+            painter.fillRect(neuron.frame_rect, window)
+        if neuron.bias_rgb is not None:
+            painter.fillRect(neuron.bias_rect, QColor(*neuron.bias_rgb))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1.0))
+    painter.drawRects([neuron.frame_rect for neuron in neurons])
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 0.8))
+    painter.drawRects([neuron.bias_rect for neuron in neurons if neuron.bias_rgb is not None])
+    painter.setPen(QPen(QColor(MISCLASSIFIED), 2.0))
+    for neuron in neurons:
+        if neuron.dead:
+            rect = neuron.frame_rect
+            painter.drawLine(rect.topLeft(), rect.bottomRight())
+            painter.drawLine(rect.topRight(), rect.bottomLeft())
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2.0))
+    for neuron in neurons:
+        if neuron.hovered:
+            painter.drawRect(neuron.frame_rect)
 
 
 class ParameterEditor(QLineEdit):
