@@ -1,13 +1,14 @@
 """Training panel speed and responsiveness, measured offscreen in one run.
 
-Targets (issues 5 and 10): the default setup (two moons, 2-16-16-1 tanh, Adam 0.01, full batch)
+Targets (issues 5, 10 and 21): the default setup (two moons, 2-16-16-1 tanh, Adam 0.01, full batch)
 reaches 97% test accuracy within 3 s of pressing Play at the Fastest pace (the default pace, 20
 steps a second, is a teacher's: its time is printed too); the decision boundary and the diagram's 34
-neuron maps are redrawn at least 30 times a second; the GUI event loop never stalls for more than
-50 ms (a 5 ms timer records the gaps between its ticks); memory grows by less than 20 MB over
-20,000 training steps (at the Fastest pace). With six hidden layers of 64 neurons, at 500 steps a
-second: at least 10 redraws a second and no stall over 100 ms. Half of each watch has a neuron
-hovered, its map on the big plot.
+neuron maps are redrawn at least 60 times a second (a display's refresh rate); the GUI event loop
+never stalls for more than 17 ms, one display frame (a 5 ms timer records the gaps between its
+ticks); memory grows by less than 20 MB over 20,000 training steps (at the Fastest pace). With six
+hidden layers of 64 neurons, at 500 steps a second: at least 30 redraws a second and no stall over
+33 ms. Half of each watch has a neuron hovered, its map on the big plot. The gradient health plot is
+shown throughout (it is redrawn with the curves).
 Printed, not asserted: timings belong here, not in the test suite.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/training_speed.py
@@ -29,14 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from playground.gc_pauses import freeze_startup_objects  # noqa: E402
 from playground.training.panel import TrainingPanel  # noqa: E402
 
 ACCURACY_TARGET, ACCURACY_SECONDS = 0.97, 3.0
 BIG_PACE = 500  # steps a second: the pace the six-layer watch trains at
-REDRAW_TARGET = 30.0
-STALL_TARGET_MS = 50.0
+REDRAW_TARGET = 60.0
+STALL_TARGET_MS = 17.0
 BIG_HIDDEN = (64,) * 6
-BIG_REDRAW_TARGET, BIG_STALL_TARGET_MS = 10.0, 100.0
+BIG_REDRAW_TARGET, BIG_STALL_TARGET_MS = 30.0, 33.0
 MEMORY_STEPS, MEMORY_TARGET_MB = 20_000, 20.0
 WATCH_SECONDS = 4.0
 
@@ -104,9 +106,10 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
-def redraw_counts(panel) -> tuple[int, int, int]:
-    """Boundary images, diagram pictures (neuron maps), wire images painted so far."""
-    return panel.boundary_redraws, panel.network_view.canvas.redraws, panel.network_view.canvas.wire_redraws
+def redraw_counts(panel) -> tuple[int, int, int, int]:
+    """Boundary images, diagram pictures (neuron maps), wire images, gradient health lines drawn so far."""
+    canvas = panel.network_view.canvas
+    return panel.boundary_redraws, canvas.redraws, canvas.wire_redraws, panel.curves.gradient_health.redraws
 
 
 def watch(panel, seconds: float, until=None) -> dict:
@@ -129,9 +132,10 @@ def watch(panel, seconds: float, until=None) -> dict:
     watched = time.perf_counter() - started
     gaps.stop()
     after = redraw_counts(panel)
-    boundary, pictures, wires = ((b - a) / watched for a, b in zip(before, after))
+    boundary, pictures, wires, health = ((b - a) / watched for a, b in zip(before, after))
     return {"reached_at": reached_at, "reached_step": reached_step, "boundary": boundary, "pictures": pictures,
-            "wires": wires, "redraws": min(boundary, pictures), "worst": max(gaps.gaps) * 1000,
+            "wires": wires, "health": health, "redraws": min(boundary, pictures, health),
+            "worst": max(gaps.gaps) * 1000,
             "p99": statistics.quantiles(gaps.gaps, n=100)[98] * 1000, "steps": (panel.step - step_before) / watched}
 
 
@@ -141,8 +145,10 @@ def main() -> None:
     panel.set_settings(replace(panel.settings, stop_when="never"))  # on past the point the moons are learned
     panel.resize(1400, 860)
     panel.show()
+    panel.findChild(object, "gradientHealthCheck").setChecked(True)
     run_until(lambda: panel.boundary_redraws > 0, 10)
     run_until(lambda: False, 0.3)  # settle
+    freeze_startup_objects()  # as the app does once its window is up
 
     # 0. At the default pace, a teacher's: how long the moons take to reach 97%.
     started = time.perf_counter()
@@ -205,8 +211,9 @@ def main() -> None:
 
 
 def print_watch(seen: dict, redraw_target: float, stall_target: float, pace: str = "at the Fastest pace") -> None:
-    print(f"  boundary + neuron maps / s   : {seen['redraws']:6.1f} (boundary {seen['boundary']:.1f}, maps "
-          f"{seen['pictures']:.1f}, wires {seen['wires']:.1f})   target >= {redraw_target:.0f}   "
+    print(f"  boundary, maps, health / s   : {seen['redraws']:6.1f} (boundary {seen['boundary']:.1f}, maps "
+          f"{seen['pictures']:.1f}, gradient health {seen['health']:.1f}; wires {seen['wires']:.1f})"
+          f"   target >= {redraw_target:.0f}   "
           f"{verdict(seen['redraws'] >= redraw_target)}")
     print(f"  longest event-loop stall     : {seen['worst']:6.1f} ms (99th percentile {seen['p99']:.1f} ms)"
           f"   target <= {stall_target:.0f} ms   {verdict(seen['worst'] <= stall_target)}")

@@ -73,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     from .app import APP_NAME, MainWindow
     from .errors import ExceptionReporter, configure_logging
+    from .gc_pauses import freeze_startup_objects
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
@@ -84,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     for item in opened:
         window.open_read_file(item)
+    freeze_startup_objects()
     return app.exec()
 
 

@@ -18,6 +18,15 @@ import pyqtgraph as pg
 from ..numbers import format_number
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def nice_ceiling(value: float) -> float:
+    """The smallest of 1, 2, 5 x 10^k at or above ``value``."""
+    exponent = math.floor(math.log10(value))
+    for mantissa in (1, 2, 5, 10):
+        if mantissa * 10.0**exponent >= value:
+            return mantissa * 10.0**exponent
+    return 10.0 ** (exponent + 1)
 MIN_DECADE_PIXELS = 18   # labelled decades at least this far apart: else every second (or fifth) one
 PERCENT_STEPS = (20, 50, 100)
 MIN_LABEL_PIXELS = 16    # a percentage label needs this much height

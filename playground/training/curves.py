@@ -17,7 +17,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
-from .axes import LossAxis, PercentAxis, StepAxis
+from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
 from .confusion import ConfusionView
 from .gradient_plot import GradientHealthPlot
 from .model.session import Metrics, percent
@@ -29,15 +29,6 @@ AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
 CURVE_MIN_DATA = 60  # a curve plot's data area at least this tall at 100%: a curve one can follow
 STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
-
-
-def nice_ceiling(value: float) -> float:
-    """The smallest of 1, 2, 5 x 10^k at or above ``value``."""
-    exponent = math.floor(math.log10(value))
-    for mantissa in (1, 2, 5, 10):
-        if mantissa * 10.0**exponent >= value:
-            return mantissa * 10.0**exponent
-    return 10.0 ** (exponent + 1)
 
 
 class History:
@@ -301,7 +292,7 @@ class CurvesColumn(QWidget):
     # -- painting --
 
     def show_figures(self, progress: Progress | None) -> None:
-        self.gradient_health.show_health(progress.health if progress is not None else None)
+        self.gradient_health.show_shares(progress.health if progress is not None else None)
         if progress is None:
             self.accuracy_label.setText("Test R² –" if self.regression else "Test accuracy –")
             for label in self.figure_labels.values():

@@ -4,11 +4,14 @@ ReLUs. It draws what the worker sends (`model.gradient_log.HealthFrame`, copies)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
+from .axes import nice_ceiling
 from .model.gradient_log import HealthFrame
 from .widgets import named, style_plot
 
@@ -35,6 +38,10 @@ class GradientHealthPlot(QWidget):
         item.setLabel("left", "‖∇W‖")
         item.setLabel("bottom", "step")
         item.setMouseEnabled(False, False)
+        # Redrawn with every picture while training runs: the axes move in whole jumps (steps: 100, 200,
+        # 500, ...; norms: whole decades), not with every point, since new tick labels cost the most.
+        item.enableAutoRange(axis="xy", enable=False)
+        self._ranges: tuple | None = None
         self.plot.setMinimumHeight(140)
         layout.addWidget(self.plot, 1)
         self.shares_label = named(QLabel("–"), "gradientHealthShares",
@@ -43,19 +50,31 @@ class GradientHealthPlot(QWidget):
         layout.addWidget(self.shares_label)
         self.curves: list[pg.PlotDataItem] = []
         self.frame: HealthFrame | None = None
+        self.redraws = 0  # the lines put on the plot, for the speed bench
 
     def show_health(self, frame: HealthFrame | None) -> None:
+        """The lines and the shares of ``frame`` (None: nothing yet)."""
+        self.show_lines(frame)
+        self.show_shares(frame)
+
+    def show_lines(self, frame: HealthFrame | None) -> None:
+        """Each layer's gradient norms so far: with every picture of the network, at the display's rate
+        while it trains (the shares' text changes at the readouts' pace, `show_shares`)."""
         self.frame = frame
+        self.redraws += 1
         if frame is None or not len(frame.steps):
             for curve in self.curves:
                 curve.setData([], [])
-            self.shares_label.setText("–")
             return
         layers = frame.norms.shape[1]
         item = self.plot.getPlotItem()
         while len(self.curves) < layers:
             index = len(self.curves)
-            self.curves.append(item.plot(pen=pg.mkPen(layer_colour(index), width=2), name=f"layer {index + 1}"))
+            curve = item.plot(pen=pg.mkPen(layer_colour(index), width=2), name=f"layer {index + 1}")
+            curve.setDownsampling(auto=True, method="peak")  # as many points as the plot has pixels across
+            curve.setClipToView(True)
+            self.curves.append(curve)
+        self._follow_ranges(frame)
         for index, curve in enumerate(self.curves):
             if index < layers:
                 norms = frame.norms[:, index]
@@ -64,7 +83,24 @@ class GradientHealthPlot(QWidget):
                 curve.show()
             else:
                 curve.hide()
-        self.shares_label.setText(shares_text(frame))
+
+    def _follow_ranges(self, frame: HealthFrame) -> None:
+        """Steps from the first to a nice number past the last; the norms' whole decades (log10 units)."""
+        first, last = float(frame.steps[0]), float(frame.steps[-1])
+        norms = frame.norms[np.isfinite(frame.norms) & (frame.norms > 0)]
+        low, high = ((math.floor(np.log10(norms.min())), math.ceil(np.log10(norms.max()))) if norms.size
+                     else (-1, 0))
+        ranges = (first, nice_ceiling(max(last - first, 100.0)), low, max(high, low + 1))
+        if ranges != self._ranges:
+            self._ranges = ranges
+            item = self.plot.getPlotItem()
+            item.setXRange(first, first + ranges[1], padding=0.02)
+            item.setYRange(ranges[2], ranges[3], padding=0.02)
+
+    def show_shares(self, frame: HealthFrame | None) -> None:
+        """Each hidden layer's share of saturated or dead units, in words."""
+        self.frame = frame
+        self.shares_label.setText(shares_text(frame) if frame is not None and len(frame.steps) else "–")
 
     def last_norms(self) -> np.ndarray:
         """Each layer's weight-gradient norm at the last step drawn (first layer first)."""

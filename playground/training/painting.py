@@ -48,8 +48,12 @@ class Painter:
         self.boundary_column.show_focus(focus, title, levels)
 
     def offer_progress(self, progress: Progress | None) -> None:
-        """The latest report, for `paint_progress` to show when its time comes (at once when not running)."""
+        """The latest report, for `paint_progress` to show when its time comes (at once when not running);
+        the gradient health lines at once, a picture like the boundary (when they are shown)."""
         self.readouts.offer(progress, urgent=progress is None or not progress.running)
+        health_plot = self.curves.gradient_health
+        if health_plot.isVisible() or progress is None or not progress.running:
+            health_plot.show_lines(progress.health if progress is not None else None)
 
     def paint_progress(self, force: bool = False) -> str | None:
         """The report due, on the toolbar, the figures and the summary together; the summary if it changed."""

@@ -37,11 +37,13 @@ from .model.wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 
-TICK_MS = 20          # one chunk of steps per tick: 50 a second
+TICK_MS = 16          # one chunk of steps per tick: about 60 a second, a display's rate
 CHUNK_BUDGET_S = 0.010  # a chunk of steps at a pace ends after this long: pictures go out between chunks
-FASTEST_CHUNK_S = 0.015  # "Fastest": chunks of this long, one after another, the pictures between them
+MIN_CHUNK_S = 0.004   # "Fastest": a chunk lasts until the next picture is due, and at least this long
 MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
-FRAME_RATE = 60.0     # boundary images at most this often (when a chunk takes less than a tick)
+FRAME_RATE = 60.0     # boundary images at most this often: a display's refresh rate
+# A picture is due this long after the last one began: a tick late or early still makes one per tick.
+FRAME_DUE_S = 0.8 / FRAME_RATE
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
 RACE_FRAME_RATE = 20.0
@@ -415,7 +417,10 @@ class TrainingWorker(_ThreadedWorker):
             return
         pace = self.session.settings.steps_per_second
         now = time.perf_counter()
-        deadline = now + (FASTEST_CHUNK_S if pace is None else CHUNK_BUDGET_S)
+        if pace is None:  # train until the next picture is due: one picture a display frame
+            deadline = max(now + MIN_CHUNK_S, self._last_frame + 1.0 / FRAME_RATE)
+        else:
+            deadline = now + CHUNK_BUDGET_S
         if pace is None:
             count = 1_000_000
         else:
@@ -428,7 +433,7 @@ class TrainingWorker(_ThreadedWorker):
         self._last_tick = now
         if self._running and taken:
             self._emit_progress()
-            if time.perf_counter() - self._last_frame >= 1.0 / FRAME_RATE:
+            if time.perf_counter() - self._last_frame >= FRAME_DUE_S:
                 self._emit_frame()
         # Fastest: the next chunk as soon as the requests queued meanwhile have run; a pace: every tick.
         interval = 0 if pace is None else TICK_MS

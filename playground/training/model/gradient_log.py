@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.nn import Linear, gradient_health
 
-MAX_SHOWN = 4000  # at most this many steps go to the plot (evenly thinned): a line cannot show more
+MAX_SHOWN = 1000  # at most this many steps go to the plot (evenly thinned): two a pixel of the widest plot
 
 
 @dataclass(frozen=True)
