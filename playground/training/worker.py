@@ -45,6 +45,7 @@ FRAME_RATE = 60.0     # boundary images at most this often: a display's refresh 
 # A picture is due this long after the last one began: a tick late or early still makes one per tick.
 FRAME_DUE_S = 0.8 / FRAME_RATE
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
+WIRE_SHARE = 0.1      # ... and at most this share of the worker's time (six layers of 64: 40-70 ms an image)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
 RACE_FRAME_RATE = 20.0
 
@@ -257,6 +258,7 @@ class TrainingWorker(_ThreadedWorker):
         self._wire_layout: WireLayout | None = None
         self._dark = False            # the theme the diagram's maps are coloured for
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
+        self._wire_cost = 0.0  # how long the last wire image took
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
         self._setup_asked.connect(self._on_setup_asked)
 
@@ -521,11 +523,14 @@ class TrainingWorker(_ThreadedWorker):
             return None
         serial, drawn_at = self._wires_drawn
         now = time.perf_counter()
-        if serial == layout.serial and now - drawn_at < 1.0 / WIRE_RATE and self._timer.isActive():
+        interval = max(1.0 / WIRE_RATE, self._wire_cost / WIRE_SHARE)
+        if serial == layout.serial and now - drawn_at < interval and self._timer.isActive():
             return None
         self._wires_drawn = (layout.serial, now)
         weights = [state[parameter_name(layer, "weight")] for layer in range(1, len(sizes))]
-        return layout.serial, layout.render(weights)
+        image = layout.render(weights)
+        self._wire_cost = time.perf_counter() - now
+        return layout.serial, image
 
 
 # -- the optimizer race ------------------------------------------------------------------------------
