@@ -144,3 +144,12 @@ def test_a_reopened_setup_counts_its_epochs_and_reads_the_first_files_pace():
     old = dict(document, settings={**{k: v for k, v in document["settings"].items() if k != "steps_per_second"},
                                    "steps_per_frame": 10})
     assert from_dict(old).settings.steps_per_second == 500  # ten steps at each of 50 frames a second
+
+
+def test_the_gui_thread_waits_at_most_half_a_millisecond_for_the_interpreter(qtbot, panel):
+    """The training thread runs Python; the GUI thread asks for the interpreter some twenty times a frame."""
+    import sys
+
+    from playground.training.worker import GIL_SWITCH_S
+
+    assert sys.getswitchinterval() <= GIL_SWITCH_S
