@@ -56,6 +56,7 @@ class AnimatorPanel(QWidget):
     concealment_changed = Signal(object)  # an editor Concealment: what the editor's cards must hide as well
     step_reached = Signal(int)  # the new position (0 = before the first frame)
     network_requested = Signal()  # the person chose the training network: the main window sends a snapshot
+    hiding_applied = Signal()  # what a quiz hides was worked out again (an answer may have revealed a step)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -339,12 +340,13 @@ class AnimatorPanel(QWidget):
         """Predict mode on or off (it works on scalar graphs: the editor's)."""
         self.predict.set_on(on)
 
-    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=()) -> None:
+    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=(), tangents=()) -> None:
         """A lesson's exercise on ``document`` (default: the graph shown now): while the animator shows that
         graph, the steps after ``position``, and those that hand a share of its gradient to a node in
         ``asked``, show "?" for their numbers (in the step list, the step box and on the cards; the
-        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson."""
-        self.hiding.hide_after(position, maths_of(document) if document is not None else self.maths, asked)
+        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson. ``tangents``:
+        the (node, input) ids forward mode's questions still ask (their tangents show "?" in forward mode)."""
+        self.hiding.hide_after(position, maths_of(document) if document is not None else self.maths, asked, tangents)
         self._apply_hiding()
         self.refresh_text()
 
@@ -358,12 +360,13 @@ class AnimatorPanel(QWidget):
         if self._animation is not None:
             self.hiding.apply(self._animation, self._document, self.maths)
             self.pitfalls.conceal(self.hidden_positions, self._animation.timeline)  # the mistaken replay too
-        concealment = NOTHING_CONCEALED
+        concealment = self.hiding.concealment  # forward mode's, on the editor's graph
         if self._source == "graph" and isinstance(self._animation, DocumentAnimation):
             concealment = editor_concealment(self._animation.timeline, self.hidden_positions)
         if concealment != self._concealment:  # the editor's cards hide what the animator hides
             self._concealment = concealment
             self.concealment_changed.emit(concealment)
+        self.hiding_applied.emit()
 
     @guarded
     def _on_predict_hiding_changed(self) -> None:
