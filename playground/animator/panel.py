@@ -173,8 +173,9 @@ class AnimatorPanel(QWidget):
             self.status_message.emit(f"Backward animator: {error}")
             return False
         self._document, self.maths = copy, maths_of(copy)
-        if copy.is_tensor_graph and build is None:  # at tensor level, replaying the editor's graph as engine tensors
-            return self._show_tensor_animation(lambda: document_animation(copy), "graph", "this graph")
+        if copy.is_tensor_graph:  # at tensor level, replaying the editor's graph as engine tensors
+            build = build or document_animation
+            return self._show_tensor_animation(lambda: build(copy), source, "this graph")
         self._set_source(source)
         self.scene.show_document(copy)
         build = build or (lambda copy: DocumentAnimation(copy, self.pitfalls.prepare(copy)))

@@ -209,12 +209,19 @@ def work_of_network(model, loss_fn, X, y) -> WorkCount:
     counts them), against ``loss.backward_steps()`` once."""
     model = deepcopy(model)
     loss = loss_fn(model(Tensor(np.asarray(X, dtype=np.float64))), y)
+    return work_of_tensors(loss, model.parameters())
+
+
+def work_of_tensors(loss: Tensor, leaves) -> WorkCount:
+    """The work for the gradients of the scalar tensor ``loss`` by every element of each of ``leaves``: a
+    forward pass per element (one sweep per leaf counts them: a one-hot tangent visits the same edges
+    wherever its 1 is), against one backward pass (the graph is kept: it may be shown afterwards)."""
     scalars = forward = 0
-    for parameter in model.parameters():
-        tangent = np.zeros(parameter.shape)
+    for leaf in leaves:
+        tangent = np.zeros(leaf.shape)
         tangent.flat[0] = 1.0
-        visited = sum(1 for _ in forward_steps(loss, {parameter: tangent}))
-        scalars += parameter.size
-        forward += parameter.size * visited
-    backward = sum(1 for _ in loss.backward_steps())
+        visited = sum(1 for _ in forward_steps(loss, {leaf: tangent}))
+        scalars += leaf.size
+        forward += leaf.size * visited
+    backward = sum(1 for _ in loss.backward_steps(retain_graph=True))
     return WorkCount(scalars, forward, backward)
