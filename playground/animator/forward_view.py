@@ -23,6 +23,8 @@ from .model.forward_timeline import ForwardAnimation, inputs_of, work_of_graph, 
 from .model.tensor_forward import TensorForwardAnimation, index_text, tensor_inputs
 
 FORWARD_SOURCE = ("forward", "Forward mode (the editor's graph)")
+FORWARD_NETWORK_SOURCE = ("forward-network", "Forward mode (the training network)")
+FORWARD_SOURCES = (FORWARD_SOURCE[0], FORWARD_NETWORK_SOURCE[0])
 MAX_ELEMENTS = 1024  # the element combo lists this many of a large input's elements
 COUNTER_STYLE = "QLabel#workCounter { color: palette(text); background: palette(alternate-base); padding: 3px 6px; }"
 
@@ -31,6 +33,7 @@ class ForwardView:
     def __init__(self, panel):
         self.panel = panel
         panel.source_combo.addItem(FORWARD_SOURCE[1], FORWARD_SOURCE[0])
+        panel.source_combo.addItem(FORWARD_NETWORK_SOURCE[1], FORWARD_NETWORK_SOURCE[0])
         self.input_combo = QComboBox()
         self.input_combo.setObjectName("forwardInputCombo")
         self.input_combo.setAccessibleName("forwardInputCombo: the input forward mode takes the derivative by")
@@ -51,12 +54,16 @@ class ForwardView:
         self.counter.setStyleSheet(COUNTER_STYLE)
         self.counter.setVisible(False)
         self.network_work = None  # the training network's WorkCount, once it has been sent
-        panel.source_combo.activated.connect(self._on_source_combo_activated)  # after the panel's own slot
+        self._network = None  # (model, loss_fn, X, y, description) of the training network last sent
+        # Connected before the panel's own slot (arrange runs first): once forward mode shows, the panel's slot sees
+        # its source shown and leaves it; when it could not be shown, the panel's slot shows the editor's graph.
+        panel.source_combo.activated.connect(self._on_source_combo_activated)
         self.input_combo.activated.connect(self._on_input_combo_activated)
         panel.step_reached.connect(self._on_panel_step_reached)
         panel.follower.changed.connect(self._on_followed_document_changed)
         self._edited_in_forward = False  # the editor's graph changed while forward mode showed it
         self._input_name = ""  # the input of the last forward pass
+        self._parameter_names: list[str] = []  # the training network's, once forward mode has run on it
 
     @property
     def is_on(self) -> bool:
@@ -94,7 +101,7 @@ class ForwardView:
             if element is None:  # the element chosen stays while the input does
                 element = max(self.element_combo.currentIndex(), 0) if same_input else 0
             element = self._list_elements(document.shape_of(input_id) or (), element)
-            build = partial(TensorForwardAnimation, input_id=input_id, element=element)
+            build = partial(TensorForwardAnimation.of_document, input_id=input_id, element=element)
         else:
             build = partial(ForwardAnimation, input_id=input_id)
         loaded = panel.load(document, build, FORWARD_SOURCE[0])
@@ -122,8 +129,45 @@ class ForwardView:
             self.element_combo.setCurrentIndex(element)
         return element
 
-    def count_network(self, model, loss_fn, X, y) -> None:
-        """The training network was sent: count the work of its gradients both ways (on a copy)."""
+    def load_network(self, parameter: str | None = None, element: int | None = None) -> bool:
+        """Forward mode on the training network (one batch) along the parameter named ``parameter`` (W1, b1, ...;
+        default: the one chosen, else the first) and its element at flat index ``element``; False (and a
+        message) if there is no network or it cannot be animated."""
+        panel = self.panel
+        if self._network is None:
+            panel.network_requested.emit()  # the main window answers with count_network() and load_network()
+        if self._network is None:
+            panel.status_message.emit("Forward mode: the training panel has no network yet: open the Training tab")
+            return False
+        model, loss_fn, X, y, description = self._network
+        names = self._parameter_names if self._parameter_names else []
+        wanted = parameter if parameter is not None else self.input_combo.currentText()
+        index = names.index(wanted) if wanted in names else 0
+        same_input = bool(names) and names[index] == self._input_name
+        if element is None:
+            element = max(self.element_combo.currentIndex(), 0) if same_input else 0
+        shape = list(model.parameters())[index].shape
+        element = self._list_elements(shape, element)
+        build = partial(TensorForwardAnimation.of_network, model, loss_fn, X, y, parameter=index, element=element)
+        loaded = panel.show_tensor_animation(build, FORWARD_NETWORK_SOURCE[0], description)
+        if loaded:
+            animation = panel.animation
+            self._parameter_names = animation.leaf_titles
+            with QSignalBlocker(self.input_combo):
+                self.input_combo.clear()
+                self.input_combo.addItems(animation.leaf_titles)
+                self.input_combo.setCurrentIndex(index)
+            self._input_name = animation.leaf_titles[index]
+            self.counter.setText(animation.work.text())
+            panel.status_message.emit(f"Forward mode along {animation.seed_name}: {len(panel.timeline)} steps, "
+                                      "one per node")
+        self._show_controls()
+        return loaded
+
+    def count_network(self, model, loss_fn, X, y, description: str = "the network") -> None:
+        """The training network was sent: count the work of its gradients both ways (on a copy), and keep it
+        for forward mode on it."""
+        self._network, self._parameter_names = (model, loss_fn, X, y, description), []
         try:
             self.network_work = work_of_network(model, loss_fn, X, y)
         except Exception as error:  # a counter must not stop the network's animation
@@ -133,32 +177,41 @@ class ForwardView:
 
     def _show_controls(self) -> None:
         source = self.panel.source
-        self.input_combo.setVisible(source == FORWARD_SOURCE[0])
-        self.element_combo.setVisible(source == FORWARD_SOURCE[0] and isinstance(self.panel.animation,
-                                                                                  TensorForwardAnimation)
+        self.input_combo.setVisible(source in FORWARD_SOURCES)
+        self.element_combo.setVisible(source in FORWARD_SOURCES and isinstance(self.panel.animation,
+                                                                                TensorForwardAnimation)
                                       and self.element_combo.count() > 1)
         if source == "network" and self.network_work is not None:
             self.counter.setText(self.network_work.text())
-        self.counter.setVisible(source in (FORWARD_SOURCE[0], "network") and bool(self.counter.text()))
+        self.counter.setVisible(source in (*FORWARD_SOURCES, "network") and bool(self.counter.text()))
 
     def _on_source_combo_activated(self, index: int) -> None:
         self._edited_in_forward = False  # the person chose: no edit brings forward mode back now
         try:
-            if self.panel.source_combo.itemData(index) == FORWARD_SOURCE[0]:
+            chosen = self.panel.source_combo.itemData(index)
+            if chosen == FORWARD_SOURCE[0]:
                 self.load()
+            elif chosen == FORWARD_NETWORK_SOURCE[0]:
+                self.load_network()
             self._show_controls()
         except Exception as error:  # a slot: the animator goes on
             report_handled(error, "starting forward mode")
 
+    def _load_shown(self, name: str, element: int | None = None) -> bool:
+        """Forward mode again on what it shows (the editor's graph or the network), along ``name``."""
+        if self.panel.source == FORWARD_NETWORK_SOURCE[0]:
+            return self.load_network(name, element)
+        return self.load(name, element)
+
     def _on_input_combo_activated(self, index: int) -> None:
         try:
-            self.load(self.input_combo.itemText(index))
+            self._load_shown(self.input_combo.itemText(index))
         except Exception as error:
             report_handled(error, "changing forward mode's input")
 
     def _on_element_combo_activated(self, index: int) -> None:
         try:
-            self.load(self.input_combo.currentText(), index)
+            self._load_shown(self.input_combo.currentText(), index)
         except Exception as error:
             report_handled(error, "changing forward mode's element")
 

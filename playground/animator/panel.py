@@ -175,7 +175,7 @@ class AnimatorPanel(QWidget):
         self._document, self.maths = copy, maths_of(copy)
         if copy.is_tensor_graph:  # at tensor level, replaying the editor's graph as engine tensors
             build = build or document_animation
-            return self._show_tensor_animation(lambda: build(copy), source, "this graph")
+            return self.show_tensor_animation(lambda: build(copy), source, "this graph")
         self._set_source(source)
         self.scene.show_document(copy)
         build = build or (lambda copy: DocumentAnimation(copy, self.pitfalls.prepare(copy)))
@@ -186,7 +186,7 @@ class AnimatorPanel(QWidget):
         at tensor level (each layer a node showing shapes and gradient norms), replaying the engine's
         ``Tensor.backward_steps()``. ``model`` should be a copy: its ``.grad``s are filled. False (and a
         message) if it cannot be; what was shown then stays."""
-        return self._show_tensor_animation(lambda: tensor_animation(model, loss_fn, X, y), "network", description)
+        return self.show_tensor_animation(lambda: tensor_animation(model, loss_fn, X, y), "network", description)
 
     def load_tensor_result(self, result, description: str = "the tensor from Python") -> bool:
         """Animate whatever the scalar tensor ``result`` was computed from (``playground.show(loss)``), at
@@ -194,9 +194,9 @@ class AnimatorPanel(QWidget):
         if self.source_combo.findData(PYTHON_SOURCE[0]) < 0:
             self.source_combo.addItem(PYTHON_SOURCE[1], PYTHON_SOURCE[0])
         self._python_result = result
-        return self._show_tensor_animation(lambda: graph_animation(result), PYTHON_SOURCE[0], description)
+        return self.show_tensor_animation(lambda: graph_animation(result), PYTHON_SOURCE[0], description)
 
-    def _show_tensor_animation(self, build, source: str, description: str) -> bool:
+    def show_tensor_animation(self, build, source: str, description: str) -> bool:
         self.pause()
         try:
             animation = build()

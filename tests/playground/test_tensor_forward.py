@@ -7,12 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import jvp
+from engine import Tensor, jvp
 from playground.animator.forward_view import FORWARD_SOURCE
 from playground.animator.model.editor_tensors import document_tensors
 from playground.animator.model.tensor_forward import TensorForwardAnimation, index_text, tangent_rule
 from playground.animator.panel import AnimatorPanel
 from playground.editor.expression import parse_expression
+from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 GRAPH = ("X = [[1, 2], [3, 4], [5, 6]]; W = [[0.5, -1], [2, 1]]; b = [0.1, 0.2]; "
          "t1 = X @ W; t2 = t1 + b; t3 = tanh(t2); L = sum(t3)")
@@ -34,7 +35,7 @@ def test_every_elements_pass_ends_with_that_element_of_the_gradient_and_jvp(name
     document = parse_expression(GRAPH)
     grad = gradients(document)[name]
     for element in range(grad.size):
-        animation = TensorForwardAnimation(document, ids(document)[name], element)
+        animation = TensorForwardAnimation.of_document(document, ids(document)[name], element)
         tensors, output = document_tensors(document)
         seed = np.zeros(grad.shape)
         seed.flat[element] = 1.0
@@ -47,7 +48,7 @@ def test_every_elements_pass_ends_with_that_element_of_the_gradient_and_jvp(name
 def test_each_node_carries_its_jacobian_column_with_the_rule_in_words():
     document = parse_expression(GRAPH)
     n = ids(document)
-    animation = TensorForwardAnimation(document, n["X"], 2)  # X[1, 0]
+    animation = TensorForwardAnimation.of_document(document, n["X"], 2)  # X[1, 0]
     frames = {frame.node_id: frame for frame in animation.timeline.frames}
     node_of = {node.title: node_id for node_id, node in animation.nodes.items()}
     W = np.array([[0.5, -1], [2, 1]])
@@ -79,9 +80,9 @@ def test_an_element_out_of_range_or_an_input_that_is_not_one_is_refused():
     document = parse_expression(GRAPH)
     n = ids(document)
     with pytest.raises(ValueError, match="has 4 elements"):
-        TensorForwardAnimation(document, n["W"], 4)
+        TensorForwardAnimation.of_document(document, n["W"], 4)
     with pytest.raises(ValueError, match="not an input"):
-        TensorForwardAnimation(document, n["t1"], 0)
+        TensorForwardAnimation.of_document(document, n["t1"], 0)
 
 
 @pytest.fixture
@@ -135,3 +136,60 @@ def test_a_tensor_graph_without_a_scalar_output_says_why(panel):
     panel.follow(parse_expression("X = [[1, 2]]; L = tanh(X)"))
     assert not panel.forward.load()
     assert "reduce it to a single number" in messages[-1]
+
+
+def network():
+    session = TrainingSession(TrainingSettings())
+    return network_snapshot(session.settings, session.state_dict(), session.step, session.data)
+
+
+def test_a_pass_through_the_training_network_ends_with_that_weights_gradient():
+    snapshot = network()
+    parameters = list(snapshot.model.parameters())
+    loss = snapshot.loss_fn(snapshot.model(Tensor(snapshot.X)), snapshot.y)
+    seed = np.zeros(parameters[2].shape)
+    seed.flat[5] = 1.0
+    expected = float(jvp(loss, {parameters[2]: seed}))
+    loss.backward()
+    animation = TensorForwardAnimation.of_network(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y, 2, 5)
+    assert animation.seed_name == "W2[0, 5]" and animation.leaf_titles[:3] == ["W1", "b1", "W2"]
+    assert animation.output_tangent == pytest.approx(parameters[2].grad.flat[5], rel=1e-10)
+    assert animation.output_tangent == pytest.approx(expected, rel=1e-12)
+    rows = [frame.title for frame in animation.timeline.frames]
+    assert "Linear 1 = X · W1ᵀ + b1  [140×16],  d(Linear 1) = 0" in rows  # before W2: nothing moves yet
+    linear_2 = next(f for f in animation.timeline.frames if f.title.startswith("Linear 2 ="))
+    assert "linear: d(Linear 2) = d(Tanh 1) · W2ᵀ + Tanh 1 · Ẇ₂ᵀ + ḃ₂" in linear_2.explanation
+    assert animation.work.inputs == 337
+
+
+def test_choosing_forward_mode_on_the_training_network_in_the_window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from playground.animator.forward_view import FORWARD_NETWORK_SOURCE
+    from playground.app import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    animator = window.animator
+    window.tabs.setCurrentWidget(animator)
+    messages = []
+    animator.status_message.connect(messages.append)
+    choose(animator.source_combo, FORWARD_NETWORK_SOURCE[0])  # no network drawn yet: it says where to find one
+    assert animator.source == "graph" and animator.source_combo.currentData() == "graph"
+    assert "open the Training tab" in " ".join(messages)
+    window.tabs.setCurrentWidget(window.training)
+    qtbot.waitUntil(lambda: window.training.network_snapshot() is not None)
+    window.tabs.setCurrentWidget(animator)
+    choose(animator.source_combo, FORWARD_NETWORK_SOURCE[0])
+    assert animator.source == FORWARD_NETWORK_SOURCE[0]
+    assert isinstance(animator.animation, TensorForwardAnimation)
+    forward = animator.forward
+    assert forward.input_combo.currentText() == "W1" and forward.element_combo.count() == 32
+    choose(forward.input_combo, index=2)  # W2: 16 × 16
+    choose(forward.element_combo, index=17)
+    assert animator.animation.seed_name == "W2[1, 1]"
+    assert forward.counter.text().startswith("All 337 gradients: forward mode 337 passes (")
+    animator.last()
+    assert "∂loss/∂W2[1, 1] = dloss = " in animator.steps.explanation.text()
+    window.training.pause()

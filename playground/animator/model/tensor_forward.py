@@ -15,6 +15,7 @@ the same rows (shapes, norms, the value's statistics) and a tangent row under ea
 from __future__ import annotations
 
 from collections import defaultdict
+from copy import deepcopy
 
 import numpy as np
 
@@ -25,7 +26,17 @@ from ...editor.document import GraphDocument
 from ...numbers import format_number
 from .editor_tensors import document_tensors
 from .forward_timeline import dotted, inputs_of, work_of_tensors
-from .tensor_timeline import OPS, describe, graph_animation, norm, shape_text, statistics, tensor_node_ids
+from .tensor_timeline import (
+    OPS,
+    TensorAnimation,
+    describe,
+    graph_animation,
+    norm,
+    shape_text,
+    statistics,
+    tensor_animation,
+    tensor_node_ids,
+)
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
 
 # The tangent rule of each op, by its ``op`` name: {0}, {1}, ... the operands, {d0}, {d1}, ... their tangents.
@@ -52,13 +63,18 @@ def index_text(shape: tuple[int, ...], element: int) -> str:
 def tangent_rule(op: str, operands: list[str]) -> str:
     """``Ẏ``'s formula for the op ``op`` on ``operands`` (their names): "Ẋ @ W + X @ Ẇ"."""
     rule = TANGENT_RULES.get(op)
-    if rule is None or (rule.count("{d") > len(operands) and op != "linear"):
-        return " + ".join(f"J{i + 1} · {dotted(name)}" for i, name in enumerate(operands))  # a Jacobian per operand
+    if rule is None or (rule.count("{d") > len(operands) and op != "linear"):  # no rule in words: a Jacobian each
+        return " + ".join(f"J{i + 1} · {tangent_name(name)}" for i, name in enumerate(operands))
     if op == "linear" and len(operands) == 2:  # no bias
         rule = "{d0} · {1}ᵀ + {0} · {d1}ᵀ"
     for i, name in enumerate(operands):
-        rule = rule.replace(f"{{d{i}}}", dotted(name)).replace(f"{{{i}}}", name)
+        rule = rule.replace(f"{{d{i}}}", tangent_name(name)).replace(f"{{{i}}}", name)
     return rule
+
+
+def tangent_name(title: str) -> str:
+    """A tangent's name: Ẋ, ṫ₁, Ẇ₂, and d(Linear 1) for a layer's output (a name of words)."""
+    return f"d({title})" if " " in title else dotted(title)
 
 
 def _tangent_text(tangent, size: int) -> str:
@@ -83,26 +99,46 @@ def tensor_inputs(document: GraphDocument, tensors: dict[str, Tensor]) -> list[s
 
 
 class TensorForwardAnimation:
-    """Forward mode on an editor tensor graph along one element (flat index ``element``) of the input
-    ``input_id``: a frame per node in forward order, its value and its tangent."""
+    """Forward mode along one element (flat index ``element``) of the leaf ``leaf`` of the scalar tensor
+    ``output``'s graph, drawn as ``base`` (the backward replay of the same graph) draws it: a frame per node
+    in forward order, its value and its tangent. ``leaves``: every leaf a gradient is wanted by (the
+    counter's passes). Built by `of_document` (an editor tensor graph) or `of_network`."""
 
     labels_stay = False
     wire_labels: dict = {}  # the cards show the tangents
 
-    def __init__(self, document: GraphDocument, input_id: str, element: int = 0):
+    @classmethod
+    def of_document(cls, document: GraphDocument, input_id: str, element: int = 0) -> TensorForwardAnimation:
+        """Along the element ``element`` of the input ``input_id`` of an editor tensor graph."""
         tensors, output = document_tensors(document)
         if input_id not in tensor_inputs(document, tensors):
             raise ValueError(f"{document.name(input_id) if document.has_node(input_id) else input_id} is not an "
                              "input the output depends on")
-        leaf = tensors[input_id]
-        if not 0 <= element < leaf.size:
-            raise ValueError(f"{document.name(input_id)} has {leaf.size} elements, not {element + 1}")
-        self.input_id, self.element = input_id, element
+        leaves = [tensors[n] for n in tensor_inputs(document, tensors)]
         base = graph_animation(output)  # the backward replay: its nodes, layout, value rows and the gradient
+        return cls(base, output, tensors[input_id], element, leaves)
+
+    @classmethod
+    def of_network(cls, model, loss_fn, X, y, parameter: int, element: int = 0) -> TensorForwardAnimation:
+        """Along the element ``element`` of the ``parameter``-th parameter (W1, b1, W2, ...) of a network on one
+        batch (on copies of the network: its weights stay as they are)."""
+        base = tensor_animation(deepcopy(model), loss_fn, X, y)  # its backward pass frees its graph:
+        model = deepcopy(model)  # forward mode runs the same batch again, through the same ops
+        output = loss_fn(model(Tensor(np.asarray(X, dtype=np.float64))), y)
+        parameters = list(model.parameters())
+        if not 0 <= parameter < len(parameters):
+            raise ValueError(f"the network has {len(parameters)} parameters, not {parameter + 1}")
+        return cls(base, output, parameters[parameter], element, parameters)
+
+    def __init__(self, base: TensorAnimation, output: Tensor, leaf: Tensor, element: int, leaves: list[Tensor]):
         self.nodes, self.edges, self.output = base.nodes, base.edges, base.output
-        ids = tensor_node_ids(output)
-        self.input_node = ids[id(leaf)]
-        self.seed_name = document.name(input_id) + index_text(leaf.shape, element)
+        ids = tensor_node_ids(output)  # the same graph as base's: the same node ids
+        self.input_node, self.element = ids[id(leaf)], element
+        name = self.nodes[self.input_node].title
+        if not 0 <= element < leaf.size:
+            raise ValueError(f"{name} has {leaf.size} elements, not {element + 1}")
+        self.seed_name = name + index_text(leaf.shape, element)
+        self.leaf_titles = [self.nodes[ids[id(t)]].title for t in leaves]  # what a pass can be along
         seed = np.zeros(leaf.shape)
         seed.flat[element] = 1.0
         steps_into: dict[str, list] = defaultdict(list)
@@ -122,7 +158,7 @@ class TensorForwardAnimation:
             line, tangent = self._tangent_line(node_id, steps, seed, tensor_of.get(node_id))
             self.tangents[node_id] = tangent
             seeded_at = index_text(node.shape, element) if node_id == self.input_node and node.size > 1 else None
-            title = f"{base_frame.title},  {_row_tangent(dotted(node.title), tangent, node.size, seeded_at)}"
+            title = f"{base_frame.title},  {_row_tangent(tangent_name(node.title), tangent, node.size, seeded_at)}"
             frame = Frame("forward", node_id, title, f"{base_frame.explanation}\n\nTangent:\n{line}",
                           wires=base_frame.wires)
             tracker.change(frame, node_id, "state", NodeState.COMPUTED)
@@ -131,26 +167,27 @@ class TensorForwardAnimation:
             frames.append(frame)
         self.timeline = Timeline(frames, tracker.initial())
         self.gradient = float(_final_grad(base, self.input_node).reshape(-1)[element])  # the backward pass's
-        out, name = self.nodes[self.output].title, document.name(input_id)
+        out = self.nodes[self.output].title
         final = self.tangents[self.output]
         self.output_tangent = 0.0 if final is None else float(np.reshape(final, -1)[0])
-        self.work = work_of_tensors(output, [tensors[n] for n in tensor_inputs(document, tensors)])
+        self.work = work_of_tensors(output, leaves)
+        dot, out_dot = tangent_name(name), tangent_name(out)
         self.start_text = (
-            f"Press Play or → to start: forward mode along {self.seed_name}. {name}'s tangent {dotted(name)} is "
-            f"one-hot: 1 at {index_text(leaf.shape, element) or name}, 0 at its other {leaf.size - 1} elements; "
-            f"every other input's tangent is 0. Each node's value and tangent (the column of its Jacobian for "
-            f"that element, of the node's own shape) are computed together, in the order of the forward pass: at "
-            f"the end {dotted(out)} = ∂{out}/∂{self.seed_name}, one element of {name}'s gradient.")
+            f"Press Play or → to start: forward mode along {self.seed_name}. {name}'s tangent {dot} is one-hot: "
+            f"1 at {index_text(leaf.shape, element) or name}, 0 at its other {leaf.size - 1} elements; every other "
+            f"input's tangent is 0. Each node's value and tangent (the column of its Jacobian for that element, of "
+            f"the node's own shape) are computed together, in the order of the forward pass: at the end {out_dot} "
+            f"= ∂{out}/∂{self.seed_name}, one element of {name}'s gradient.")
         self.finished_text = f"\n\nFinished: every value and every tangent along {self.seed_name} is computed."
         self.finished_note = (
-            f"One forward pass gives ∂{out}/∂{self.seed_name} = {dotted(out)} = {format_number(self.output_tangent)}: "
+            f"One forward pass gives ∂{out}/∂{self.seed_name} = {out_dot} = {format_number(self.output_tangent)}: "
             f"the backward pass gives the same number ({format_number(self.gradient)}) for this element, and "
             f"every other gradient in the same pass. Forward mode takes a pass for each of {name}'s {leaf.size} "
             f"elements, {self.work.inputs} passes for all of this graph's gradients.")
 
     def _tangent_line(self, node_id: str, steps: list, seed: np.ndarray, tensor) -> tuple[str, np.ndarray | None]:
         node = self.nodes[node_id]
-        dot = dotted(node.title)
+        dot = tangent_name(node.title)
         if node_id == self.input_node:
             where = index_text(node.shape, self.element)
             rest = f", 0 at the other {node.size - 1} elements" if node.size > 1 else ""
