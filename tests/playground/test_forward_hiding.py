@@ -82,10 +82,12 @@ def test_forward_mode_in_the_panel_shows_question_marks_until_the_answer(panel):
     assert panel.scene.node_item(n["t1"]).body_lines() == ["value 6", "tangent ?"]
     assert "ṫ₁ = ∂t₁/∂a · ȧ = ?" in panel.steps.explanation.text()
     assert panel.paths.box.heading.text() == "∂t₁/∂a = ?"
+    assert panel.caption.text().endswith("= 6  ·  ṫ₁ = ∂t₁/∂a · ȧ = ?")  # under the graph, the step panel closed
     panel.hide_after(None)  # answered: the same step shows its numbers at once
     assert panel.steps.step_list.item(4).text() == "5.  t1 = a * b = 6,  ṫ₁ = 3"
     assert panel.scene.node_item(n["t1"]).body_lines() == ["value 6", "tangent 3"]
     assert panel.paths.box.heading.text() == "∂t₁/∂a = 3"
+    assert panel.caption.text().endswith("ṫ₁ = ∂t₁/∂a · ȧ = 3 × 1 = 3")
 
 
 def test_switching_to_forward_mode_during_a_backward_exercise_keeps_the_editor_cards_hidden(panel, qtbot):

@@ -124,6 +124,7 @@ def test_forward_mode_on_a_tensor_graph_in_the_panel(panel):
     assert panel.animation.output_tangent == pytest.approx(grad, rel=1e-12)
     output = panel.scene.node_item(panel.animation.output)
     assert output.body_lines()[-1] == f"tangent {panel.animation.output_tangent:.4g}"
+    assert panel.scene.node_item(panel.animation.input_node).body_lines()[-1] == "tangent 1 at [1, 1]"
     choose(forward.input_combo, index=2)  # b: a vector of two, its first element
     assert forward.element_combo.currentText() == "[0]" and "along b[0]" in panel.steps.explanation.text()
     choose(panel.source_combo, "graph")  # back to the backward replay: no element to choose

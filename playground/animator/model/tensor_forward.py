@@ -175,7 +175,7 @@ class TensorForwardAnimation:
         self.start_text = (
             f"Press Play or → to start: forward mode along {self.seed_name}. {name}'s tangent {dot} is one-hot: "
             f"1 at {index_text(leaf.shape, element) or name}, 0 at its other {leaf.size - 1} elements; every other "
-            f"input's tangent is 0. Each node's value and tangent (the column of its Jacobian for that element, of "
+            f"leaf's tangent is 0. Each node's value and tangent (the column of its Jacobian for that element, of "
             f"the node's own shape) are computed together, in the order of the forward pass: at the end {out_dot} "
             f"= ∂{out}/∂{self.seed_name}, one element of {name}'s gradient.")
         self.finished_text = f"\n\nFinished: every value and every tangent along {self.seed_name} is computed."
@@ -223,6 +223,8 @@ class TensorForwardAnimation:
                          else f"‖value‖ {format_number(norm(state.value))}")
         if state.state is NodeState.NOT_REACHED:
             lines.append("tangent —")
+        elif node_id == self.input_node and node.size > 1:  # one-hot: its norm (1) would not say where
+            lines.append(f"tangent 1 at {index_text(node.shape, self.element)}")
         elif node.size == 1 or state.grad is None:
             lines.append(f"tangent {_tangent_text(state.grad, 1)}")
         else:
