@@ -398,7 +398,8 @@ class MainWindow(QMainWindow):
         if snapshot is None:
             self.statusBar().showMessage("The training panel has no network yet: open the Training tab first", 6000)
             return False
-        self.animator.forward.count_network(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y)
+        self.animator.forward.count_network(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y,
+                                            snapshot.description)
         return self.animator.load_network(snapshot.model, snapshot.loss_fn, snapshot.X, snapshot.y,
                                           snapshot.description)
 

@@ -75,6 +75,7 @@ def arrange(panel) -> QSplitter:
     source_row.addWidget(QLabel("Animate"))
     source_row.addWidget(panel.source_combo)
     source_row.addWidget(shrinkable(panel.forward.input_combo))
+    source_row.addWidget(shrinkable(panel.forward.element_combo))
     source_row.addSpacing(8)
     source_row.addWidget(panel.pitfalls.combo)
     source_row.addWidget(panel.predict.toggle)

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..editor.concealment import NOTHING_CONCEALED
 from ..editor.document import GraphDocument
+from .model.forward_hiding import ForwardReveal, forward_hiding
+from .model.forward_timeline import ForwardAnimation
 from .model.hiding import hidden_notes
 from .model.reveal import Reveal
 from .predict_view import PredictBox
@@ -25,12 +28,17 @@ class QuizHiding:
         self.reveal: Reveal | None = None
         # (revealed up to this position, the nodes whose gradients are asked, on the graph with these maths)
         self._exercise: tuple[int, frozenset[str], tuple] | None = None
+        self._tangents: frozenset[tuple[str, str]] = frozenset()  # (node, input): forward mode's questions
+        self.concealment = NOTHING_CONCEALED  # forward mode's: what the editor's cards must hide
 
-    def hide_after(self, position: int | None, maths: tuple | None, asked: Iterable[str] = ()) -> None:
+    def hide_after(self, position: int | None, maths: tuple | None, asked: Iterable[str] = (),
+                   tangents: Iterable[tuple[str, str]] = ()) -> None:
         """A lesson's exercise: the steps after ``position`` of the graph whose maths are ``maths`` stay hidden,
-        and the shares of the gradients of the ``asked`` nodes (None: nothing is hidden for a lesson).
+        and the shares of the gradients of the ``asked`` nodes (None: nothing is hidden for a lesson); the
+        ``tangents`` (node, input) asked in forward mode (then ``position`` counts forward mode's steps).
         Call `apply` next."""
         self._exercise = (int(position), frozenset(asked), maths) if position is not None else None
+        self._tangents = frozenset(tangents) if position is not None else frozenset()
 
     @property
     def exercise_position(self) -> int | None:
@@ -39,13 +47,19 @@ class QuizHiding:
     def forget(self) -> None:
         """A new animation: the rows are fresh, nothing is hidden on them yet."""
         self.reveal = None
+        self.concealment = NOTHING_CONCEALED
 
     def apply(self, animation, document: GraphDocument, maths: tuple | None) -> None:
         """Hide what Predict and the exercise hide on ``animation`` now; rewrite what changed."""
-        notes = hidden_notes(animation, document, maths, self.predict.predicted(), self._exercise)
-        hidden = frozenset(notes)
         old = self.reveal.hidden if self.reveal is not None else frozenset()
-        self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None
+        if isinstance(animation, ForwardAnimation):  # forward mode hides tangents: its own rules
+            forward = forward_hiding(animation, maths, self._exercise, self._tangents)
+            hidden, self.concealment = frozenset(forward.fields), forward.concealment
+            self.reveal = ForwardReveal(animation, forward) if hidden else None
+        else:
+            notes = hidden_notes(animation, document, maths, self.predict.predicted(), self._exercise)
+            hidden, self.concealment = frozenset(notes), NOTHING_CONCEALED
+            self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None
         self.sync.reveal = self.reveal
         changed = old ^ hidden
         if not changed:

@@ -5,52 +5,48 @@ It animates its own copy of the editor's graph or a snapshot of the training net
 the graph when the window is narrow): the graph in a read-only `AnimatorScene` that a `SceneSync`
 recolours as a `Timeline` (the Qt-free model) moves; the `StepPanel` with the step's arithmetic and
 the list of steps; the `PlaybackControls`; a pitfall's replay (`PitfallView`); Predict mode
-(`PredictBox`); the `QuizHiding` that keeps Predict's or a lesson's answers hidden until given.
-The panel itself loads, follows the editor's graph, moves in time and plays.
+(`PredictBox`); the `QuizHiding` that keeps Predict's or a lesson's answers hidden until given; the
+`Playback` that moves in time and plays; the `GraphFollowing` that reloads on each edit of the editor's
+graph; the `StepText` that writes the step box. The panel itself loads what is animated and ties the
+rooms together.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..editor.concealment import NOTHING_CONCEALED
-from ..editor.document import Change, GraphDocument
+from ..editor.document import GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
 from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
-from .colors import PHASE_COLORS, PHASE_NAMES, legend_html
+from .colors import PHASE_COLORS, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
-from .follower import DocumentFollower
+from .following import GraphFollowing
 from .hiding import QuizHiding
-from .keys import PlaybackKeys
 from .model.editor_tensors import document_animation
 from .model.hiding import editor_concealment
 from .model.predict import PredictQuiz
 from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
 from .model.timeline import DocumentAnimation, Timeline, maths_of, terms
 from .pitfall_view import PitfallView
-from .player import SPEEDS, Player, speed_text
+from .playback import Playback
+from .player import SPEEDS
 from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
+from .step_text import START_TEXT, StepText
 from .view_fit import ViewFit
 
-__all__ = ["SPEEDS", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
+__all__ = ["SPEEDS", "START_TEXT", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
 
-START_TEXT = ("Press Play or → to start: first the forward pass computes every value, then the backward "
-              "pass applies the chain rule one wire at a time.")
-FINISHED_TEXT = "\n\nFinished: every gradient is ready (green)."
 PAIRED_LINES = 15  # the step box then explains both replays
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 PYTHON_SOURCE = ("python", "A tensor result from Python")  # offered once playground.show() has sent one
-
-
-def _note(text: str) -> str:
-    return f"\n\n{text}" if text else ""
 
 
 class AnimatorPanel(QWidget):
@@ -60,6 +56,7 @@ class AnimatorPanel(QWidget):
     concealment_changed = Signal(object)  # an editor Concealment: what the editor's cards must hide as well
     step_reached = Signal(int)  # the new position (0 = before the first frame)
     network_requested = Signal()  # the person chose the training network: the main window sends a snapshot
+    hiding_applied = Signal()  # what a quiz hides was worked out again (an answer may have revealed a step)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -70,8 +67,7 @@ class AnimatorPanel(QWidget):
         self._source = "graph"  # what is shown: "graph" (the editor's), "network" (the training panel's), "python"
         self._python_result = None  # the tensor playground.show() sent, if any
         self._concealment = NOTHING_CONCEALED  # what the editor was last told to hide
-        self._maths: tuple | None = None
-        self._stale = False
+        self.maths: tuple | None = None  # the maths of the editor's graph last loaded (None: load it afresh)
         self._dark = False
         self._text_scale = 1.0  # presentation mode's zoom
 
@@ -93,26 +89,18 @@ class AnimatorPanel(QWidget):
         self.source_combo = source_combo(SOURCES)
         self.legend = legend_label()
         self.hiding = QuizHiding(self.steps, self.sync, self.predict)
+        self.text = StepText(self)
 
-        self.player = Player(self)
-        self.player.stepped.connect(self._on_player_stepped)
-        self.follower = DocumentFollower(self)
-        self.follower.changed.connect(self._on_followed_document_changed)
+        self.playback = Playback(self)  # moving in time: the transport, the keys, the clock
+        self.player = self.playback.player
+        self.following = GraphFollowing(self)  # the editor's graph, reloaded on each edit
+        self.follower = self.following.follower
         self.exporter = AnimationExporter(self, self)
         self.exporter.status_message.connect(self.status_message)
-        self._reload_timer = QTimer(self, singleShot=True, interval=0)
-        self._reload_timer.timeout.connect(self._on_reload_timer_timeout)
 
         self._graphs = arrange(self)  # the graph on the left, the steps on the right, the controls below
 
         controls = self.controls
-        controls.first_clicked.connect(self._on_first_clicked)
-        controls.back_clicked.connect(self._on_back_clicked)
-        controls.play_clicked.connect(self._on_play_clicked)
-        controls.forward_clicked.connect(self._on_forward_clicked)
-        controls.last_clicked.connect(self._on_last_clicked)
-        controls.position_dragged.connect(self._on_timeline_value_changed)
-        controls.speed_chosen.connect(self._on_speed_value_changed)
         controls.export_gif_chosen.connect(self.exporter.ask_and_export_gif)
         controls.export_frames_chosen.connect(self.exporter.ask_and_export_frames)
         self.steps.step_clicked.connect(self._on_step_clicked)
@@ -123,9 +111,6 @@ class AnimatorPanel(QWidget):
         self.predict.hiding_changed.connect(self._on_predict_hiding_changed)
         self.predict.status_message.connect(self.status_message)
         self.source_combo.activated.connect(self._on_source_combo_activated)
-        self.keys = PlaybackKeys(self, self.view, {
-            Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Left: self.step_back, Qt.Key.Key_Space: self.toggle_play,
-            Qt.Key.Key_Home: self.first, Qt.Key.Key_End: self.last}, self._recover)
         self.fitting.node_clicked.connect(self._on_node_clicked)
         self.setFocusProxy(self.view)
         self._show_nothing(EMPTY_TEXT)
@@ -174,7 +159,7 @@ class AnimatorPanel(QWidget):
 
     @property
     def is_stale(self) -> bool:
-        return self._stale
+        return self.following.stale
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -187,9 +172,10 @@ class AnimatorPanel(QWidget):
         except ValueError as error:  # DocumentFormatError: what is shown stays as it was
             self.status_message.emit(f"Backward animator: {error}")
             return False
-        self._document, self._maths = copy, maths_of(copy)
-        if copy.is_tensor_graph and build is None:  # at tensor level, replaying the editor's graph as engine tensors
-            return self._show_tensor_animation(lambda: document_animation(copy), "graph", "this graph")
+        self._document, self.maths = copy, maths_of(copy)
+        if copy.is_tensor_graph:  # at tensor level, replaying the editor's graph as engine tensors
+            build = build or document_animation
+            return self.show_tensor_animation(lambda: build(copy), source, "this graph")
         self._set_source(source)
         self.scene.show_document(copy)
         build = build or (lambda copy: DocumentAnimation(copy, self.pitfalls.prepare(copy)))
@@ -200,7 +186,7 @@ class AnimatorPanel(QWidget):
         at tensor level (each layer a node showing shapes and gradient norms), replaying the engine's
         ``Tensor.backward_steps()``. ``model`` should be a copy: its ``.grad``s are filled. False (and a
         message) if it cannot be; what was shown then stays."""
-        return self._show_tensor_animation(lambda: tensor_animation(model, loss_fn, X, y), "network", description)
+        return self.show_tensor_animation(lambda: tensor_animation(model, loss_fn, X, y), "network", description)
 
     def load_tensor_result(self, result, description: str = "the tensor from Python") -> bool:
         """Animate whatever the scalar tensor ``result`` was computed from (``playground.show(loss)``), at
@@ -208,9 +194,9 @@ class AnimatorPanel(QWidget):
         if self.source_combo.findData(PYTHON_SOURCE[0]) < 0:
             self.source_combo.addItem(PYTHON_SOURCE[1], PYTHON_SOURCE[0])
         self._python_result = result
-        return self._show_tensor_animation(lambda: graph_animation(result), PYTHON_SOURCE[0], description)
+        return self.show_tensor_animation(lambda: graph_animation(result), PYTHON_SOURCE[0], description)
 
-    def _show_tensor_animation(self, build, source: str, description: str) -> bool:
+    def show_tensor_animation(self, build, source: str, description: str) -> bool:
         self.pause()
         try:
             animation = build()
@@ -225,7 +211,7 @@ class AnimatorPanel(QWidget):
         self.pitfalls.choose(None)  # the replays work on the editor's graphs: the combo says so
         self.pitfalls.clear()
         if self.followed_document is not None:  # from now on, only an edit of the editor's graph brings it back
-            self._maths, self._stale = maths_of(self.followed_document), False
+            self.maths, self.following.stale = maths_of(self.followed_document), False
         self.scene.show_tensor_graph(animation)
         loaded = self._start(lambda: animation, len(animation.nodes), description)
         if loaded:
@@ -267,7 +253,7 @@ class AnimatorPanel(QWidget):
         self.sync.start(animation)
         self.hiding.forget()  # fresh rows: hide on them what Predict or a lesson's exercise hides
         self._apply_hiding()
-        self._refresh_text()
+        self.refresh_text()
         self.fitting.fit()
         self.status_message.emit(f"Backward animator: {len(timeline)} steps "
                                  f"({sum(f.phase == 'forward' for f in timeline.frames)} forward, "
@@ -283,154 +269,51 @@ class AnimatorPanel(QWidget):
                 self.source_combo.setCurrentIndex(index)
 
     def follow(self, document: GraphDocument | None) -> None:
-        """Animate ``document`` and start again from its first step whenever it changes.
-
-        A change reloads at the next turn of the event loop while the panel is visible (one
-        reload per edit, however many changes the edit makes), else when the panel is next shown.
-        A change that leaves the maths alone (nodes moved) keeps the current step.
-        """
-        self.follower.follow(document)
-        self._stale = document is not None
-        if document is None:
-            return
-        self._maths = None  # a new document: start from the beginning
-        if self.isVisible():
-            self._reload_if_stale()
+        """Animate ``document`` and start again from its first step whenever it changes (see `GraphFollowing`)."""
+        self.following.follow(document)
 
     @property
     def followed_document(self) -> GraphDocument | None:
-        return self.follower.document
+        return self.following.document
 
-    @guarded
-    def _on_followed_document_changed(self, change: Change) -> None:
-        self._stale = True
-        if self.isVisible():
-            self._reload_timer.start()
-
-    @guarded
-    def _on_reload_timer_timeout(self) -> None:
-        self._reload_if_stale()
-
-    def _reload_if_stale(self) -> None:
-        """Show the followed graph again after it changed, at the same step if only its layout changed.
-        While the training network is shown, only a change to the graph's maths brings the graph back."""
-        if not self._stale or self.followed_document is None:
-            return
-        self._stale = False
-        same_maths = self._maths == maths_of(self.followed_document)
-        if self._source != "graph" and same_maths:  # a tensor graph is shown: only new maths brings the graph back
-            return
-        position = self.position
-        same_step = same_maths and self._timeline is not None
-        if self.load(self.followed_document) and same_step:
-            self.seek(position)
+    def catch_up(self) -> None:
+        """Show the followed graph's latest edit now, not at the next turn of the event loop."""
+        self.following.catch_up()
 
     # -- moving in time --------------------------------------------------------------------
 
     def seek(self, position: int) -> set[str]:
         """Go to ``position`` (clamped to 0..frame count); returns the ids of the nodes whose display changed."""
-        if self._timeline is None:
-            return set()
-        old = self._timeline.position
-        touched = self._timeline.seek(position)
-        self.sync.refresh_moved(touched, old)
-        self.pitfalls.seek(self._timeline.position)
-        self.predict.on_position(self._timeline.position)
-        self._refresh_text()
-        if self._timeline.position != old:
-            self.step_reached.emit(self._timeline.position)
-        return touched
+        return self.playback.seek(position)
 
     def step_forward(self) -> bool:
         """One step on; False at the end, or when Predict mode asks for the step first (then it waits)."""
-        if self._timeline is None or self.position >= len(self._timeline):
-            return False
-        if self.predict.holds(self.position + 1):
-            self.pause()
-            return False
-        self.seek(self.position + 1)
-        return True
+        return self.playback.step_forward()
 
     def step_back(self) -> bool:
-        if self._timeline is None or self.position == 0:
-            return False
-        self.seek(self.position - 1)
-        return True
+        return self.playback.step_back()
 
     def first(self) -> None:
-        self.seek(0)
+        self.playback.first()
 
     def last(self) -> None:
-        self.seek(self.frame_count)
+        self.playback.last()
 
     def play(self) -> None:
         """Step at the chosen speed until the last step (from the start if already at the end)."""
-        if self._timeline is None or not len(self._timeline):
-            return
-        if self.position >= len(self._timeline):
-            self.seek(0)
-        self.player.start()
-        self._refresh_play_button()
-        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
+        self.playback.play()
 
     def pause(self) -> None:
-        self.player.stop()
-        self._refresh_play_button()
-        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
+        self.playback.pause()
 
     def toggle_play(self) -> None:
-        if self.is_playing:
-            self.pause()
-        else:
-            self.play()
+        self.playback.toggle_play()
 
     def set_speed_index(self, index: int) -> None:
         """Choose one of `SPEEDS` (0.25, 0.5, 1, 2, 4, 8 steps per second, then fastest)."""
-        self.controls.show_speed(self.player.set_speed_index(index))
-        self.fitting.set_playing_fastest(self.is_playing and self.speed is None)
+        self.playback.set_speed_index(index)
 
-    # -- slots -----------------------------------------------------------------------------
-
-    @guarded
-    def _on_player_stepped(self, steps: int) -> None:
-        if self._timeline is None or self.position >= self.frame_count:
-            self.pause()
-            return
-        if self.predict.is_on:  # one step at a time: each backward step waits for its prediction
-            self.step_forward()
-        else:
-            self.seek(self.position + steps)
-        if self.position >= self.frame_count:
-            self.pause()
-
-    @guarded
-    def _on_first_clicked(self, _checked: bool = False) -> None:
-        self.first()
-
-    @guarded
-    def _on_back_clicked(self, _checked: bool = False) -> None:
-        self.step_back()
-
-    @guarded
-    def _on_play_clicked(self, _checked: bool = False) -> None:
-        self.toggle_play()
-
-    @guarded
-    def _on_forward_clicked(self, _checked: bool = False) -> None:
-        self.step_forward()
-
-    @guarded
-    def _on_last_clicked(self, _checked: bool = False) -> None:
-        self.last()
-
-    @guarded
-    def _on_timeline_value_changed(self, value: int) -> None:
-        self.seek(value)
-
-    @guarded
-    def _on_speed_value_changed(self, value: int) -> None:
-        self.set_speed_index(value)
-        self.status_message.emit(f"Animation speed: {speed_text(self.speed)}")
+    # -- quizzes and replays ---------------------------------------------------------------
 
     @guarded
     def _on_step_clicked(self, position: int) -> None:
@@ -458,14 +341,15 @@ class AnimatorPanel(QWidget):
         """Predict mode on or off (it works on scalar graphs: the editor's)."""
         self.predict.set_on(on)
 
-    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=()) -> None:
+    def hide_after(self, position: int | None, document: GraphDocument | None = None, asked=(), tangents=()) -> None:
         """A lesson's exercise on ``document`` (default: the graph shown now): while the animator shows that
         graph, the steps after ``position``, and those that hand a share of its gradient to a node in
         ``asked``, show "?" for their numbers (in the step list, the step box and on the cards; the
-        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson."""
-        self.hiding.hide_after(position, maths_of(document) if document is not None else self._maths, asked)
+        inputs' values stay) until a later call reveals them; None: nothing is hidden for a lesson. ``tangents``:
+        the (node, input) ids forward mode's questions still ask (their tangents show "?" in forward mode)."""
+        self.hiding.hide_after(position, maths_of(document) if document is not None else self.maths, asked, tangents)
         self._apply_hiding()
-        self._refresh_text()
+        self.refresh_text()
 
     @property
     def hidden_positions(self) -> frozenset[int]:
@@ -475,19 +359,20 @@ class AnimatorPanel(QWidget):
 
     def _apply_hiding(self) -> None:
         if self._animation is not None:
-            self.hiding.apply(self._animation, self._document, self._maths)
+            self.hiding.apply(self._animation, self._document, self.maths)
             self.pitfalls.conceal(self.hidden_positions, self._animation.timeline)  # the mistaken replay too
-        concealment = NOTHING_CONCEALED
+        concealment = self.hiding.concealment  # forward mode's, on the editor's graph
         if self._source == "graph" and isinstance(self._animation, DocumentAnimation):
             concealment = editor_concealment(self._animation.timeline, self.hidden_positions)
         if concealment != self._concealment:  # the editor's cards hide what the animator hides
             self._concealment = concealment
             self.concealment_changed.emit(concealment)
+        self.hiding_applied.emit()
 
     @guarded
     def _on_predict_hiding_changed(self) -> None:
         self._apply_hiding()
-        self._refresh_text()
+        self.refresh_text()
 
     @guarded
     def _on_source_combo_activated(self, index: int) -> None:
@@ -507,9 +392,7 @@ class AnimatorPanel(QWidget):
             self.load(self._document)
 
     def _recover(self, error: Exception) -> None:
-        self.player.stop()
-        self._refresh_play_button()
-        self.status_message.emit(f"Animator: something went wrong ({type(error).__name__}: {error})")
+        self.playback._recover(error)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -528,7 +411,7 @@ class AnimatorPanel(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         try:
-            self._reload_if_stale()
+            self.following.reload_if_stale()
         except Exception as error:
             report_handled(error, "reloading the animation")
             self._recover(error)
@@ -537,11 +420,6 @@ class AnimatorPanel(QWidget):
     def hideEvent(self, event) -> None:
         self.pause()
         super().hideEvent(event)
-
-    def catch_up(self) -> None:
-        """Show the followed graph's latest edit now, not at the next turn of the event loop."""
-        self._reload_timer.stop()
-        self._reload_if_stale()
 
     def set_text_scale(self, factor: float) -> None:
         """Presentation mode: fit no smaller than ``factor`` times the readable zoom; a larger legend."""
@@ -572,33 +450,13 @@ class AnimatorPanel(QWidget):
         self.steps.clear_frames()
         self.controls.set_frame_count(0)
         self._set_controls_enabled(False)
-        self.message.setText(text)
-        self.message.setVisible(error)
-        self.steps.show_text("Nothing to animate" if error else "Backward animator",
-                             text + ("\n\nFix the graph in the editor: the animator follows it." if error else ""))
+        self.text.show_nothing(text, error)
         self.sync.show_plain()
 
     def _set_controls_enabled(self, enabled: bool) -> None:
         self.controls.set_controls_enabled(enabled)
         self.steps.step_list.setEnabled(enabled)
 
-    def _refresh_text(self) -> None:
-        timeline = self._timeline
-        if timeline is None:
-            return
-        position, count, frame, animation = timeline.position, len(timeline), timeline.current, self._animation
-        if frame is None:  # forward mode has texts of its own
-            self.steps.show_text(f"Ready: {count} steps", getattr(animation, "start_text", START_TEXT))
-        else:
-            finished = (getattr(animation, "finished_text", FINISHED_TEXT) + _note(animation.finished_note)
-                        if position == count else "")
-            if self.hiding.hides(position):  # a quiz asks for it: what it computes, not what it comes to
-                explanation = self.hiding.explanation(timeline.frames, position)
-            else:
-                explanation = frame.explanation + self.pitfalls.explain(position) + finished
-            self.steps.show_text(f"Step {position} of {count} · {PHASE_NAMES[frame.phase]}", explanation)
-        self.controls.show_position(position, count)
-        self.steps.show_position(position)
-
-    def _refresh_play_button(self) -> None:
-        self.controls.show_playing(self.player.is_playing)
+    def refresh_text(self) -> None:
+        """Write the step box and the position for where the timeline is now."""
+        self.text.refresh()

@@ -9,9 +9,11 @@ scalar paths (an edge carries a Jacobian there).
 
 from __future__ import annotations
 
+from ..editor.concealment import NOTHING_CONCEALED
 from ..editor.path_list import PathHighlighter, PathListBox
 from ..editor.why_gradient import why_gradient
 from ..errors import report_handled
+from .model.forward_hiding import ForwardReveal
 from .model.forward_timeline import ForwardAnimation
 from .model.hiding import editor_concealment
 from .model.timeline import DocumentAnimation
@@ -35,6 +37,7 @@ class AnimatorPaths:
         panel.step_reached.connect(self.refresh)
         panel.concealment_changed.connect(self.refresh)
         panel.predict.hiding_changed.connect(self.refresh)
+        panel.hiding_applied.connect(self.refresh)  # an answer revealed a step: its paths' numbers too
 
     def node_id(self) -> str | None:
         """The node the current step is about once the backward pass has begun: the output at the seed, the
@@ -53,8 +56,11 @@ class AnimatorPaths:
             animation = self.panel.animation
             if isinstance(animation, ForwardAnimation):  # a tangent is a sum over paths too: node down to input
                 frame = animation.timeline.current
+                reveal = self.panel.hiding.reveal  # a tangent a quiz asks for: its paths' numbers read "?"
+                concealment = (reveal.path_concealment(frame.node_id) if frame is not None
+                               and isinstance(reveal, ForwardReveal) else NOTHING_CONCEALED)
                 why = None if frame is None else why_gradient(animation.document, animation.evaluation,
-                                                              animation.input_id, top=frame.node_id)
+                                                              animation.input_id, concealment, top=frame.node_id)
                 self.box.show_why(why, FORWARD_START)
                 return
             node_id = self.node_id()

@@ -21,9 +21,11 @@ STYLE = ("QLabel#stepCaption { background: palette(alternate-base); border: 1px 
 
 
 def caption_text(heading: str, explanation: str) -> str:
-    """The heading and the explanation's first paragraph (its arithmetic) on one run of text."""
-    first = explanation.strip().split("\n\n", 1)[0]
-    lines = [line.strip() for line in first.splitlines() if line.strip()]
+    """The heading and the explanation's first paragraph (its arithmetic) on one run of text; in forward mode
+    its "Tangent:" paragraph too (the step's other half)."""
+    paragraphs = explanation.strip().split("\n\n")
+    shown = paragraphs[:1] + [p for p in paragraphs[1:] if p.startswith("Tangent:\n")]
+    lines = [line.strip() for p in shown for line in p.splitlines() if line.strip() and line.strip() != "Tangent:"]
     return SEPARATOR.join([heading, *lines]) if lines else heading
 
 

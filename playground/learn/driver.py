@@ -92,7 +92,7 @@ class LessonDriver(QObject):
         # graph before, the hiding matched nothing, and the cards printed every answer the next step asks.
         if maths_of(self.window.document) == maths_of(facts.document):
             self._animator_on_graph(run.step, show=False)
-        animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients)
+        animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients, run.asked_tangents)
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
         """The animator goes to the step of the question just answered, the next ones still hidden."""

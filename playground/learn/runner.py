@@ -63,6 +63,12 @@ class LessonRun:
         """The nodes whose gradients questions about this step's graph still ask for (see `revealed_up_to`)."""
         return {node for what, node, _position in self._waiting() if what == "grad"}
 
+    @property
+    def asked_tangents(self) -> set[tuple[str, str]]:
+        """(node, input) of the tangents this step's questions still ask for in forward mode."""
+        return {(ask.node, ask.along) for ask in self.step.asks[len(self.answered):] if ask.what == "tangent"} \
+            if self.questions else set()
+
     def _waiting(self) -> list[tuple[str, str, int]]:
         """(what, node, animator position) of every question still waiting about this step's graph."""
         waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]]

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from playground.animator.model.forward_timeline import dotted, pretty
 from playground.animator.model.timeline import maths_of
 from playground.app import MainWindow
 from playground.learn.facts import GraphFacts
@@ -34,20 +35,24 @@ def window(qtbot, tmp_path):
     window.training.pause()
 
 
-def pending(panel, document) -> list[tuple[str, str, float]]:
-    """(what, node name, the engine's answer) of every question not answered yet about the graph ``document``
-    holds: the waiting ones of this step and every one of the later steps."""
+def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
+    """(what, node name, the engine's answer, a tangent's input) of every question not answered yet about the
+    graph ``document`` holds: the waiting ones of this step and every one of the later steps."""
     run, lesson = panel.run, panel.lesson
     maths = maths_of(document)
-    waiting = [(q.what, run.step.facts.name(q.node), q.expected) for q in run.questions[len(run.answered):]] \
-        if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths else []
+    waiting = []
+    if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths:
+        facts = run.step.facts
+        waiting = [(q.what, facts.name(q.node), q.expected, facts.name(ask.along) if ask.along else None)
+                   for q, ask in zip(run.questions, run.step.asks)][len(run.answered):]
     for later in lesson.steps[run.index + 1:]:
         facts = later.facts
         if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
             waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
                          else facts.tangent(facts.name(ask.node), facts.name(ask.along)) if ask.what == "tangent"
-                         else facts.grad(ask.node)) for ask in later.asks]
-    return [(what, name, number) for what, name, number in waiting
+                         else facts.grad(ask.node), facts.name(ask.along) if ask.along else None)
+                        for ask in later.asks]
+    return [(what, name, number, along) for what, name, number, along in waiting
             if not (what == "value" and document.node(id_of(document, name)).is_leaf)]  # inputs are given
 
 
@@ -69,13 +74,12 @@ def leaks(window, where: str) -> list[str]:
     checked = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
     selected = editor.properties.node_id
     status = [window.statusBar().currentMessage(), window.evaluation_label.text(), editor.summary()]
-    for what, name, number in asked:
+    for what, name, number, along in asked:
         node = id_of(document, name)
         short, full = format_number(number), full_number(number)
-        if what == "tangent":  # forward mode's cards are the one surface that shows a tangent
-            item = animator.scene.node_item(node) if animator.source == "forward" else None
-            if item is not None and item.body_lines()[1] == f"tangent {short}":
-                found.append(f"{where}: the animator's forward-mode card of {name} reads 'tangent {short}'")
+        if what == "tangent":  # forward mode is the one place that shows a tangent
+            if animator.source == "forward" and animator.forward.input_combo.currentText() == along:
+                found += forward_leaks(animator, node, name, short, full, where)
             continue
         card = editor.scene.node_item(node)
         line = card.body_lines()[0 if what == "value" else 1]
@@ -108,6 +112,56 @@ def leaks(window, where: str) -> list[str]:
     return found
 
 
+def tangent_lines(text: str) -> list[str]:
+    """The lines of a step box (or a row's tooltip) that work out a tangent: "ṫ₂ = ∂t₂/∂t₁ · ṫ₁ = 1 × 3 = 3"."""
+    return text.split("Tangent:\n", 1)[1].splitlines()[:1] if "Tangent:\n" in text else []
+
+
+def forward_leaks(animator, node: str, name: str, short: str, full: str, where: str) -> list[str]:
+    """What forward mode shows now of the tangent of ``node`` (named ``name``): its row, its card and tooltip,
+    and, on the current step, any arithmetic that uses it, the caption under the graph and the path list."""
+    found = []
+    timeline, position = animator.timeline, animator.position
+    step = next(p for p, frame in enumerate(timeline.frames, 1) if frame.node_id == node)
+    symbol = dotted(pretty(name))
+    row = animator.steps.step_list.item(step - 1)
+    if row.text().split(",  ")[-1].endswith(f"= {short}"):
+        found.append(f"{where}: forward mode's step row reads '{row.text()}'")
+    if any(not line.endswith("?") for line in tangent_lines(row.toolTip()) if symbol in line):
+        found.append(f"{where}: forward mode's step row's tooltip reads '{row.toolTip()}'")
+    if position >= step:
+        item = animator.scene.node_item(node)
+        if item.body_lines()[1] != "tangent ?":
+            found.append(f"{where}: the forward-mode card of {name} reads '{item.body_lines()[1]}'")
+        if item.toolTip().endswith(f"= {full}"):
+            found.append(f"{where}: the forward-mode tooltip of {name} reads '{item.toolTip()}'")
+        current = timeline.current
+        if not animator.document.node(current.node_id).is_leaf and "?" not in animator.paths.box.heading.text():
+            found.append(f"{where}: the path list at step {position} reads '{animator.paths.box.heading.text()}'")
+        explanation = animator.steps.explanation.text()
+        for line in tangent_lines(explanation):
+            if symbol in line and not line.endswith("?"):
+                found.append(f"{where}: step {position}'s box reads '{line}'")
+        for part in animator.caption.text().split("  ·  "):
+            if symbol in part and not part.endswith("?"):
+                found.append(f"{where}: the caption under the graph reads '{part}'")
+    return found
+
+
+def stepped_through(window, where: str) -> list[str]:
+    """A student pressing → to the end of the animation before answering: every surface at every step; then
+    back where the lesson had the animator."""
+    animator = window.animator
+    if animator.timeline is None:
+        return []
+    found, start = [], animator.position
+    while animator.step_forward():
+        QApplication.processEvents()
+        found += leaks(window, f"{where}, stepped to {animator.position}")
+    animator.seek(start)
+    return found
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_no_surface_shows_an_answer_before_the_lesson_asks_for_it(window, path):
     window.learning.start(path.stem)
@@ -120,6 +174,7 @@ def test_no_surface_shows_an_answer_before_the_lesson_asks_for_it(window, path):
         title = panel.run.step.title
         found += leaks(window, title)
         while panel.run.question is not None:
+            found += stepped_through(window, title)
             question = panel.run.question
             assert panel.answer(full_number(question.expected)), (title, question.prompt)
             QApplication.processEvents()

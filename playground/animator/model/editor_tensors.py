@@ -9,6 +9,8 @@ an operand was broadcast the step says over which axes its gradient was summed b
 
 from __future__ import annotations
 
+from engine import Tensor
+
 from ...editor.document import GraphDocument
 from ...editor.tensor_evaluate import build_tensors
 from .tensor_timeline import TensorAnimation, graph_animation
@@ -17,6 +19,13 @@ from .tensor_timeline import TensorAnimation, graph_animation
 def document_animation(document: GraphDocument) -> TensorAnimation:
     """The forward and backward pass of ``document`` (a tensor graph) as the engine computes it; raises
     ``ValueError`` saying why when it cannot be shown (an input not connected, no scalar output)."""
+    _tensors, output = document_tensors(document)
+    return graph_animation(output)
+
+
+def document_tensors(document: GraphDocument) -> tuple[dict[str, Tensor], Tensor]:
+    """A fresh engine Tensor per node of ``document`` (named as the document names them), and its scalar output;
+    ``ValueError`` saying why when there is none (an input not connected, no scalar output)."""
     output_id = document.effective_output()
     if output_id is None:
         raise ValueError("the graph is empty")
@@ -33,4 +42,4 @@ def document_animation(document: GraphDocument) -> TensorAnimation:
                          "single number (a loss) first, e.g. with a sum node")
     for node_id, tensor in tensors.items():  # this build's own tensors: name them as the document does
         tensor.label = document.name(node_id)
-    return graph_animation(output)
+    return tensors, output

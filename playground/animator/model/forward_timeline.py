@@ -27,8 +27,9 @@ from engine import Tensor, forward_steps
 from ...editor.document import GraphDocument
 from ...editor.evaluate import evaluate
 from ...numbers import format_number, full_number
-from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline, build_timeline, terms
+from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline, build_timeline, forward_formula, terms
 
+HIDDEN = "?"  # what a quiz prints in place of a number it asks for
 DOT = "\u0307"  # combining dot above: ȧ, ṫ₁, the tangent (Newton's dot: a rate of change)
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -68,8 +69,11 @@ class ForwardAnimation:
         self.document = document
         self.input_id = input_id
         self.evaluation = evaluation = evaluate(document)
-        backward_frames, _ = build_timeline(document, evaluation)  # its forward frames: the values' arithmetic
-        value_frames = {f.node_id: f for f in backward_frames if f.phase == "forward"}
+        # The backward timeline: its forward frames have the values' arithmetic; a lesson's exercise about
+        # the backward pass says what to hide in its positions (`forward_hiding`).
+        backward_frames, initial = build_timeline(document, evaluation)
+        self.backward_timeline = Timeline(backward_frames, initial)
+        self._value_frames = value_frames = {f.node_id: f for f in backward_frames if f.phase == "forward"}
         values = evaluation.values
         output = document.effective_output()
         if input_id not in inputs_of(document):
@@ -81,36 +85,41 @@ class ForwardAnimation:
         for step in forward_steps(values[output], {values[input_id]: 1.0}):
             steps_into.setdefault(node_of[id(step.node)], []).append(step)
             self.edges_visited += 1
-        names = {key: pretty(name) for key, name in terms(document).items()}
+        self._terms = terms(document)
+        self._names = names = {key: pretty(name) for key, name in self._terms.items()}
         seed = names[input_id]
         order = list(value_frames)
         tracker = DisplayTracker(order)
         frames = []
         self.tangents: dict[str, float] = {}
+        self._tangent_lines: dict[str, tuple[str, str]] = {}  # the tangent line: (in symbols, its arithmetic)
+        self.positions: dict[str, int] = {}  # each node's step (1 = the first)
         for node_id in order:
             base = value_frames[node_id]
             name = names[node_id]
             steps = steps_into.get(node_id, [])
+            symbols = ""
             if node_id == input_id:
                 tangent = 1.0
-                line = f"{dotted(name)} = 1   (seeded: the input we take the derivative by)"
+                numbers = "1   (seeded: the input we take the derivative by)"
             elif document.node(node_id).is_leaf:
                 tangent = 0.0
-                line = f"{dotted(name)} = 0   (held still: only {seed} moves)"
+                numbers = f"0   (held still: only {seed} moves)"
             elif not steps:
                 tangent = 0.0
-                line = f"{dotted(name)} = 0   (nothing it depends on moves with {seed})"
+                numbers = f"0   (nothing it depends on moves with {seed})"
             else:
                 tangent = steps[-1].total
                 parents = [node_of[id(s.parent)] for s in steps]
                 symbols = " + ".join(f"∂{name}/∂{names[p]} · {dotted(names[p])}" for p in parents)
-                numbers = " + ".join(f"{format_number(s.local)} × {format_number(s.tangent)}" for s in steps)
-                line = f"{dotted(name)} = {symbols} = {numbers} = {format_number(tangent)}"
+                products = " + ".join(f"{format_number(s.local)} × {format_number(s.tangent)}" for s in steps)
+                numbers = f"{products} = {format_number(tangent)}"
             self.tangents[node_id] = tangent
+            self._tangent_lines[node_id] = (symbols, numbers)
+            self.positions[node_id] = len(frames) + 1
             edges = tuple(document.edge_at(node_id, s.index) for s in steps)
-            title = f"{base.title},  {dotted(name)} = {format_number(tangent)}"
-            frame = Frame("forward", node_id, title, f"{base.explanation}\n\nTangent:\n{line}",
-                          wires=edges or base.wires)
+            title, explanation = self.texts(node_id)
+            frame = Frame("forward", node_id, title, explanation, wires=edges or base.wires)
             tracker.change(frame, node_id, "state", NodeState.COMPUTED)
             tracker.change(frame, node_id, "value", values[node_id].data)
             tracker.change(frame, node_id, "grad", tangent)  # the card's second line: the tangent
@@ -126,13 +135,42 @@ class ForwardAnimation:
                            f"1 (every other input's to 0), and each node's value and tangent are computed together, "
                            f"in the order of the forward pass: at the end {dotted(out)} = ∂{out}/∂{seed}.")
 
-    def node_lines(self, node_id: str, state: DisplayState) -> list[str]:
-        return [f"value {format_number(state.value)}", f"tangent {format_number(state.grad)}"]
+    def texts(self, node_id: str, hide_value: bool = False, hide_tangent: bool = False) -> tuple[str, str]:
+        """The step of ``node_id``: its row in the step list and its step box, with "?" for its value or its
+        tangent where a quiz asks for them (then the step says what it computes, never what it comes to)."""
+        base, name = self._value_frames[node_id], self._names[node_id]
+        title, explanation = base.title, base.explanation
+        if hide_value:
+            title, explanation = self._hidden_value_texts(node_id)
+        symbols, numbers = self._tangent_lines[node_id]
+        if hide_tangent:  # a number given (an input's 1 or 0) is no answer: only a computed tangent is hidden
+            line = f"{dotted(name)} = {symbols} = {HIDDEN}" if symbols else f"{dotted(name)} = {HIDDEN}"
+            tangent = HIDDEN
+        else:
+            line = f"{dotted(name)} = {symbols} = {numbers}" if symbols else f"{dotted(name)} = {numbers}"
+            tangent = format_number(self.tangents[node_id])
+        return f"{title},  {dotted(name)} = {tangent}", f"{explanation}\n\nTangent:\n{line}"
 
-    def node_tooltip(self, node_id: str, state: DisplayState) -> str:
+    def _hidden_value_texts(self, node_id: str) -> tuple[str, str]:
+        name, node = self._terms[node_id], self.document.node(node_id)
+        operands = [self._terms[edge.source] for edge in self._value_frames[node_id].wires]
+        formula = "" if node.is_leaf else forward_formula(self.document, node_id, operands)
+        if not formula:
+            return f"{name} = {HIDDEN}", f"Forward: {name} = {HIDDEN}"
+        return f"{name} = {formula} = {HIDDEN}", f"Forward: {name} = {formula}\n  = {HIDDEN}"
+
+    def node_lines(self, node_id: str, state: DisplayState, hidden: frozenset[str] = frozenset()) -> list[str]:
+        """The card's lines; ``hidden``: the numbers a quiz asks for ("value", "tangent"), as "?"."""
+        value = HIDDEN if "value" in hidden else format_number(state.value)
+        tangent = HIDDEN if "tangent" in hidden else format_number(state.grad)
+        return [f"value {value}", f"tangent {tangent}"]
+
+    def node_tooltip(self, node_id: str, state: DisplayState, hidden: frozenset[str] = frozenset()) -> str:
         name = self.document.name(node_id)
-        return (f"{name}: {state.state.value}\nvalue = {full_number(state.value)}\n"
-                f"tangent d{name}/d{self.document.name(self.input_id)} = {full_number(state.grad)}")
+        value = HIDDEN if "value" in hidden else full_number(state.value)
+        tangent = HIDDEN if "tangent" in hidden else full_number(state.grad)
+        return (f"{name}: {state.state.value}\nvalue = {value}\n"
+                f"tangent d{name}/d{self.document.name(self.input_id)} = {tangent}")
 
 
 @dataclass(frozen=True)
@@ -171,12 +209,19 @@ def work_of_network(model, loss_fn, X, y) -> WorkCount:
     counts them), against ``loss.backward_steps()`` once."""
     model = deepcopy(model)
     loss = loss_fn(model(Tensor(np.asarray(X, dtype=np.float64))), y)
+    return work_of_tensors(loss, model.parameters())
+
+
+def work_of_tensors(loss: Tensor, leaves) -> WorkCount:
+    """The work for the gradients of the scalar tensor ``loss`` by every element of each of ``leaves``: a
+    forward pass per element (one sweep per leaf counts them: a one-hot tangent visits the same edges
+    wherever its 1 is), against one backward pass (the graph is kept: it may be shown afterwards)."""
     scalars = forward = 0
-    for parameter in model.parameters():
-        tangent = np.zeros(parameter.shape)
+    for leaf in leaves:
+        tangent = np.zeros(leaf.shape)
         tangent.flat[0] = 1.0
-        visited = sum(1 for _ in forward_steps(loss, {parameter: tangent}))
-        scalars += parameter.size
-        forward += parameter.size * visited
-    backward = sum(1 for _ in loss.backward_steps())
+        visited = sum(1 for _ in forward_steps(loss, {leaf: tangent}))
+        scalars += leaf.size
+        forward += leaf.size * visited
+    backward = sum(1 for _ in loss.backward_steps(retain_graph=True))
     return WorkCount(scalars, forward, backward)

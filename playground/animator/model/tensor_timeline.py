@@ -302,10 +302,20 @@ def _next_name(prefix: str, counters: Counter, taken: set[str]) -> str:
             return name
 
 
+def tensor_node_ids(result: Tensor) -> dict[int, str]:
+    """id(tensor) -> the id of its node in the animation `graph_animation` or `tensor_animation` makes of
+    ``result``'s graph (forward mode draws the same nodes)."""
+    return _node_ids(_forward_order(topological_order(result)))
+
+
+def _node_ids(order: list) -> dict[int, str]:
+    return {id(t): f"t{i}" for i, t in enumerate(order)}
+
+
 def _animation(loss: Tensor, order: list, names: dict[int, tuple[str, str, str]],
                retain_graph: bool = False) -> TensorAnimation:
     """Nodes, wires, layout and frames of the graph ``order`` (operands first, ending with ``loss``)."""
-    ids = {id(t): f"t{i}" for i, t in enumerate(order)}
+    ids = _node_ids(order)
     nodes: dict[str, TensorNode] = {}
     edges: list[Edge] = []
     for t in order:
