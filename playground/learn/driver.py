@@ -32,6 +32,16 @@ LOADS = ("graph", "example", "network")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
 
 
+def lesson_settings(current: TrainingSettings, lesson: dict) -> TrainingSettings:
+    """The panel's settings with the lesson's over them. Where the person's own choices clash with the
+    lesson's (the panel on a regression, a lesson of two moons that never names the problem type), the
+    lesson's go over the defaults instead, at the person's pace: the lesson checked them so at load."""
+    try:
+        return replace(current, **lesson)
+    except ValueError:
+        return replace(TrainingSettings(steps_per_second=current.steps_per_second), **lesson)
+
+
 class LessonDriver(QObject):
     status_message = Signal(str)
 
@@ -127,7 +137,7 @@ class LessonDriver(QObject):
                 loaded = True
         if step.training:  # the setup as the lesson has built it so far (the step's own settings come next)
             training = self.window.training
-            wanted = replace(training.settings, **step.training)
+            wanted = lesson_settings(training.settings, step.training)
             if any(getattr(wanted, f.name) != getattr(training.settings, f.name) for f in fields(TrainingSettings)):
                 training.set_settings(wanted)
         return loaded, notice
@@ -198,7 +208,7 @@ class LessonDriver(QObject):
     def _do_training(self, settings: dict, step: Step) -> None:
         training = self.window.training
         self._show(training)
-        training.set_settings(replace(training.settings, **settings))
+        training.set_settings(lesson_settings(training.settings, settings))
 
     def _do_train(self, what: str, step: Step) -> None:
         training = self.window.training

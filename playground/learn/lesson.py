@@ -400,9 +400,13 @@ class _Parser:
         unknown = [key for key in settings if key not in known]
         if unknown:
             self.fail(f"unknown training setting '{unknown[0]}' (known: {', '.join(sorted(known))})", line)
+        # Checked with the earlier steps' settings, as the app will hold them: `loss=huber` after a step that
+        # set up a regression is fine, and `problem=regression` needs a regression's dataset and loss by then.
         try:
-            replace(TrainingSettings(), **settings)
-        except (TypeError, ValueError) as error:
+            replace(TrainingSettings(), **{**self.training, **settings})
+        except TypeError as error:
+            self.fail(f"the training setup is refused: a setting has the wrong kind of value ({error})", line)
+        except ValueError as error:
             self.fail(f"the training setup is refused: {error}", line)
         return settings
 
