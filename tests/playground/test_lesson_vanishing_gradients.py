@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtWidgets import QMessageBox, QScrollArea
 
 from engine.nn import Linear
 from playground.app import MainWindow
@@ -180,7 +180,21 @@ def window(qtbot, tmp_path):
     window.training.pause()
 
 
+def shown_whole(widget) -> bool:
+    """Every scroll area around ``widget`` shows all of it."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            viewport = parent.viewport()
+            corner = widget.mapTo(viewport, QPoint(0, 0))
+            if not viewport.rect().contains(QRect(corner, widget.size())):
+                return False
+        parent = parent.parentWidget()
+    return True
+
+
 def test_the_lesson_ticks_the_plot_and_its_lines_start_at_the_lessons_numbers(window, qtbot):
+    window.resize(1280, 690)  # a projector's 1280 x 720: the curves' column scrolls
     training, panel = window.training, window.learning.panel
     check = training.findChild(object, "gradientHealthCheck")
     plot = training.curves.gradient_health
@@ -195,6 +209,7 @@ def test_the_lesson_ticks_the_plot_and_its_lines_start_at_the_lessons_numbers(wi
     panel.next()
     assert check.isChecked() and plot.isVisible() and window.tabs.currentWidget() is training
     assert window.learning.driver.highlight.target.objectName() == "gradientHealthPlot"
+    qtbot.waitUntil(lambda: shown_whole(plot.plot), timeout=2_000)  # scrolled into view, as on a 1280 x 720 screen
     qtbot.waitUntil(lambda: plot.frame is not None and len(plot.frame.steps) > 0, timeout=20_000)
     facts = health_facts(STEPS["Watch the gradients"].training)
     assert plot.frame.steps[0] == 1
