@@ -7,10 +7,13 @@ change), and the training setup of this and the earlier steps. So a lesson resum
 step, or gone Back to, shows what its text talks about. Then the step's own actions run in
 order: load a graph into the editor (as an example is opened), select a node there, show a tab,
 move the animator to a step, choose a pitfall replay or Predict mode, animate a small network,
-set up and start or pause training, point at a control. A step that loads a graph or a network
-turns the pitfall replay and Predict off unless it sets them. A step that asks questions ends
-in the animator on its graph, with the answers not yet given hidden there (`AnimatorPanel.hide_after`).
-It never reaches into a panel's widgets.
+set up and start or pause training, tick a tick box (the gradient health plot's), point at a
+control. A step that loads a graph or a network turns the pitfall replay and Predict off unless
+it sets them. A step that asks questions about its graph ends in the animator on it, with the
+answers not yet given hidden there (`AnimatorPanel.hide_after`); questions about gradient health
+are read off the training tab.
+It never reaches into a panel's widgets: a tick box is clicked by its object name, as a person clicks it
+(`TrainingPanel` has no method to show the gradient health plot).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from ..animator.model.timeline import maths_of
 from ..training.model.session import TrainingSettings
 from .facts import GraphFacts, NetworkFacts
+from .health_questions import HEALTH
 from .highlight import Highlight
 from .lesson import Lesson, LessonFormatError, Step
 from .questions import Question
@@ -30,6 +34,16 @@ from .runner import LessonRun
 
 LOADS = ("graph", "example", "network")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
+
+
+def lesson_settings(current: TrainingSettings, lesson: dict) -> TrainingSettings:
+    """The panel's settings with the lesson's over them. Where the person's own choices clash with the
+    lesson's (the panel on a regression, a lesson of two moons that never names the problem type), the
+    lesson's go over the defaults instead, at the person's pace: the lesson checked them so at load."""
+    try:
+        return replace(current, **lesson)
+    except ValueError:
+        return replace(TrainingSettings(steps_per_second=current.steps_per_second), **lesson)
 
 
 class LessonDriver(QObject):
@@ -49,9 +63,12 @@ class LessonDriver(QObject):
         """What only the app can check: every control a step points at exists. Raises `LessonFormatError`."""
         for step in lesson.steps:
             for action in step.actions:
+                source = lesson.path.name if lesson.path else lesson.id
                 if action.kind == "highlight" and self._control(action.value) is None:
                     raise LessonFormatError(f"the app has no control named '{action.value}' to point at",
-                                            action.line, lesson.path.name if lesson.path else lesson.id)
+                                            action.line, source)
+                if action.kind == "tick" and not isinstance(self._control(action.value[0]), QAbstractButton):
+                    raise LessonFormatError(f"the app has no tick box named '{action.value[0]}'", action.line, source)
 
     def _control(self, name: str) -> QWidget | None:
         return self.window.findChild(QWidget, name)
@@ -72,7 +89,8 @@ class LessonDriver(QObject):
                 animator.set_pitfall(None)
             if "predict" not in own:
                 animator.set_predict(False)
-        if run.questions:  # a quiz is taken in the animator, where the answers stay hidden until given
+        if any(q.what != HEALTH for q in run.questions):  # a quiz on a graph is taken in the animator, where
+            # the answers stay hidden until given (gradient health is read off the training tab's plot)
             animator = self._animator_on_graph(step)
             if "animator" not in own:
                 animator.seek(run.revealed_up_to or 0)
@@ -96,6 +114,8 @@ class LessonDriver(QObject):
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
         """The animator goes to the step of the question just answered, the next ones still hidden."""
+        if question.what == HEALTH:  # answered off the training tab's plot: nothing to show in the animator
+            return
         animator = self._animator_on_graph(run.step, show=False)
         self.hide_answers(run)
         animator.seek(question.position)
@@ -127,7 +147,7 @@ class LessonDriver(QObject):
                 loaded = True
         if step.training:  # the setup as the lesson has built it so far (the step's own settings come next)
             training = self.window.training
-            wanted = replace(training.settings, **step.training)
+            wanted = lesson_settings(training.settings, step.training)
             if any(getattr(wanted, f.name) != getattr(training.settings, f.name) for f in fields(TrainingSettings)):
                 training.set_settings(wanted)
         return loaded, notice
@@ -198,7 +218,7 @@ class LessonDriver(QObject):
     def _do_training(self, settings: dict, step: Step) -> None:
         training = self.window.training
         self._show(training)
-        training.set_settings(replace(training.settings, **settings))
+        training.set_settings(lesson_settings(training.settings, settings))
 
     def _do_train(self, what: str, step: Step) -> None:
         training = self.window.training
@@ -208,6 +228,15 @@ class LessonDriver(QObject):
             training.reset_requested.emit()
         else:
             training.play() if what == "play" else training.pause()
+
+    def _do_tick(self, value: tuple[str, bool], step: Step) -> None:
+        """Tick a tick box (or untick it) as a person clicks it: what it shows follows its own signal."""
+        name, on = value
+        control = self._control(name)
+        if isinstance(control, QAbstractButton) and control.isCheckable():
+            control.setChecked(on)
+        else:
+            self.status_message.emit(f"The lesson ticks '{name}', which this app does not have")
 
     def _do_highlight(self, name: str, step: Step) -> None:
         control = self._control(name)

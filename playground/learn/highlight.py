@@ -1,14 +1,30 @@
-"""Point at a control: a ring that blinks around it for a few seconds, drawn over the window."""
+"""Point at a control: a ring that blinks around it for a few seconds, drawn over the window, the control
+scrolled into view first (the training tab's columns scroll on a small screen)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QScrollArea, QWidget
 
 RING_COLOR = "#e8401c"  # the animator's accent
 BLINKS = 12  # about five seconds: long enough to find in a classroom, as a teacher tried it
 BLINK_MS = 400
+SETTLE_MS = (0, 100, 400)
+MARGIN = 8  # pixels of room kept around a control scrolled into view
+
+
+def scroll_into_view(widget: QWidget) -> None:
+    """Scroll every scroll area around ``widget``, innermost first, until it shows: its bottom, then its top
+    (which wins when it is taller than the view). Not `QScrollArea.ensureWidgetVisible`, which aims at a
+    widget's text cursor where it has one, and a plot (a QGraphicsView) reports one that is not its own."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea) and parent.widget() is not None:
+            corner = widget.mapTo(parent.widget(), QPoint(0, 0))
+            parent.ensureVisible(corner.x(), corner.y() + widget.height(), MARGIN, MARGIN)
+            parent.ensureVisible(corner.x(), corner.y(), MARGIN, MARGIN)
+        parent = parent.parentWidget()
 
 
 class Highlight(QWidget):
@@ -28,6 +44,11 @@ class Highlight(QWidget):
         self._timer.start()
         self.show()
         self.raise_()
+        scroll_into_view(target)
+        # Again once the layouts have settled: the step may have just shown the control (a ticked plot), and a
+        # training column grows to hold it only in a timer of its own (`body.ColumnScroller`).
+        for delay in SETTLE_MS:
+            QTimer.singleShot(delay, self, lambda: scroll_into_view(self.target))
 
     def ring(self) -> QRect:
         """Where the ring is drawn: the target's rectangle in the window, with a margin."""

@@ -43,6 +43,7 @@ from ..files import load_document
 from ..paths import EXAMPLES
 from ..training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
+from .health_facts import ASKABLE, health_facts, health_number, is_health_name
 
 FORMAT_NAME = "autograd-playground-lesson"
 FORMAT_VERSION = 1
@@ -54,7 +55,7 @@ MAX_GRAPH_NODES = 120
 TABS = ("editor", "animator", "training")
 PITFALL_KEYS = ("none", "overwrite", "order", "zero")
 ACTIONS = ("graph", "example", "tab", "select", "animator", "pitfall", "predict", "network", "training", "train",
-           "highlight", "exercise", "ask", "nudge", "forward")
+           "highlight", "tick", "exercise", "ask", "nudge", "forward")
 _ACTION_LINE = re.compile(r"([a-z]+):(?:\s+(.*)|\s*)$")
 _HEADER_LINE = re.compile(r"([a-z]+):\s*(.*)$")
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -87,8 +88,8 @@ class Action:
 class Ask:
     """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
-    what: str  # "value", "grad" or "tangent"
-    node: str  # node id in the step's graph
+    what: str  # "value", "grad", "tangent", or "health" (`health_questions`)
+    node: str  # node id in the step's graph (a health question: the number's name, such as health.ratio)
     line: int
     along: str | None = None  # a tangent's input (node id)
 
@@ -261,6 +262,7 @@ class _Parser:
                           "actions go right under the step's '## ' heading, before its text", number)
         step.text, step.text_line = "\n".join(body), start + 1
         step.facts, step.source, step.training = self.facts, self.source, dict(self.training)
+        self._check_health_asks(step)
         self._check_placeholders(step)
         return step, index
 
@@ -400,9 +402,13 @@ class _Parser:
         unknown = [key for key in settings if key not in known]
         if unknown:
             self.fail(f"unknown training setting '{unknown[0]}' (known: {', '.join(sorted(known))})", line)
+        # Checked with the earlier steps' settings, as the app will hold them: `loss=huber` after a step that
+        # set up a regression is fine, and `problem=regression` needs a regression's dataset and loss by then.
         try:
-            replace(TrainingSettings(), **settings)
-        except (TypeError, ValueError) as error:
+            replace(TrainingSettings(), **{**self.training, **settings})
+        except TypeError as error:
+            self.fail(f"the training setup is refused: a setting has the wrong kind of value ({error})", line)
+        except ValueError as error:
             self.fail(f"the training setup is refused: {error}", line)
         return settings
 
@@ -417,6 +423,13 @@ class _Parser:
                       line)
         return argument  # whether the app has it is checked when the lesson is opened in the app
 
+    def _check_tick(self, step: Step, argument: str, line: int) -> tuple[str, bool]:
+        """A tick box by its object name, ticked ('<name>') or not ('<name> off'), as a person clicks it."""
+        words = argument.split()
+        if len(words) not in (1, 2) or not _NAME.fullmatch(words[0]) or len(words) == 2 and words[1] != "off":
+            self.fail(f"'tick:' is '<tick box>' or '<tick box> off' (its object name), not '{argument}'", line)
+        return words[0], len(words) == 1  # whether the app has it is checked when the lesson is opened in the app
+
     def _check_exercise(self, step: Step, argument: str, line: int) -> None:
         facts = self._graph_facts(line, "exercise:")
         if argument not in ("values", "gradients"):
@@ -425,6 +438,11 @@ class _Parser:
         step.asks.extend(Ask("value" if argument == "values" else "grad", node_id, line) for node_id in nodes)
 
     def _check_ask(self, step: Step, argument: str, line: int) -> None:
+        if is_health_name(argument):  # about the training network: checked with the step's whole setup
+            if argument not in ASKABLE:
+                self.fail(f"'ask:' about gradient health is one of {', '.join(ASKABLE)}, not '{argument}'", line)
+            step.asks.append(Ask("health", argument, line))
+            return
         words = argument.split()
         if len(words) == 3 and words[0] == "tangent":  # forward mode: d(node)/d(input)
             along = self._node(words[2], line, "ask:")
@@ -459,6 +477,14 @@ class _Parser:
             settings[key] = value
         return settings
 
+    def _check_health_asks(self, step: Step) -> None:
+        for ask in step.asks:
+            if ask.what == "health":
+                try:
+                    health_facts(step.training)
+                except KeyError as error:
+                    self.fail(f"'ask: {ask.node}': {error.args[0]}", ask.line)
+
     # -- text ------------------------------------------------------------------------------------
 
     def _check_placeholders(self, step: Step) -> None:
@@ -467,6 +493,12 @@ class _Parser:
                 name = match.group(1)
                 if name is None:
                     continue  # {{ or }}
+                if is_health_name(name.strip()):  # the training network's, from the step's setup
+                    try:
+                        health_number(step.training, name.strip())
+                    except KeyError as error:
+                        self.fail(f"'{{{name}}}': {error.args[0]}", step.text_line + offset)
+                    continue
                 if step.facts is None:
                     self.fail(f"'{{{name}}}' needs a graph or a network in this step or an earlier one",
                               step.text_line + offset)
@@ -500,10 +532,14 @@ def placeholder_names(text: str) -> list[str]:
     return [m.group(1).strip() for m in _PLACEHOLDER.finditer(text) if m.group(1) is not None]
 
 
-def with_numbers(text: str, facts: Facts | None) -> str:
-    """``text`` with every ``{name}`` replaced by the engine's number (``{{`` becomes ``{``)."""
+def with_numbers(text: str, facts: Facts | None, training: dict | None = None) -> str:
+    """``text`` with every ``{name}`` replaced by the engine's number (``{{`` becomes ``{``); ``training``,
+    the step's training setup, gives the ``{health.…}`` numbers (`health_facts`)."""
     def substitute(match: re.Match) -> str:
         if match.group(1) is None:
             return match.group(0)[0]
-        return facts.number(match.group(1).strip())
+        name = match.group(1).strip()
+        if is_health_name(name):
+            return health_number(training or {}, name)
+        return facts.number(name)
     return _PLACEHOLDER.sub(substitute, text)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .facts import GraphFacts
+from .health_facts import health_facts
+from .health_questions import HEALTH, check_health, health_question
 from .lesson import Lesson, Step, with_numbers
 from .markup import to_html
 from .questions import Feedback, Question, build_question, check
@@ -71,14 +73,15 @@ class LessonRun:
 
     def _waiting(self) -> list[tuple[str, str, int]]:
         """(what, node, animator position) of every question still waiting about this step's graph."""
-        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]]
+        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]
+                   if q.what != HEALTH]  # read off the training tab's plot: nothing in the animator to hide
         facts = self.step.facts
         if isinstance(facts, GraphFacts):
             for later in self.lesson.steps[self.index + 1:]:
                 if later.facts is facts:
                     waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
                                                       else facts.value_position(ask.node)) or 0)
-                                for ask in later.asks if ask.what != "tangent"]  # shown in forward mode only
+                                for ask in later.asks if ask.what not in ("tangent", HEALTH)]  # tangents: forward mode
         return waiting
 
     @property
@@ -95,7 +98,7 @@ class LessonRun:
 
     def html(self) -> str:
         """The step's text as rich text, with the engine's numbers in it."""
-        return to_html(with_numbers(self.step.text, self.step.facts))
+        return to_html(with_numbers(self.step.text, self.step.facts, self.step.training))
 
     # -- moving ----------------------------------------------------------------------------------
 
@@ -119,8 +122,9 @@ class LessonRun:
     def _build(self) -> None:
         step = self.step
         facts = step.facts
-        self.questions = [build_question(facts, ask.what, ask.node, ask.along) for ask in step.asks] \
-            if isinstance(facts, GraphFacts) else []
+        self.questions = [health_question(health_facts(step.training), ask.node) if ask.what == HEALTH
+                          else build_question(facts, ask.what, ask.node, ask.along)
+                          for ask in step.asks if ask.what == HEALTH or isinstance(facts, GraphFacts)]
         self.answered = []
         self._check_completed()
 
@@ -136,7 +140,7 @@ class LessonRun:
         question = self.question
         if question is None:
             return Feedback(True, "Every question of this step is answered: go on with Next.")
-        feedback = check(question, text)
+        feedback = check_health(question, text) if question.what == HEALTH else check(question, text)
         if feedback.right:
             self.answered.append(Answered(question, revealed=False))
             self._check_completed()

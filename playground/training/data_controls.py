@@ -25,6 +25,7 @@ from .model.settings import (
     CLASSIFICATION_DATASETS,
     DATASETS,
     FEATURES,
+    PROBLEM_DATA,
     PROBLEMS,
     REGRESSION_DATASETS,
     TrainingSettings,
@@ -189,8 +190,9 @@ class DataControls(QWidget):
         dataset = self.dataset_combo.currentData()
         regression = problem == "regression"
         if dataset not in (REGRESSION_DATASETS if regression else CLASSIFICATION_DATASETS) or (
-                dataset == "csv" and self._csv_regression != regression):  # another problem: its first dataset
-            dataset = "plane" if regression else "moons"
+                dataset == "csv" and self._csv_regression != regression):  # another problem: its own data
+            dataset = PROBLEM_DATA[problem]["dataset"]
+            self._show_problem_data(problem)
         self._show_class_range(dataset)
         return dict(
             problem=problem,
@@ -202,6 +204,18 @@ class DataControls(QWidget):
             seed=self.seed_spin.value(),
             features=tuple(key for key, check in self.feature_checks.items() if check.isChecked()),
         )
+
+    def _show_problem_data(self, problem: str) -> None:
+        """A person switched the problem type: the points and noise it starts from (`PROBLEM_DATA`)."""
+        data = PROBLEM_DATA[problem]
+        for control in (self.points_spin, self.noise_slider):
+            control.blockSignals(True)
+        try:
+            self.points_spin.setValue(data["points"])
+            self.noise_slider.setValue(round(data["noise"] * 100))
+        finally:
+            for control in (self.points_spin, self.noise_slider):
+                control.blockSignals(False)
 
     @property
     def has_csv(self) -> bool:

@@ -49,10 +49,11 @@ def lesson_2() -> LessonRun:
     return LessonRun(load_lesson(LESSONS / "02-chain-rule.lesson"))
 
 
-def test_eight_lessons_ship_and_each_one_parses():
+def test_nine_lessons_ship_and_each_one_parses():
     titles = [load_lesson(path).title for path in SHIPPED]
     assert titles == ["A value and its gradient", "The chain rule by hand", "A variable used twice", "A neuron",
-                      "Why the order matters", "From scalars to tensors", "Training", "Forward or reverse?"]
+                      "Why the order matters", "From scalars to tensors", "Training", "Forward or reverse?",
+                      "Vanishing gradients"]
 
 
 def test_the_lesson_model_needs_no_qt():

@@ -20,6 +20,9 @@ from playground.numbers import format_number
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
+# What gives away the answer to a gradient health question (`learn.health_facts`): the number, or the norms.
+NORMS = {f"health.norm({k})" for k in range(1, 8)} | {"health.first", "health.output"}
+HEALTH_GIVEN = {"health.ratio": {"health.ratio"} | NORMS, "health.slowest": {"health.slowest"} | NORMS}
 TEACHERS_CHAIN_RULE = (LESSONS / "02-chain-rule.lesson").read_text(encoding="utf-8").replace(
     "title: The chain rule by hand", "title: Chain rule (my version)").replace(
     "graph: a=2; b=3; c=4; d=5;", "graph: a=1; b=2; c=3; d=4;")
@@ -101,13 +104,22 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
         QApplication.processEvents()
         step = panel.run.step
         later = [(other.facts, ask) for other in panel.lesson.steps[panel.run.index + 1:] for ask in other.asks
-                 if other.facts is step.facts and ask.what != "tangent"]  # forward mode's: shown there only
+                 if other.facts is step.facts and ask.what not in ("tangent", "health")]  # shown elsewhere
         if later and animator.source == "graph" and animator.document.names() == step.facts.document.names():
             for facts, ask in later:  # what a later step asks is not given away by this one
                 position = facts.value_position(ask.node) if ask.what == "value" else facts.grad_position(ask.node)
                 assert position in animator.hidden_positions, (step.title, ask)
         while panel.run.question is not None:
             question = panel.run.question
+            if question.what == "health":  # read off the training tab's gradient health plot, not the animator
+                plot = window.training.curves.gradient_health
+                assert window.tabs.currentWidget() is window.training
+                # "Predict" is asked before the plot is shown; the ratio is read off it
+                assert plot.isVisible() == (question.node == "health.ratio"), (step.title, question.node)
+                panel.reveal()
+                assert window.tabs.currentWidget() is window.training
+                asked += 1
+                continue
             if question.what == "tangent":  # taken in forward mode, at the step before the node's
                 assert window.tabs.currentWidget() is animator and animator.source == "forward"
                 assert animator.position < question.position
@@ -139,6 +151,12 @@ def test_no_shipped_lesson_states_an_answer_before_it_asks_for_it(path):
     lesson = load_lesson(path)
     for index, step in enumerate(lesson.steps):
         for ask in step.asks:
+            if ask.what == "health":  # nor the numbers it follows from, under the same training setup
+                given = HEALTH_GIVEN[ask.node]
+                for earlier in lesson.steps[:index + 1]:
+                    if earlier.training == step.training:
+                        assert not given & set(placeholder_names(earlier.text)), (step.title, earlier.title)
+                continue
             name = step.facts.name(ask.node)
             said = f"{name}.grad" if ask.what == "grad" else name
             for earlier in lesson.steps[:index + 1]:
@@ -265,7 +283,8 @@ def test_a_teachers_lesson_with_a_shipped_file_name_is_listed_beside_it_with_its
     mine = learning.open_lesson(teacher)
     panel = learning.panel
     titles = [panel.lesson_list.item(i).text() for i in range(panel.lesson_list.count())]
-    assert titles[1].startswith("2. The chain rule by hand") and titles[8] == "9. Chain rule (my version)"
+    assert titles[1].startswith("2. The chain rule by hand")
+    assert titles[len(SHIPPED)] == f"{len(SHIPPED) + 1}. Chain rule (my version)"
     assert panel.run.index == 0 and not panel.run.completed  # its own progress: from the start
     assert window.document.node(label(window.document, "a")).value == 1.0  # and its own graph
     assert panel.progress("02-chain-rule")["step"] == 4  # the shipped lesson's progress is its own
@@ -274,12 +293,13 @@ def test_a_teachers_lesson_with_a_shipped_file_name_is_listed_beside_it_with_its
 
     again = open_window(qtbot, settings)  # remembered across a restart, while the file is there
     panel = again.learning.panel
-    assert panel.lesson_list.count() == 9 and panel.lesson_list.item(8).text().startswith("9. Chain rule (my version)")
+    assert panel.lesson_list.count() == len(SHIPPED) + 1
+    assert panel.lesson_list.item(len(SHIPPED)).text().startswith(f"{len(SHIPPED) + 1}. Chain rule (my version)")
     assert panel.progress(mine.id)["step"] == 1
     again.close()
     shutil.rmtree(teacher.parent)
     gone = open_window(qtbot, settings)
-    assert gone.learning.panel.lesson_list.count() == 8  # the file went: the lesson is not listed
+    assert gone.learning.panel.lesson_list.count() == len(SHIPPED)  # the file went: the lesson is not listed
     gone.close()
 
 
@@ -291,7 +311,7 @@ def test_a_teachers_lesson_can_be_taken_off_the_list(window, tmp_path):
     panel.next()  # its values exercise: the animator hides the answers ...
     assert window.animator.hidden_positions
     panel.remove_lesson(lesson)
-    assert panel.lesson_list.count() == 8 and panel.library.opened_paths() == []
+    assert panel.lesson_list.count() == len(SHIPPED) and panel.library.opened_paths() == []
     assert panel.run is None and window.animator.hidden_positions == frozenset()  # ... and no longer
 
 
@@ -301,7 +321,7 @@ def test_what_is_kept_of_opened_lessons_may_be_junk_or_gone_bad(qtbot, settings,
     for junk in (5, "", ["", 3, str(tmp_path / "gone.lesson")], {"a": 1}, [str(broken)]):
         settings.setValue("learn/opened", junk)
         window = open_window(qtbot, settings)
-        assert window.learning.panel.lesson_list.count() == 8  # the shipped lessons, whatever was kept
+        assert window.learning.panel.lesson_list.count() == len(SHIPPED)  # the shipped lessons, whatever was kept
         if junk == [str(broken)]:
             status = window.statusBar()
             qtbot.waitUntil(lambda: status.currentMessage().startswith(  # noqa: B023 - waited for here
@@ -513,9 +533,9 @@ def test_a_copy_of_a_shipped_lesson_file_opens_the_shipped_lesson(qtbot, setting
     window = open_window(qtbot, settings)
     lesson = window.learning.open_lesson(copy)
     panel = window.learning.panel
-    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == 8
+    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == len(SHIPPED)
     assert panel.lesson_list.currentRow() == 1
     window.close()
     again = open_window(qtbot, settings)
-    assert again.learning.panel.lesson_list.count() == 8
+    assert again.learning.panel.lesson_list.count() == len(SHIPPED)
     again.close()

@@ -54,6 +54,34 @@ def test_a_run_predicting_one_class_everywhere_is_reported_as_collapsed():
     assert "The L2 regularisation rate 1 probably pulls every weight to zero" in stall.message()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_six_sigmoid_layers_stuck_under_gradient_descent_are_told_their_gradient_vanishes(seed):
+    """Not a learning rate to blame (0.1 is SGD's usual): at the first step the output layer's gradient is
+    10^4 times layer 1's, and then dies down itself once the output predicts 50% everywhere."""
+    session = TrainingSession(TrainingSettings(seed=seed, hidden=(8,) * 6, activation="sigmoid", optimizer="sgd",
+                                               learning_rate=0.1))
+    stall = first_stall(session, 1000, chunk=20)
+    norms = session.gradient_log.norms
+    print(f"seed {seed}: output / layer 1 gradient {norms[0, -1] / norms[0, 0]:.3g} at step 1, "
+          f"{norms[-1, -1] / norms[-1, 0]:.3g} at step {session.step}; {stall and stall.message()}")
+    assert stall is not None and stall.kind == "collapsed" and stall.gradient_ratio > 1e3
+    assert ("The gradient vanishes on its way back through 6 sigmoid layers: tick Gradient health to see it, and "
+            "try tanh or ReLU, fewer layers, or Adam.") in stall.message()
+    assert "learning rate" not in stall.message()
+
+
+def test_a_stall_without_a_vanished_gradient_keeps_its_advice():
+    watch = RunWatch()
+    labels, predicted = np.array([0, 1, 0, 1]), np.array([0, 0, 0, 0])
+    settings = TrainingSettings(activation="tanh", hidden=(2, 2))
+    hidden = [np.zeros((4, 2)), np.zeros((4, 2))]
+    reports = [watch.observe(10 * i, 0.7, predicted, labels, hidden, settings, ("orange", "blue"),
+                             np.array([0.01, 0.05, 0.2])) for i in range(PATIENCE // 10 + 1)]
+    stall = next(r for r in reports if r is not None)
+    assert stall.gradient_ratio == pytest.approx(20.0) and stall.layers == 2
+    assert "vanishes" not in stall.message() and "Try a smaller learning rate" in stall.message()
+
+
 @pytest.mark.parametrize("changes", [
     {},                                                   # the default setup, trained long past its solution
     {"optimizer": "sgd", "learning_rate": 0.01},          # slow but healthy: the loss falls all the way

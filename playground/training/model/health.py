@@ -43,6 +43,11 @@ SATURATION = {"tanh": (-0.99, 0.99), "sigmoid": (0.01, 0.99)}
 # Learning rates a person can start from, by optimizer (the race and the defaults use them too).
 TYPICAL_LEARNING_RATE = {"adam": 0.01, "momentum": 0.03, "sgd": 0.1}
 STRONG_REGULARIZATION = 0.1
+# The output layer's weight gradient this many times the first layer's: the gradient has vanished on its
+# way back (six sigmoid layers of 8 start at 10^4 to 10^5, six tanh layers at 2 to 70), and no learning
+# rate the first layers can take is right for the last.
+VANISHED_RATIO = 1e3
+ALTERNATIVES = {"sigmoid": "tanh or ReLU", "tanh": "ReLU"}  # activations whose slope does not shrink it as much
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class Stall:
     init: str
     regularization: str       # settings.REGULARIZATIONS
     regularization_rate: float
+    layers: int = 0           # hidden layers
+    gradient_ratio: float = math.nan  # the output layer's weight-gradient norm over the first layer's, first step
 
     def message(self) -> str:
         if self.kind == "collapsed":
@@ -90,6 +97,11 @@ class Stall:
             suggestion = typical if self.learning_rate > typical else self.learning_rate / 10
             return (f"the learning rate {format_number(self.learning_rate)} is probably too large: try "
                     f"{format_number(suggestion)}, or Reset")
+        if self.gradient_ratio >= VANISHED_RATIO:  # named without its number: a lesson asks for it
+            others = ALTERNATIVES.get(self.activation, "another activation")
+            adam = "" if self.optimizer == "adam" else ", or Adam"
+            return (f"the gradient vanishes on its way back through {self.layers} {self.activation} layers: tick "
+                    f"Gradient health to see it, and try {others}, fewer layers{adam}")
         if self.regularization != "none" and self.regularization_rate >= STRONG_REGULARIZATION:
             return (f"the {self.regularization.upper()} regularisation rate {format_number(self.regularization_rate)} "
                     "probably pulls every weight to zero: lower it")
@@ -130,7 +142,10 @@ class RunWatch:
         self.reported = False
 
     def observe(self, step: int, loss: float, predicted: np.ndarray, labels: np.ndarray,
-                hidden_outputs: list[np.ndarray], settings, class_names: tuple[str, ...]) -> Stall | None:
+                hidden_outputs: list[np.ndarray], settings, class_names: tuple[str, ...],
+                gradient_norms: np.ndarray | None = None) -> Stall | None:
+        """``gradient_norms``: each layer's weight-gradient norm at the network's first step, first layer first
+        (to tell a vanished gradient)."""
         if not math.isfinite(loss):
             return None  # the divergence check's business
         if self._progress_step is None:
@@ -162,7 +177,16 @@ class RunWatch:
         predicted_class = class_names[int(predicted[0])] if kind == "collapsed" else ""
         return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
                      settings.activation, settings.optimizer, settings.learning_rate, settings.init,
-                     settings.regularization, settings.regularization_rate)
+                     settings.regularization, settings.regularization_rate, len(hidden_outputs),
+                     _gradient_ratio(gradient_norms))
+
+
+def _gradient_ratio(norms: np.ndarray | None) -> float:
+    """The output layer's weight-gradient norm over the first layer's (nan: unknown, or no hidden layer)."""
+    if norms is None or len(norms) < 2 or not norms[0] > 0:
+        return math.nan
+    with np.errstate(all="ignore"):
+        return float(norms[-1] / norms[0])
 
 
 # -- divergence: checked after every step ---------------------------------------------------------
