@@ -37,8 +37,8 @@ class NeuronMap(QWidget):
         self.setCursor(Qt.CursorShape.PointingHandCursor if layer > 0 else Qt.CursorShape.ArrowCursor)
 
     def set_pixels(self, pixels: np.ndarray) -> None:
-        """An (r, r, 3) uint8 C-contiguous image, row 0 at the top: kept, and made a QImage only when it
-        is painted (in a large network most neurons are scrolled out of sight). The diagram repaints."""
+        """An (r, r) uint32 C-contiguous image of 0xffRRGGBB words, row 0 at the top: kept, and made a
+        QImage only when it is painted (in a large network most neurons are scrolled out of sight)."""
         self._pixels = pixels
         self._image = None
 
@@ -67,7 +67,7 @@ class NeuronMap(QWidget):
         """The map as a QImage over the kept pixels (made when first painted)."""
         if self._image is None and self._pixels is not None:
             height, width = self._pixels.shape[:2]
-            self._image = QImage(self._pixels.data, width, height, 3 * width, QImage.Format.Format_RGB888)
+            self._image = QImage(self._pixels.data, width, height, 4 * width, QImage.Format.Format_RGB32)
         return self._image
 
 

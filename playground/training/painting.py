@@ -9,7 +9,10 @@ plot changed in one pass, and all three together would hold the event loop three
 
 from __future__ import annotations
 
+import threading
 import time
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 
 from .boundary_plot import BoundaryColumn
 from .curves import CurvesColumn
@@ -20,6 +23,41 @@ from .toolbar import TrainingToolbar
 from .worker import BoundaryFrame, Progress
 
 CURVE_REDRAW_S = 1 / 20  # one curve plot at most 20 times a second, the two in turns: axes cost more than images
+
+
+class PaintedNotice(QObject):
+    """Tells the training worker, once the frame it sent has been painted, that it may go on.
+
+    Qt paints changed widgets on an update request it posts at low priority, and a plot's scene asks for
+    its update in a call queued at normal priority. So the notice goes round twice at low priority: the
+    first time after the scene's call (which posts the plot's update request), the second after that
+    request, that is after the painting."""
+
+    ROUNDS = 2
+
+    def __init__(self, painted: threading.Event, parent: QObject | None = None):
+        super().__init__(parent)
+        self._painted = painted
+
+    def post(self, rounds_left: int = ROUNDS) -> None:
+        QCoreApplication.postEvent(self, _Round(rounds_left), Qt.EventPriority.LowEventPriority.value)
+
+    def event(self, event) -> bool:
+        if not isinstance(event, _Round):
+            return super().event(event)
+        if event.rounds_left > 1:
+            self.post(event.rounds_left - 1)
+        else:
+            self._painted.set()
+        return True
+
+
+class _Round(QEvent):
+    TYPE = QEvent.Type(QEvent.registerEventType())
+
+    def __init__(self, rounds_left: int):
+        super().__init__(self.TYPE)
+        self.rounds_left = rounds_left
 
 
 class Painter:

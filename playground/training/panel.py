@@ -35,7 +35,7 @@ from .model.settings import REGRESSION_LOSSES, TrainingSettings
 from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
-from .painting import Painter
+from .painting import PaintedNotice, Painter
 from .reset_confirmation import ResetConfirmation
 from .settings_form import SettingsForm
 from .status_line import StatusLine
@@ -95,6 +95,8 @@ class TrainingPanel(QWidget):
         self._show_settings(self.settings)
 
         self.worker, self.worker_thread = link_worker(self)
+        self.painted_notice = PaintedNotice(self.worker.painted, self)
+        self.worker.paint_handshake = True  # its frames are painted here: it waits for each (briefly)
 
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -499,6 +501,7 @@ class TrainingPanel(QWidget):
         if drew_boundary:
             self._frame_dirty = False
             self.painter.paint_frame(self._frame, self._hovered)
+            self.painted_notice.post()
         if self._progress_dirty:
             self._progress_dirty = False
             self.painter.offer_progress(self._progress)
@@ -519,6 +522,7 @@ class TrainingPanel(QWidget):
         if self._compare_dialog is not None:
             self._compare_dialog.shutdown()
         unlink_requests(self)
+        self.worker.painted.set()  # a worker waiting for a picture to be painted goes on at once
         stop_thread(self.worker, self.worker_thread)
 
     @property

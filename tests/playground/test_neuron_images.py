@@ -3,7 +3,7 @@ diagram used to make itself, for the theme the panel asked for."""
 
 import numpy as np
 
-from playground.training.model.colours import class_colours, map_rgb, probability_contrast, tint_rgb
+from playground.training.model.colours import class_colours, map_rgb, probability_contrast, rgb_words, tint_rgb
 from playground.training.model.network import parameter_name
 from playground.training.model.neuron_images import neuron_images
 from playground.training.model.session import TrainingSession
@@ -23,14 +23,19 @@ def test_each_layer_is_coloured_on_its_own_scale_with_row_0_at_the_top():
     images = neuron_images(drawing.maps, biases, dark=False)
     inputs = drawing.maps[0]
     reach = np.abs(inputs).reshape(len(inputs), -1).max(axis=1)[:, None, None]
-    assert np.array_equal(images.maps[0], map_rgb(inputs, -reach, reach)[:, ::-1])
+    assert np.array_equal(images.maps[0], rgb_words(map_rgb(inputs, -reach, reach))[:, ::-1])
     for layer in (1, 2):
-        assert np.array_equal(images.maps[layer], map_rgb(drawing.maps[layer], -1.0, 1.0)[:, ::-1])
-    assert np.array_equal(images.maps[3], map_rgb(probability_contrast(drawing.maps[3]), 0.0, 1.0)[:, ::-1])
+        assert np.array_equal(images.maps[layer], rgb_words(map_rgb(drawing.maps[layer], -1.0, 1.0))[:, ::-1])
+    assert np.array_equal(images.maps[3],
+                          rgb_words(map_rgb(probability_contrast(drawing.maps[3]), 0.0, 1.0))[:, ::-1])
     assert [m.shape[0] for m in images.maps] == [2, 4, 3, 1]
-    assert all(m.flags.c_contiguous and m.dtype == np.uint8 for m in images.maps)
+    assert all(m.flags.c_contiguous and m.dtype == np.uint32 for m in images.maps)
     assert [b.shape for b in images.biases] == [(4, 3), (3, 3), (1, 3)]
     assert np.array_equal(images.biases[0], map_rgb(biases[0], -1.0, 1.0))
+
+
+def test_a_word_is_opaque_red_green_blue():
+    assert rgb_words(np.array([[1, 2, 3], [255, 128, 0]], np.uint8)).tolist() == [0xFF010203, 0xFFFF8000]
 
 
 def test_several_classes_are_tinted_and_the_dark_theme_differs():
@@ -39,7 +44,7 @@ def test_several_classes_are_tinted_and_the_dark_theme_differs():
     outputs = drawing.maps[-1]
     assert len(outputs) == 3
     for c in range(3):
-        assert np.array_equal(light.maps[-1][c], tint_rgb(outputs[c], class_colours(False)[c])[::-1])
+        assert np.array_equal(light.maps[-1][c], rgb_words(tint_rgb(outputs[c], class_colours(False)[c]))[::-1])
     assert light.dark is False and dark.dark is True
     assert not np.array_equal(light.maps[1], dark.maps[1])
 

@@ -92,15 +92,33 @@ def probability_lut(dark: bool = False, size: int = 256) -> np.ndarray:
     return lut
 
 
-def map_rgb(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
-    """Values coloured on the diverging map from ``low`` to ``high`` (clipped): (..., 3) uint8. ``low`` and
-    ``high`` may be arrays that broadcast against ``values`` (one range per map)."""
+def map_index(values: np.ndarray, low: float, high: float) -> np.ndarray:
+    """Each value's row (uint8) of a 256-row map spanning ``low`` to ``high`` (clipped; no value: the
+    middle). ``low`` and ``high`` may be arrays that broadcast against ``values`` (one range per map)."""
     low, high = np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32)
     scale = np.float32(255.0) / np.where(high > low, high - low, np.float32(1.0))
     index = (np.asarray(values, dtype=np.float32) - low) * scale + np.float32(0.5)
     np.clip(index, 0, 255, out=index)
-    np.nan_to_num(index, copy=False, nan=127.5)  # no value: the middle of the map
-    return diverging_lut(dark)[index.astype(np.uint8)]
+    np.nan_to_num(index, copy=False, nan=127.5)
+    return index.astype(np.uint8)
+
+
+def map_rgb(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
+    """Values coloured on the diverging map from ``low`` to ``high`` (clipped): (..., 3) uint8. ``low`` and
+    ``high`` may be arrays that broadcast against ``values`` (one range per map)."""
+    return diverging_lut(dark)[map_index(values, low, high)]
+
+
+def map_words(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
+    """As `map_rgb`, each colour one 0xffRRGGBB word: Qt's own pixel format (``Format_RGB32``), the one it
+    paints without converting."""
+    return rgb_words(diverging_lut(dark))[map_index(values, low, high)]
+
+
+def rgb_words(rgb: np.ndarray) -> np.ndarray:
+    """(..., 3) uint8 colours as (...) uint32 words 0xffRRGGBB."""
+    rgb = np.asarray(rgb, dtype=np.uint32)
+    return np.uint32(0xFF000000) | (rgb[..., 0] << np.uint32(16)) | (rgb[..., 1] << np.uint32(8)) | rgb[..., 2]
 
 
 def tint_rgb(values: np.ndarray, colour: str, dark: bool = False) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The diagram's neuron maps in colour, free of Qt: made in the worker's thread with each frame, so that
 the GUI thread only hands finished pixels to Qt (colouring 386 maps of a 6 x 64 network took a quarter
-of the GUI's time for a frame).
+of the GUI's time for a frame), in Qt's own pixel format (32-bit 0xffRRGGBB), which it paints without
+converting.
 
 An input's map spans its own range, symmetric about 0; a hidden neuron's spans -1 to 1; one output is
 P(class 1) with the boundary plot's contrast; several outputs are each class's probability from the
@@ -13,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .colours import class_colours, map_rgb, probability_contrast, tint_rgb
+from .colours import class_colours, map_rgb, map_words, probability_contrast, rgb_words, tint_rgb
 
 
 @dataclass(frozen=True)
 class NeuronImages:
     dark: bool                       # the theme they are coloured for
-    maps: tuple[np.ndarray, ...]     # per layer 0..n+1: (neurons, r, r, 3) uint8, row 0 at the top
+    maps: tuple[np.ndarray, ...]     # per layer 0..n+1: (neurons, r, r) uint32 0xffRRGGBB, row 0 at the top
     biases: tuple[np.ndarray, ...]   # per layer 1..n+1: (neurons, 3) uint8
 
 
@@ -30,18 +31,18 @@ def neuron_images(maps: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...], 
     coloured: list[np.ndarray | None] = [None] * len(maps)
     inputs = maps[0]
     reach = np.maximum(np.abs(inputs).reshape(len(inputs), -1).max(axis=1), 1e-9)[:, None, None]
-    coloured[0] = map_rgb(inputs, -reach, reach, dark)
+    coloured[0] = map_words(inputs, -reach, reach, dark)
     hidden = list(range(1, last))
     if hidden:  # every hidden layer in one pass: one call's overhead instead of six
-        together = map_rgb(np.concatenate([maps[layer] for layer in hidden]), -1.0, 1.0, dark)
+        together = map_words(np.concatenate([maps[layer] for layer in hidden]), -1.0, 1.0, dark)
         for layer, part in zip(hidden, np.split(together, np.cumsum([len(maps[h]) for h in hidden])[:-1])):
             coloured[layer] = part
     outputs = maps[last]
     if len(outputs) > 1:
         colours = class_colours(dark)
-        coloured[last] = np.stack([tint_rgb(m, colours[c], dark) for c, m in enumerate(outputs)])
+        coloured[last] = rgb_words(np.stack([tint_rgb(m, colours[c], dark) for c, m in enumerate(outputs)]))
     else:
-        coloured[last] = map_rgb(probability_contrast(outputs), 0.0, 1.0, dark)
+        coloured[last] = map_words(probability_contrast(outputs), 0.0, 1.0, dark)
     flipped = tuple(np.ascontiguousarray(np.asarray(images)[:, ::-1]) for images in coloured)
     bias_colours = tuple(map_rgb(b, -1.0, 1.0, dark) for b in biases)
     return NeuronImages(dark, flipped, bias_colours)
