@@ -42,6 +42,7 @@ class GradientHealthPlot(QWidget):
         # 500, ...; norms: whole decades), not with every point, since new tick labels cost the most.
         item.enableAutoRange(axis="xy", enable=False)
         self._ranges: tuple | None = None
+        self._bins = 0  # steps drawn as one pixel's lowest and highest
         self.plot.setMinimumHeight(140)
         layout.addWidget(self.plot, 1)
         self.shares_label = named(QLabel("–"), "gradientHealthShares",
@@ -71,10 +72,17 @@ class GradientHealthPlot(QWidget):
         while len(self.curves) < layers:
             index = len(self.curves)
             curve = item.plot(pen=pg.mkPen(layer_colour(index), width=2), name=f"layer {index + 1}")
-            curve.setDownsampling(auto=True, method="peak")  # as many points as the plot has pixels across
             curve.setClipToView(True)
+            curve.setDownsampling(ds=max(self._bins, 1), auto=False, method="peak")
             self.curves.append(curve)
         self._follow_ranges(frame)
+        # A wide line costs its every segment: one bin of steps a pixel across, each drawn as its lowest
+        # and highest norm (a spike stays), 2 points a pixel (pyqtgraph's own rule allows 10).
+        bins = max(1, len(frame.steps) // max(self.plot.width(), 50))
+        if bins != self._bins:
+            self._bins = bins
+            for curve in self.curves:
+                curve.setDownsampling(ds=bins, auto=False, method="peak")
         for index, curve in enumerate(self.curves):
             if index < layers:
                 norms = frame.norms[:, index]
