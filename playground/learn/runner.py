@@ -14,12 +14,22 @@ from .facts import GraphFacts
 from .lesson import Lesson, Step, with_numbers
 from .markup import to_html
 from .questions import Feedback, Question, build_question, check
+from .tensor_facts import TensorGraphFacts
+from .tensor_questions import check_tensor, is_tensor_question, tensor_question
+
+UNHIDDEN = ("tangent", "shape")  # shown in forward mode only; a gradient's shape is its variable's, in plain sight
 
 
 @dataclass(frozen=True)
 class Answered:
     question: Question
     revealed: bool  # shown with "Show answer" rather than answered
+
+
+def _question(facts: GraphFacts, ask) -> Question:
+    if isinstance(facts, TensorGraphFacts):
+        return tensor_question(facts, ask.what, ask.node)
+    return build_question(facts, ask.what, ask.node, ask.along)
 
 
 class LessonRun:
@@ -65,14 +75,14 @@ class LessonRun:
 
     def _waiting(self) -> list[tuple[str, str, int]]:
         """(what, node, animator position) of every question still waiting about this step's graph."""
-        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]]
+        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):] if q.what not in UNHIDDEN]
         facts = self.step.facts
         if isinstance(facts, GraphFacts):
             for later in self.lesson.steps[self.index + 1:]:
                 if later.facts is facts:
                     waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
                                                       else facts.value_position(ask.node)) or 0)
-                                for ask in later.asks if ask.what != "tangent"]  # shown in forward mode only
+                                for ask in later.asks if ask.what not in UNHIDDEN]
         return waiting
 
     @property
@@ -113,8 +123,7 @@ class LessonRun:
     def _build(self) -> None:
         step = self.step
         facts = step.facts
-        self.questions = [build_question(facts, ask.what, ask.node, ask.along) for ask in step.asks] \
-            if isinstance(facts, GraphFacts) else []
+        self.questions = [_question(facts, ask) for ask in step.asks] if isinstance(facts, GraphFacts) else []
         self.answered = []
         self._check_completed()
 
@@ -130,7 +139,7 @@ class LessonRun:
         question = self.question
         if question is None:
             return Feedback(True, "Every question of this step is answered: go on with Next.")
-        feedback = check(question, text)
+        feedback = check_tensor(question, text) if is_tensor_question(question) else check(question, text)
         if feedback.right:
             self.answered.append(Answered(question, revealed=False))
             self._check_completed()

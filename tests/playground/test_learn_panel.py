@@ -92,7 +92,7 @@ def test_the_learn_panel_and_its_controls_are_named(window):
         found = child(window, kind, name)
         if isinstance(found, QWidget):
             assert found.accessibleName()
-    assert child(window, QListWidget, "lessonList").count() == 8
+    assert child(window, QListWidget, "lessonList").count() == 9
     child(window, QAction, "actionLearnPanel").trigger()  # the first run shows it; the menu hides it
     assert not child(window, QDockWidget, "learnDock").isVisible()
     child(window, QAction, "actionLearnPanel").trigger()
@@ -321,7 +321,7 @@ def test_a_teachers_lesson_file_opens_from_the_menu(window, tmp_path, monkeypatc
     panel = window.learning.panel
     assert panel.lesson.title == "Mine" and "at x = 4 is 8." in readable(panel.text.toPlainText())
     assert window.tabs.currentWidget() is window.animator and window.animator.position == window.animator.frame_count
-    assert panel.lesson_list.item(panel.lesson_list.count() - 1).text() == "9. Mine"
+    assert panel.lesson_list.item(panel.lesson_list.count() - 1).text() == "10. Mine"
 
 
 def test_presentation_mode_zooms_the_whole_ui_and_is_remembered(qtbot, settings):

@@ -101,7 +101,8 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
         QApplication.processEvents()
         step = panel.run.step
         later = [(other.facts, ask) for other in panel.lesson.steps[panel.run.index + 1:] for ask in other.asks
-                 if other.facts is step.facts and ask.what != "tangent"]  # forward mode's: shown there only
+                 if other.facts is step.facts and ask.what not in ("tangent", "shape")]  # forward mode's: shown
+        # there only; a gradient's shape is its variable's, on every card
         if later and animator.source == "graph" and animator.document.names() == step.facts.document.names():
             for facts, ask in later:  # what a later step asks is not given away by this one
                 position = facts.value_position(ask.node) if ask.what == "value" else facts.grad_position(ask.node)
@@ -118,12 +119,19 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
                 asked += 1
                 continue
             assert window.tabs.currentWidget() is animator and animator.source == "graph"
+            if question.what == "shape":  # nothing to hide: checked as typed
+                assert panel.answer(str(question.expected)) and panel.run.question is not question
+                asked += 1
+                continue
             assert question.position in animator.hidden_positions
             assert row(window, question.position).endswith("?")
             position = animator.position
             animator.last()  # even at the end, the card does not give it away
-            line = animator.scene.node_item(question.node).body_lines()[0 if question.what == "value" else 1]
-            assert line == f"{question.what} ?"
+            node = getattr(step.facts, "replay_ids", {}).get(question.node, question.node)  # a tensor replay's id
+            what = question.what
+            line = next(line for line in animator.scene.node_item(node).body_lines()
+                        if line.split()[0] in (what, f"‖{what}‖"))  # a tensor card writes a norm
+            assert line.endswith(" ?"), line
             animator.seek(position)
             panel.reveal()
             assert question.position not in animator.hidden_positions and animator.position == question.position
@@ -265,7 +273,7 @@ def test_a_teachers_lesson_with_a_shipped_file_name_is_listed_beside_it_with_its
     mine = learning.open_lesson(teacher)
     panel = learning.panel
     titles = [panel.lesson_list.item(i).text() for i in range(panel.lesson_list.count())]
-    assert titles[1].startswith("2. The chain rule by hand") and titles[8] == "9. Chain rule (my version)"
+    assert titles[1].startswith("2. The chain rule by hand") and titles[9] == "10. Chain rule (my version)"
     assert panel.run.index == 0 and not panel.run.completed  # its own progress: from the start
     assert window.document.node(label(window.document, "a")).value == 1.0  # and its own graph
     assert panel.progress("02-chain-rule")["step"] == 4  # the shipped lesson's progress is its own
@@ -274,12 +282,13 @@ def test_a_teachers_lesson_with_a_shipped_file_name_is_listed_beside_it_with_its
 
     again = open_window(qtbot, settings)  # remembered across a restart, while the file is there
     panel = again.learning.panel
-    assert panel.lesson_list.count() == 9 and panel.lesson_list.item(8).text().startswith("9. Chain rule (my version)")
+    assert panel.lesson_list.count() == 10
+    assert panel.lesson_list.item(9).text().startswith("10. Chain rule (my version)")
     assert panel.progress(mine.id)["step"] == 1
     again.close()
     shutil.rmtree(teacher.parent)
     gone = open_window(qtbot, settings)
-    assert gone.learning.panel.lesson_list.count() == 8  # the file went: the lesson is not listed
+    assert gone.learning.panel.lesson_list.count() == 9  # the file went: the lesson is not listed
     gone.close()
 
 
@@ -291,7 +300,7 @@ def test_a_teachers_lesson_can_be_taken_off_the_list(window, tmp_path):
     panel.next()  # its values exercise: the animator hides the answers ...
     assert window.animator.hidden_positions
     panel.remove_lesson(lesson)
-    assert panel.lesson_list.count() == 8 and panel.library.opened_paths() == []
+    assert panel.lesson_list.count() == 9 and panel.library.opened_paths() == []
     assert panel.run is None and window.animator.hidden_positions == frozenset()  # ... and no longer
 
 
@@ -301,7 +310,7 @@ def test_what_is_kept_of_opened_lessons_may_be_junk_or_gone_bad(qtbot, settings,
     for junk in (5, "", ["", 3, str(tmp_path / "gone.lesson")], {"a": 1}, [str(broken)]):
         settings.setValue("learn/opened", junk)
         window = open_window(qtbot, settings)
-        assert window.learning.panel.lesson_list.count() == 8  # the shipped lessons, whatever was kept
+        assert window.learning.panel.lesson_list.count() == 9  # the shipped lessons, whatever was kept
         if junk == [str(broken)]:
             status = window.statusBar()
             qtbot.waitUntil(lambda: status.currentMessage().startswith(  # noqa: B023 - waited for here
@@ -513,9 +522,9 @@ def test_a_copy_of_a_shipped_lesson_file_opens_the_shipped_lesson(qtbot, setting
     window = open_window(qtbot, settings)
     lesson = window.learning.open_lesson(copy)
     panel = window.learning.panel
-    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == 8
+    assert lesson.id == "02-chain-rule" and panel.lesson_list.count() == 9
     assert panel.lesson_list.currentRow() == 1
     window.close()
     again = open_window(qtbot, settings)
-    assert again.learning.panel.lesson_list.count() == 8
+    assert again.learning.panel.lesson_list.count() == 9
     again.close()
