@@ -55,7 +55,7 @@ MAX_GRAPH_NODES = 120
 TABS = ("editor", "animator", "training")
 PITFALL_KEYS = ("none", "overwrite", "order", "zero")
 ACTIONS = ("graph", "example", "tab", "select", "animator", "pitfall", "predict", "network", "training", "train",
-           "highlight", "exercise", "ask", "nudge", "forward")
+           "highlight", "exercise", "ask", "nudge", "forward", "build")
 _ACTION_LINE = re.compile(r"([a-z]+):(?:\s+(.*)|\s*)$")
 _HEADER_LINE = re.compile(r"([a-z]+):\s*(.*)$")
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -88,7 +88,7 @@ class Action:
 class Ask:
     """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
-    what: str  # "value", "grad", "tangent" or "shape" (of a tensor's gradient)
+    what: str  # "value", "grad", "tangent", "shape" (of a tensor's gradient) or "build" (the step's graph)
     node: str  # node id in the step's graph
     line: int
     along: str | None = None  # a tangent's input (node id)
@@ -278,7 +278,7 @@ class _Parser:
             return
         action = Action(kind, argument, line, value)
         step.actions.append(action)
-        if kind in ("graph", "example", "network"):
+        if kind in ("graph", "example", "network", "build"):
             self.source = action
         elif kind == "training":
             self.training = {**self.training, **value}
@@ -321,6 +321,15 @@ class _Parser:
         except (RecursionError, MemoryError):
             self.fail("the graph is nested too deeply", line)
         return self._set_graph(document, line, "graph")
+
+    def _check_build(self, step: Step, argument: str, line: int) -> GraphDocument:
+        """The graph the student builds in the editor (checked by its parts and shapes, `build_check`); the
+        later steps' numbers are about it, as about a 'graph:'."""
+        if any(action.kind in ("graph", "example", "network", "build") for action in step.actions):
+            self.fail("'build:' asks the student for the step's graph: the step cannot load another one", line)
+        document = self._check_graph(step, argument, line)
+        step.asks.append(Ask("build", self.facts.output, line))
+        return document
 
     def _check_example(self, step: Step, argument: str, line: int) -> GraphDocument:
         names = sorted(p.name for p in EXAMPLES.glob("*.json") if p.name != "index.json")

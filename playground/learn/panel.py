@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -49,6 +50,16 @@ WRONG_STYLE = "color: #b3261e;"
 NOTICE_STYLE = ("QLabel#lessonNotice { background: #fff4d6; color: #5c4400; border: 1px solid #f0d58a; "
                 "border-radius: 4px; padding: 4px 6px; }")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, and the questions are about it."
+
+
+PLACEHOLDERS = {"value": "a number, or e.g. 3*7, then Enter", "shape": "a shape, e.g. (4, 2), then Enter",
+                "array": "the numbers in brackets, e.g. [1.5, -2, 0.25], then Enter"}
+
+
+def _placeholder(question: Question) -> str:
+    if question.what == "shape":
+        return PLACEHOLDERS["shape"]
+    return PLACEHOLDERS["array"] if np.ndim(question.expected) else PLACEHOLDERS["value"]
 
 
 def _named(widget, name: str, accessible: str | None = None):
@@ -100,7 +111,7 @@ class LearnPanel(QWidget):
         self.prompt.setWordWrap(True)
         self.prompt.setTextFormat(Qt.TextFormat.RichText)
         self.answer_input = _named(QLineEdit(), "answerInput", "Your answer")
-        self.answer_input.setPlaceholderText("a number, or e.g. 3*7, then Enter")
+        self.answer_input.setPlaceholderText(PLACEHOLDERS["value"])
         self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
         self.reveal_button = _named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
         self.feedback = _named(QLabel(), "answerFeedback")
@@ -272,6 +283,8 @@ class LearnPanel(QWidget):
         """Check ``text`` for the waiting question; True when right (then the next question waits)."""
         if self.run is None or self.run.question is None:
             return False
+        if self.run.question.what == "build":  # the answer is the graph in the editor
+            return self.check_build()
         if self._graph_was_changed():  # the numbers asked about are the lesson graph's: put it back first
             self.graph_restore_requested.emit(self.run)
             self._say(GRAPH_BACK + " Answer again.", right=False)
@@ -287,6 +300,15 @@ class LearnPanel(QWidget):
             self._answered(question)
         else:
             self._say(feedback.message, right=False, details=feedback.details)
+        return feedback.right
+
+    def check_build(self) -> bool:
+        """Check my graph: whether the editor's graph has every part the step asks for; True when it has."""
+        question = self.run.question
+        feedback = self.run.check_build(self._document if self._document is not None else GraphDocument())
+        self._say(feedback.message, right=feedback.right, details=feedback.details)
+        if feedback.right:
+            self._answered(question)
         return feedback.right
 
     def reveal(self) -> None:
@@ -359,10 +381,16 @@ class LearnPanel(QWidget):
         self.answer_input.setEnabled(waiting)
         self.check_button.setEnabled(waiting)
         self.reveal_button.setEnabled(waiting)
+        building = waiting and question.what == "build"  # Check reads the editor's graph; Show me builds it
+        self.answer_input.setVisible(not building)
+        self.check_button.setText("Check my graph" if building else "Check")
+        self.reveal_button.setText("Show me" if building else "Show answer")
+        if waiting and not building:
+            self.answer_input.setPlaceholderText(_placeholder(question))
         if waiting:
             number = len(run.answered) + 1
             self.prompt.setText(f"Question {number} of {len(run.questions)}: <b>{inline(question.prompt)}</b>")
-            self.answer_input.setFocus()
+            (self.check_button if building else self.answer_input).setFocus()
         elif run.questions:
             self.prompt.setText("Every question of this step is answered." + ("" if run.is_last else " Go on: Next."))
 

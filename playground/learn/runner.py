@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .build_check import build_question as build_task
+from .build_check import check_built
 from .facts import GraphFacts
 from .lesson import Lesson, Step, with_numbers
 from .markup import to_html
@@ -17,7 +19,10 @@ from .questions import Feedback, Question, build_question, check
 from .tensor_facts import TensorGraphFacts
 from .tensor_questions import check_tensor, is_tensor_question, tensor_question
 
-UNHIDDEN = ("tangent", "shape")  # shown in forward mode only; a gradient's shape is its variable's, in plain sight
+# Questions whose answers are no number the screen must hide: a gradient's shape (its variable's, in plain
+# sight) and the graph a step has the student build; a later step's tangent shows in forward mode only.
+UNHIDDEN = ("shape", "build")
+LATER_UNHIDDEN = (*UNHIDDEN, "tangent")
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,8 @@ class Answered:
 
 
 def _question(facts: GraphFacts, ask) -> Question:
+    if ask.what == "build":
+        return build_task(facts)
     if isinstance(facts, TensorGraphFacts):
         return tensor_question(facts, ask.what, ask.node)
     return build_question(facts, ask.what, ask.node, ask.along)
@@ -82,7 +89,7 @@ class LessonRun:
                 if later.facts is facts:
                     waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
                                                       else facts.value_position(ask.node)) or 0)
-                                for ask in later.asks if ask.what not in UNHIDDEN]
+                                for ask in later.asks if ask.what not in LATER_UNHIDDEN]
         return waiting
 
     @property
@@ -139,11 +146,26 @@ class LessonRun:
         question = self.question
         if question is None:
             return Feedback(True, "Every question of this step is answered: go on with Next.")
+        if question.what == "build":
+            return Feedback(False, "Build the graph in the editor, then press Check my graph.")
         feedback = check_tensor(question, text) if is_tensor_question(question) else check(question, text)
         if feedback.right:
             self.answered.append(Answered(question, revealed=False))
             self._check_completed()
         return feedback
+
+    def check_build(self, document) -> Feedback:
+        """Check the graph the student built (``document``, the editor's) for the waiting build question: when it
+        has every part, the question is answered (the lesson then shows its own copy, `driver.show_answer`)."""
+        question = self.question
+        if question is None or question.what != "build":
+            return Feedback(False, "No graph to build here: answer the question above.")
+        result = check_built(self.step.facts.document, document)
+        if not result.passed:
+            return Feedback(False, f"✗ {result.message}", question.hint)
+        self.answered.append(Answered(question, revealed=False))
+        self._check_completed()
+        return Feedback(True, f"✓ {result.message}")
 
     def reveal(self) -> Feedback:
         """Show the waiting question's answer and move on (for a student who is stuck)."""

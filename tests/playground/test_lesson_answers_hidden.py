@@ -49,9 +49,10 @@ def pending(panel, document) -> list[tuple[str, str, float]]:
         if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
             waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
                          else facts.tangent(facts.name(ask.node), facts.name(ask.along)) if ask.what == "tangent"
-                         else facts.grad(ask.node)) for ask in later.asks if ask.what != "shape"]
-    return [(what, name, number) for what, name, number in waiting  # a gradient's shape is its variable's: shown
-            if what != "shape" and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
+                         else facts.grad(ask.node)) for ask in later.asks if ask.what not in ("shape", "build")]
+    # A gradient's shape is its variable's, shown on its card; a graph to build is no number; inputs are given.
+    return [(what, name, number) for what, name, number in waiting if what not in ("shape", "build")
+            and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
 
 
 def id_of(document, name: str) -> str:
@@ -167,6 +168,16 @@ def test_no_surface_shows_an_answer_before_the_lesson_asks_for_it(window, path):
         found += leaks(window, title)
         while panel.run.question is not None:
             question = panel.run.question
+            if question.what == "build":  # built as a student builds it: typed in the expression box
+                build = next(action for action in panel.run.step.actions if action.kind == "build")
+                window.editor.expression_input.setText(build.argument)
+                window.editor.build_button.click()
+                QApplication.processEvents()  # the graph is evaluated at the next turn of the event loop
+                found += leaks(window, f"{title}, the graph built")
+                assert panel.check_build(), (title, panel.feedback.text())
+                QApplication.processEvents()
+                found += leaks(window, f"{title}, once the graph is checked")
+                continue
             typed = (str(question.expected) if question.what == "shape" else format_array(question.expected)
                      if isinstance(question.expected, np.ndarray) else full_number(question.expected))
             assert panel.answer(typed), (title, question.prompt)
