@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 import numpy as np
 
@@ -33,7 +34,9 @@ def _prepare(text: str, what: str) -> str:
 
 def _tree(text: str, example: str) -> ast.expr:
     try:
-        return ast.parse(text, mode="eval").body
+        with warnings.catch_warnings():  # "1e9x" warns of an invalid literal before it fails: the refusal says it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise AnswerError(f"'{_short(text)}' cannot be read (type e.g. {example})") from None
 
