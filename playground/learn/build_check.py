@@ -111,6 +111,6 @@ def build_question(facts) -> Question:
     listed = "; ".join(part.text for part in needed)
     prompt = "Build this network in the editor, then press **Check my graph**."
     hint = f"It needs: {listed}; and a single-number loss computed from them, as the graph's output."
-    worked = (f"The network: {listed}; the loss {target.name(facts.output)}. The lesson's own copy is in the "
-              "editor now, with its numbers, so that the questions and the text agree.")
+    built = ", ".join(target.name(part.node) for part in needed)
+    worked = f"Built: {built} and the loss {target.name(facts.output)}, with the lesson's numbers."
     return Question("build", facts.output, prompt, None, hint, worked, 0)

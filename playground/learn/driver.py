@@ -97,9 +97,11 @@ class LessonDriver(QObject):
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
         """The animator goes to the step of the question just answered, the next ones still hidden; a graph
-        built (or shown with Show me) is replaced by the lesson's own copy, whose numbers the lesson states."""
-        if question.what == "build":
-            self._load_graph(run.step.facts.document, run.step)
+        built with numbers of the student's own (or shown with Show me) is replaced by the lesson's own copy,
+        whose numbers the lesson states."""
+        if question.what == "build":  # the student's graph stays when it is the lesson's, numbers and all
+            if maths_of(self.window.document) != maths_of(run.step.facts.document):
+                self._load_graph(run.step.facts.document, run.step)
             self._show(self.window.editor)
             self.hide_answers(run)
             return

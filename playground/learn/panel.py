@@ -381,7 +381,8 @@ class LearnPanel(QWidget):
         self.answer_input.setEnabled(waiting)
         self.check_button.setEnabled(waiting)
         self.reveal_button.setEnabled(waiting)
-        building = waiting and question.what == "build"  # Check reads the editor's graph; Show me builds it
+        shown = question or (run.questions[-1] if run.questions else None)
+        building = shown is not None and shown.what == "build"  # Check reads the editor's graph; Show me builds it
         self.answer_input.setVisible(not building)
         self.check_button.setText("Check my graph" if building else "Check")
         self.reveal_button.setText("Show me" if building else "Show answer")
