@@ -247,3 +247,14 @@ def test_the_tensor_replay_hides_the_gradient_asked_for_and_what_comes_after(fac
     assert b in concealment.grads and facts.node_id("Z") not in concealment.grads
     assert {edge.source for edge in concealment.wires} == {b, facts.node_id("X"), facts.node_id("W")}
     animation.timeline.seek(0)
+
+
+def test_the_readme_states_lesson_9s_answer_as_the_engine_gives_it():
+    from pathlib import Path
+
+    from playground.learn.lesson import load_lesson
+
+    root = Path(__file__).resolve().parents[2]
+    lesson = load_lesson(root / "resources" / "lessons" / "09-tensor-layer.lesson")
+    answer = lesson.steps[-1].facts.number("b.grad")
+    assert f"`{answer}`" in (root / "README.md").read_text(encoding="utf-8")
