@@ -132,8 +132,12 @@ class Learning(QObject):
     def _on_editor_evaluated(self, _evaluation) -> None:
         # A graph the student builds (a 'build:' step) may become the very graph later questions ask about:
         # from that edit on, its cards hide those answers as the lesson's own copy would.
+        # The node count first: comparing a graph's maths writes out every array, too slow for each edit of a
+        # big graph that cannot be the lesson's anyway.
         run = self.panel.run
-        if run is not None and run.revealed_up_to is not None and self.dock.isVisible():
+        graph = run.step.graph if run is not None else None
+        if (graph is not None and run.revealed_up_to is not None and self.dock.isVisible()
+                and len(graph.nodes) == len(self.window.document.nodes)):
             self.driver.hide_answers(run)
 
     def _on_panel_lesson_refused(self, message: str) -> None:
