@@ -52,8 +52,8 @@ NOTICE_STYLE = ("QLabel#lessonNotice { background: #fff4d6; color: #5c4400; bord
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, and the questions are about it."
 
 
-PLACEHOLDERS = {"value": "a number, or e.g. 3*7, then Enter", "shape": "a shape, e.g. (4, 2), then Enter",
-                "array": "the numbers in brackets, e.g. [1.5, -2, 0.25], then Enter"}
+PLACEHOLDERS = {"value": "a number, or e.g. 3*7, then Enter", "shape": "a shape, e.g. (4, 2)",
+                "array": "e.g. [1.5, -2, 0.25]"}
 
 
 def _placeholder(question: Question) -> str:
@@ -310,6 +310,12 @@ class LearnPanel(QWidget):
         if feedback.right:
             self._answered(question)
         return feedback.right
+
+    def graph_edited(self) -> None:
+        """The editor's graph changed: what Check my graph said of it before is no longer about it."""
+        question = self.run.question if self.run is not None else None
+        if question is not None and question.what == "build" and self.feedback.text():
+            self._say("", right=None)
 
     def reveal(self) -> None:
         if self.run is None or self.run.question is None:

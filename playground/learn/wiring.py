@@ -134,6 +134,7 @@ class Learning(QObject):
         # from that edit on, its cards hide those answers as the lesson's own copy would.
         # The node count first: comparing a graph's maths writes out every array, too slow for each edit of a
         # big graph that cannot be the lesson's anyway.
+        self.panel.graph_edited()
         run = self.panel.run
         graph = run.step.graph if run is not None else None
         if (graph is not None and run.revealed_up_to is not None and self.dock.isVisible()
