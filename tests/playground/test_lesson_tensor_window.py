@@ -67,12 +67,12 @@ def test_show_me_builds_the_layer_and_the_questions_take_shapes_and_arrays(windo
     assert panel.next() and panel.next()  # to the shape questions
     assert panel.answer_input.isVisible() and "a shape" in panel.answer_input.placeholderText()
     assert not panel.answer("(3, 4)") and "transposed" in panel.feedback.text()  # H's
-    assert panel.answer("(4, 3)") and panel.answer("4x3") and panel.answer("(4, 3)") and panel.answer("2, 3")
+    assert panel.answer("(4, 3)") and panel.answer("4x3") and panel.answer("(4, 3)")  # H, Z, XW
     assert not panel.answer("(4, 3)") and "broadcast over axis 0" in panel.feedback.text()  # b's
     assert not panel.answer("three") and "a shape is whole numbers" in panel.feedback.text()
     assert panel.answer("(3,)")
     assert not panel.answer("(4, 3)") and "flows into" in panel.feedback.text()  # XW's shape, for X
-    assert panel.answer("(4, 2)")
+    assert panel.answer("(4, 2)") and panel.answer("2, 3")  # X, W
     assert panel.next()
     assert panel.answer_input.placeholderText().startswith("e.g. [")
     facts = panel.run.step.facts
