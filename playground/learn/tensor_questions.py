@@ -72,7 +72,7 @@ def shape_question(facts: TensorGraphFacts, node_id: str) -> Question:
     shape = facts.shape(node_id)
     hint = (f"A gradient has the shape of what it is the gradient of: $∂{out}/∂{name}$ holds one number for "
             f"each number in ${name}$, however big the tensors ${name}$ flows into are.")
-    worked = f"$∂{out}/∂{name}$ has the shape of ${name}$: ${shape_text(shape)}$"
+    worked = f"$∂{out}/∂{name}$ has the shape of ${name}$: `{shape_text(shape)}`"
     return Question("shape", node_id, f"The shape of $∂{out}/∂{name}$ = ?", shape, hint, worked,
                     facts.grad_position(node_id) or 0, slips=tuple(_shape_slips(facts, node_id)))
 
@@ -129,7 +129,7 @@ def _array_slips(facts: TensorGraphFacts, node_id: str) -> list[tuple[np.ndarray
                 found.append((upstream[row], f"is one row's gradient (row {row + 1} of $∂{out}/∂{user}$): ${name}$ "
                                              f"was broadcast over the {rows} rows, so its gradient sums over axis 0, "
                                              "adding every row's share."))
-            found.append((upstream, f"is $∂{out}/∂{user}$ itself, of shape ${shape_text(upstream.shape)}$: ${name}$ "
+            found.append((upstream, f"is $∂{out}/∂{user}$ itself, of shape `{shape_text(upstream.shape)}`: ${name}$ "
                                      "was broadcast over its rows, so its gradient sums it over axis 0."))
             found.append((upstream.sum(axis=1), f"sums each row of $∂{out}/∂{user}$ (axis 1): ${name}$ was broadcast "
                                                 "over the rows, so its gradient sums down each column (axis 0), one "
@@ -153,7 +153,7 @@ def check_tensor(question: Question, text: str) -> Feedback:
     if question.what == "shape":
         answer = read_shape(text)
         said = next((said for slip, said in question.slips if slip == answer), None)
-        return _feedback(question, answer == question.expected, said, shape_text(answer))
+        return _feedback(question, answer == question.expected, said, f"`{shape_text(answer)}`")
     answer, expected = read_array(text), np.asarray(question.expected)
     if answer.size == expected.size and (answer.ndim == 1 or expected.ndim == 1):
         answer = answer.reshape(expected.shape)  # the numbers of a matrix in one list, or a vector as one row
@@ -161,16 +161,16 @@ def check_tensor(question: Question, text: str) -> Feedback:
     if said is None and answer.shape != expected.shape:
         subject = question.prompt.split(" = ?")[0]
         return Feedback(False, f"✗ You typed {_count(answer)}; {subject} has the shape "
-                               f"${shape_text(expected.shape)}$: {_count(expected)}.", question.hint)
-    return _feedback(question, _same(answer, expected), said, format_array(answer))
+                               f"`{shape_text(expected.shape)}`: {_count(expected)}.", question.hint)
+    return _feedback(question, _same(answer, expected), said, f"${format_array(answer)}$")
 
 
 def _feedback(question: Question, right: bool, said: str | None, written: str) -> Feedback:
     if right:
         return Feedback(True, f"✓ Right: {question.worked}")
     if said is not None:
-        return Feedback(False, f"✗ ${written}$ {said}", question.hint)  # the rule, on demand
-    return Feedback(False, f"✗ Not ${written}$. Hint: {question.hint}", question.details)
+        return Feedback(False, f"✗ {written} {said}", question.hint)  # the rule, on demand
+    return Feedback(False, f"✗ Not {written}. Hint: {question.hint}", question.details)
 
 
 def _count(array: np.ndarray) -> str:

@@ -134,7 +134,7 @@ def test_the_usual_shape_slips_are_told_what_they_are(facts):
     loss = ask(facts, "shape", "W", "()")
     assert "single number" in loss.message
     other = ask(facts, "shape", "b", "(7,)")
-    assert other.message.startswith("✗ Not $(7,)$. Hint:") and "(3,)" not in other.message
+    assert other.message.startswith("✗ Not `(7,)`. Hint:") and "(3,)" not in other.message
 
 
 # -- array questions ------------------------------------------------------------------------------
@@ -152,12 +152,12 @@ def test_the_usual_gradient_slips_are_told_what_they_are(facts):
     one_row = ask(facts, "grad", "b", format_array(upstream[2]))
     assert "one row's gradient (row 3" in one_row.message and "sums over axis 0" in one_row.message
     assert "mean over the rows" in ask(facts, "grad", "b", format_array(upstream.mean(axis=0))).message
-    assert "itself, of shape $(4, 3)$" in ask(facts, "grad", "b", format_array(upstream)).message
+    assert "itself, of shape `(4, 3)`" in ask(facts, "grad", "b", format_array(upstream)).message
     assert "sums each row" in ask(facts, "grad", "b", format_array(upstream.sum(axis=1))).message
     assert "value, not its gradient" in ask(facts, "grad", "b", str(B)).message
     assert "transposed" in ask(facts, "grad", "W", format_array(facts.grad(facts.node_id("W")).T)).message
     wrong_shape = ask(facts, "grad", "b", "[1, 2]")
-    assert "You typed 2 numbers" in wrong_shape.message and "$(3,)$: 3 numbers" in wrong_shape.message
+    assert "You typed 2 numbers" in wrong_shape.message and "`(3,)`: 3 numbers" in wrong_shape.message
 
 
 def test_a_hint_names_the_rule_never_the_answer(facts):
