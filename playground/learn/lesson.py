@@ -328,6 +328,8 @@ class _Parser:
         if any(action.kind in ("graph", "example", "network", "build") for action in step.actions):
             self.fail("'build:' asks the student for the step's graph: the step cannot load another one", line)
         document = self._check_graph(step, argument, line)
+        if not isinstance(self.facts, TensorGraphFacts):
+            self.fail("'build:' asks for a graph with arrays (a built graph is checked by its parts' shapes)", line)
         step.asks.append(Ask("build", self.facts.output, line))
         return document
 

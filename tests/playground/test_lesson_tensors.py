@@ -185,6 +185,17 @@ def test_a_tensor_lesson_line_that_cannot_work_is_refused(lines, said):
         parse_lesson(HEAD + lines + "\nText.\n")
 
 
+def test_a_graph_to_build_holds_arrays_and_is_the_steps_only_graph():
+    head = "autograd-playground-lesson 1\ntitle: T\n\n## S\n"
+    with pytest.raises(LessonFormatError, match="'build:' asks for a graph with arrays"):
+        parse_lesson(head + "build: a=2; L=a*a\n\nT.\n")
+    with pytest.raises(LessonFormatError, match="cannot load another one"):
+        parse_lesson(head + f"graph: {GRAPH}\nbuild: {GRAPH}\n\nT.\n")
+    lesson = parse_lesson(head + f"build: {GRAPH}\n\nBuild it.\n\n## Next\nask: grad b\n\nNow b.\n")
+    assert [ask.what for ask in lesson.steps[0].asks] == ["build"]
+    assert lesson.steps[1].facts is lesson.steps[0].facts  # the later steps are about the graph built
+
+
 def test_a_shape_question_on_a_scalar_graph_is_refused():
     with pytest.raises(LessonFormatError, match="asks about a tensor graph"):
         parse_lesson("autograd-playground-lesson 1\ntitle: T\n\n## S\ngraph: a=2; L=a*a\nask: shape a.grad\n\nT.\n")
