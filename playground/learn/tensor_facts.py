@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..animator.model.editor_tensors import document_animation
+from ..animator.model.tensor_hiding import replay_ids
 from ..animator.model.tensor_timeline import TensorAnimation
 from ..editor.arrays import format_array, shape_text
 from ..editor.document import GraphDocument
@@ -37,9 +38,7 @@ class TensorGraphFacts(GraphFacts):
         self.timeline = self.animation.timeline
         self._ids = {name: node_id for node_id, name in document.names().items()}
         self._terms = dict(document.names())  # a tensor constant is written by its name, not by its numbers
-        # The replay titles each engine tensor with the document's name for its node: that ties the two.
-        by_title = {node.title: replay_id for replay_id, node in self.animation.nodes.items()}
-        self.replay_ids = {node_id: by_title[name] for node_id, name in document.names().items() if name in by_title}
+        self.replay_ids = replay_ids(self.animation, document)  # document node id -> the replay's
 
     def value(self, node_id: str) -> np.ndarray:
         return np.asarray(self.evaluation.results[node_id].value)
