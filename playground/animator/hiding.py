@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..editor.concealment import NOTHING_CONCEALED
+from ..editor.concealment import NOTHING_CONCEALED, Concealment
 from ..editor.document import GraphDocument
 from .model.forward_hiding import ForwardReveal, forward_hiding
 from .model.forward_timeline import ForwardAnimation
-from .model.hiding import hidden_notes
+from .model.hiding import editor_concealment, hidden_notes
 from .model.reveal import Reveal
+from .model.tensor_hiding import TensorReveal, tensor_concealment
+from .model.tensor_timeline import TensorAnimation
+from .model.timeline import DocumentAnimation
 from .predict_view import PredictBox
 from .scene_sync import SceneSync
 from .step_panel import StepPanel
@@ -59,7 +62,12 @@ class QuizHiding:
         else:
             notes = hidden_notes(animation, document, maths, self.predict.predicted(), self._exercise)
             hidden, self.concealment = frozenset(notes), NOTHING_CONCEALED
-            self.reveal = Reveal(animation.timeline, document, hidden, notes) if hidden else None
+            if not hidden:
+                self.reveal = None
+            elif isinstance(animation, TensorAnimation):  # an editor tensor graph's replay
+                self.reveal = TensorReveal(animation, hidden, notes)
+            else:
+                self.reveal = Reveal(animation.timeline, document, hidden, notes)
         self.sync.reveal = self.reveal
         changed = old ^ hidden
         if not changed:
@@ -69,6 +77,15 @@ class QuizHiding:
             if position <= len(frames):
                 self.steps.set_row(position, self.title(frames, position), self.explanation(frames, position))
         self.sync.refresh_all()
+
+    def editor_concealment(self, animation, document: GraphDocument) -> Concealment:
+        """What the editor's cards must hide while it shows ``document``, the graph ``animation`` replays."""
+        hidden = self.reveal.hidden if self.reveal is not None else frozenset()
+        if isinstance(animation, DocumentAnimation):
+            return editor_concealment(animation.timeline, hidden)
+        if isinstance(animation, TensorAnimation):  # an editor tensor graph's replay
+            return tensor_concealment(animation, document, hidden)
+        return self.concealment  # forward mode's (or nothing)
 
     def title(self, frames, position: int) -> str:
         return self.reveal.title(position) if self.reveal is not None else frames[position - 1].title

@@ -27,7 +27,6 @@ from .exporting import AnimationExporter
 from .following import GraphFollowing
 from .hiding import QuizHiding
 from .model.editor_tensors import document_animation
-from .model.hiding import editor_concealment
 from .model.predict import PredictQuiz
 from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
 from .model.timeline import DocumentAnimation, Timeline, maths_of, terms
@@ -362,8 +361,8 @@ class AnimatorPanel(QWidget):
             self.hiding.apply(self._animation, self._document, self.maths)
             self.pitfalls.conceal(self.hidden_positions, self._animation.timeline)  # the mistaken replay too
         concealment = self.hiding.concealment  # forward mode's, on the editor's graph
-        if self._source == "graph" and isinstance(self._animation, DocumentAnimation):
-            concealment = editor_concealment(self._animation.timeline, self.hidden_positions)
+        if self._source == "graph":  # the editor's own graph: its cards hide the same numbers
+            concealment = self.hiding.editor_concealment(self._animation, self._document)
         if concealment != self._concealment:  # the editor's cards hide what the animator hides
             self._concealment = concealment
             self.concealment_changed.emit(concealment)

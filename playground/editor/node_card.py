@@ -169,9 +169,10 @@ class NodeItem(CardItem):
         paint_array(painter, self._grid, grad_corner, grad, colors, dark, concealed_grad)
 
     def shown_numbers(self, which: str = "value") -> list[list[str]] | None:
-        """The numbers an inline array card writes for its value or gradient (None: a heat map, or nothing)."""
+        """The numbers an inline array card writes for its value or gradient (None: a heat map, nothing, or "?"
+        while a quiz asks for them)."""
         array = self._shown_array() if which == "value" else (self._result.grad if self._result else None)
-        if self._grid is None or not self._grid.inline or array is None:
+        if self._grid is None or not self._grid.inline or array is None or self._concealed[which == "grad"]:
             return None
         return cell_texts(array)
 

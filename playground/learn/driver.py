@@ -32,7 +32,7 @@ from .lesson import Lesson, LessonFormatError, Step
 from .questions import Question
 from .runner import LessonRun
 
-LOADS = ("graph", "example", "network")
+LOADS = ("graph", "example", "network", "build")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
 
 
@@ -89,8 +89,9 @@ class LessonDriver(QObject):
                 animator.set_pitfall(None)
             if "predict" not in own:
                 animator.set_predict(False)
-        if any(q.what != HEALTH for q in run.questions):  # a quiz on a graph is taken in the animator, where
-            # the answers stay hidden until given (gradient health is read off the training tab's plot)
+        if any(q.what not in (HEALTH, "build") for q in run.questions):  # a quiz on a graph is taken in the
+            # animator, where the answers stay hidden until given (gradient health is read off the training
+            # tab's plot; a graph to build is built in the editor)
             animator = self._animator_on_graph(step)
             if "animator" not in own:
                 animator.seek(run.revealed_up_to or 0)
@@ -113,8 +114,16 @@ class LessonDriver(QObject):
         animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients, run.asked_tangents)
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
-        """The animator goes to the step of the question just answered, the next ones still hidden."""
+        """The animator goes to the step of the question just answered, the next ones still hidden; a graph
+        built with numbers of the student's own (or shown with Show me) is replaced by the lesson's own copy,
+        whose numbers the lesson states."""
         if question.what == HEALTH:  # answered off the training tab's plot: nothing to show in the animator
+            return
+        if question.what == "build":  # the student's graph stays when it is the lesson's, numbers and all
+            if maths_of(self.window.document) != maths_of(run.step.facts.document):
+                self._load_graph(run.step.facts.document, run.step)
+            self._show(self.window.editor)
+            self.hide_answers(run)
             return
         animator = self._animator_on_graph(run.step, show=False)
         self.hide_answers(run)
@@ -172,6 +181,11 @@ class LessonDriver(QObject):
         self._load_graph(document, step)
 
     _do_example = _do_graph
+
+    def _do_build(self, document, step: Step) -> None:
+        """The student builds the step's graph: the editor, its expression box ready."""
+        self._show(self.window.editor)
+        self.window.editor.expression_input.setFocus()
 
     def _do_tab(self, name: str, step: Step) -> None:
         window = self.window

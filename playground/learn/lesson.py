@@ -44,6 +44,7 @@ from ..paths import EXAMPLES
 from ..training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
 from .health_facts import ASKABLE, health_facts, health_number, is_health_name
+from .tensor_facts import TensorGraphFacts, graph_facts
 
 FORMAT_NAME = "autograd-playground-lesson"
 FORMAT_VERSION = 1
@@ -55,7 +56,7 @@ MAX_GRAPH_NODES = 120
 TABS = ("editor", "animator", "training")
 PITFALL_KEYS = ("none", "overwrite", "order", "zero")
 ACTIONS = ("graph", "example", "tab", "select", "animator", "pitfall", "predict", "network", "training", "train",
-           "highlight", "tick", "exercise", "ask", "nudge", "forward")
+           "highlight", "tick", "exercise", "ask", "nudge", "forward", "build")
 _ACTION_LINE = re.compile(r"([a-z]+):(?:\s+(.*)|\s*)$")
 _HEADER_LINE = re.compile(r"([a-z]+):\s*(.*)$")
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -88,7 +89,8 @@ class Action:
 class Ask:
     """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
-    what: str  # "value", "grad", "tangent", or "health" (`health_questions`)
+    what: str  # "value", "grad", "tangent", "shape" (of a tensor's gradient), "build" (the step's graph) or
+    #            "health" (`health_questions`)
     node: str  # node id in the step's graph (a health question: the number's name, such as health.ratio)
     line: int
     along: str | None = None  # a tangent's input (node id)
@@ -279,7 +281,7 @@ class _Parser:
             return
         action = Action(kind, argument, line, value)
         step.actions.append(action)
-        if kind in ("graph", "example", "network"):
+        if kind in ("graph", "example", "network", "build"):
             self.source = action
         elif kind == "training":
             self.training = {**self.training, **value}
@@ -288,6 +290,13 @@ class _Parser:
         if not isinstance(self.facts, GraphFacts):
             self.fail(f"'{what}' needs a graph: put a 'graph:' line in this step or an earlier one", line)
         return self.facts
+
+    def _scalar_graph(self, line: int, what: str) -> GraphFacts:
+        """The graph for an action that works on scalar graphs only (forward mode, pitfalls, Predict, nudges)."""
+        facts = self._graph_facts(line, what)
+        if isinstance(facts, TensorGraphFacts):
+            self.fail(f"'{what}' works on scalar graphs only, and this step's graph holds arrays", line)
+        return facts
 
     def _node(self, name: str, line: int, what: str) -> str:
         facts = self._graph_facts(line, what)
@@ -301,7 +310,7 @@ class _Parser:
             self.fail(f"the {what} is too big for a lesson ({len(document.nodes)} nodes; at most "
                       f"{MAX_GRAPH_NODES})", line)
         try:
-            self.facts = GraphFacts(document)
+            self.facts = graph_facts(document)
         except ValueError as error:
             self.fail(f"the {what} cannot be evaluated: {error}", line)
         return document
@@ -315,6 +324,17 @@ class _Parser:
         except (RecursionError, MemoryError):
             self.fail("the graph is nested too deeply", line)
         return self._set_graph(document, line, "graph")
+
+    def _check_build(self, step: Step, argument: str, line: int) -> GraphDocument:
+        """The graph the student builds in the editor (checked by its parts and shapes, `build_check`); the
+        later steps' numbers are about it, as about a 'graph:'."""
+        if any(action.kind in ("graph", "example", "network", "build") for action in step.actions):
+            self.fail("'build:' asks the student for the step's graph: the step cannot load another one", line)
+        document = self._check_graph(step, argument, line)
+        if not isinstance(self.facts, TensorGraphFacts):
+            self.fail("'build:' asks for a graph with arrays (a built graph is checked by its parts' shapes)", line)
+        step.asks.append(Ask("build", self.facts.output, line))
+        return document
 
     def _check_example(self, step: Step, argument: str, line: int) -> GraphDocument:
         names = sorted(p.name for p in EXAMPLES.glob("*.json") if p.name != "index.json")
@@ -368,6 +388,7 @@ class _Parser:
         words = argument.split()
         if len(words) not in (1, 2) or len(words) == 2 and words[1] != "end":
             self.fail(f"'forward:' is '<input>' or '<input> end', not '{argument}'", line)
+        self._scalar_graph(line, "forward:")
         node_id = self._node(words[0], line, "forward:")
         if node_id not in inputs_of(self.facts.document):
             self.fail(f"'forward:' starts at an input the output depends on, not at {words[0]}", line)
@@ -376,7 +397,7 @@ class _Parser:
     def _check_pitfall(self, step: Step, argument: str, line: int) -> str | None:
         if argument not in PITFALL_KEYS:
             self.fail(f"'pitfall:' is one of {', '.join(PITFALL_KEYS)}, not '{argument}'", line)
-        self._graph_facts(line, "pitfall:")
+        self._scalar_graph(line, "pitfall:")
         return None if argument == "none" else argument
 
     def _check_predict(self, step: Step, argument: str, line: int) -> bool:
@@ -431,7 +452,7 @@ class _Parser:
         return words[0], len(words) == 1  # whether the app has it is checked when the lesson is opened in the app
 
     def _check_exercise(self, step: Step, argument: str, line: int) -> None:
-        facts = self._graph_facts(line, "exercise:")
+        facts = self._scalar_graph(line, "exercise:")
         if argument not in ("values", "gradients"):
             self.fail(f"'exercise:' is values or gradients, not '{argument or '(nothing)'}'", line)
         nodes = facts.forward_order() if argument == "values" else facts.backward_order()
@@ -444,17 +465,40 @@ class _Parser:
             step.asks.append(Ask("health", argument, line))
             return
         words = argument.split()
+        if len(words) == 2 and words[0] == "shape":  # a tensor's gradient: 'shape b.grad'
+            self._check_shape_ask(step, words[1], line)
+            return
         if len(words) == 3 and words[0] == "tangent":  # forward mode: d(node)/d(input)
+            self._scalar_graph(line, "ask: tangent")
             along = self._node(words[2], line, "ask:")
             if along not in inputs_of(self.facts.document):
                 self.fail(f"'ask: tangent' is along an input the output depends on, not {words[2]}", line)
             step.asks.append(Ask("tangent", self._node(words[1], line, "ask:"), line, along))
             return
         if len(words) != 2 or words[0] not in ("value", "grad"):
-            self.fail(f"'ask:' is 'value <node>', 'grad <node>' or 'tangent <node> <input>', not '{argument}'", line)
-        step.asks.append(Ask(words[0], self._node(words[1], line, "ask:"), line))
+            self.fail(f"'ask:' is 'value <node>', 'grad <node>', 'tangent <node> <input>' or 'shape <node>.grad', "
+                      f"not '{argument}'", line)
+        node_id = self._node(words[1], line, "ask:")
+        if words[0] == "value" and isinstance(self.facts, TensorGraphFacts):
+            self.fail("on a tensor graph a lesson asks 'grad <node>' or 'shape <node>.grad' (a value is shown "
+                      "on its card)", line)
+        if words[0] == "grad" and self.facts.grad(node_id) is None:
+            self.fail(f"{words[1]} gets no gradient: the output does not depend on it", line)
+        step.asks.append(Ask(words[0], node_id, line))
+
+    def _check_shape_ask(self, step: Step, target: str, line: int) -> None:
+        facts = self._graph_facts(line, "ask: shape")
+        if not isinstance(facts, TensorGraphFacts):
+            self.fail("'ask: shape' asks about a tensor graph's gradient; this step's graph holds single numbers", line)
+        if not target.endswith(".grad"):
+            self.fail(f"'ask: shape' names a gradient, such as 'shape b.grad', not '{target}'", line)
+        node_id = self._node(target[: -len(".grad")], line, "ask: shape")
+        if facts.grad(node_id) is None:
+            self.fail(f"{target[: -len('.grad')]} gets no gradient: the output does not depend on it", line)
+        step.asks.append(Ask("shape", node_id, line))
 
     def _check_nudge(self, step: Step, argument: str, line: int) -> str:
+        self._scalar_graph(line, "nudge:")
         node_id = self._node(argument, line, "nudge:")
         if not self.facts.document.node(node_id).is_leaf:
             self.fail(f"'nudge:' names an input or parameter, and {argument} is computed", line)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -49,6 +50,16 @@ WRONG_STYLE = "color: #b3261e;"
 NOTICE_STYLE = ("QLabel#lessonNotice { background: #fff4d6; color: #5c4400; border: 1px solid #f0d58a; "
                 "border-radius: 4px; padding: 4px 6px; }")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, and the questions are about it."
+
+
+PLACEHOLDERS = {"value": "a number, or e.g. 3*7, then Enter", "shape": "a shape, e.g. (4, 2)",
+                "array": "e.g. [1.5, -2, 0.25]"}
+
+
+def _placeholder(question: Question) -> str:
+    if question.what == "shape":
+        return PLACEHOLDERS["shape"]
+    return PLACEHOLDERS["array"] if np.ndim(question.expected) else PLACEHOLDERS["value"]
 
 
 def _named(widget, name: str, accessible: str | None = None):
@@ -100,7 +111,7 @@ class LearnPanel(QWidget):
         self.prompt.setWordWrap(True)
         self.prompt.setTextFormat(Qt.TextFormat.RichText)
         self.answer_input = _named(QLineEdit(), "answerInput", "Your answer")
-        self.answer_input.setPlaceholderText("a number, or e.g. 3*7, then Enter")
+        self.answer_input.setPlaceholderText(PLACEHOLDERS["value"])
         self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
         self.reveal_button = _named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
         self.feedback = _named(QLabel(), "answerFeedback")
@@ -272,6 +283,8 @@ class LearnPanel(QWidget):
         """Check ``text`` for the waiting question; True when right (then the next question waits)."""
         if self.run is None or self.run.question is None:
             return False
+        if self.run.question.what == "build":  # the answer is the graph in the editor
+            return self.check_build()
         if self._graph_was_changed():  # the numbers asked about are the lesson graph's: put it back first
             self.graph_restore_requested.emit(self.run)
             self._say(GRAPH_BACK + " Answer again.", right=False)
@@ -288,6 +301,21 @@ class LearnPanel(QWidget):
         else:
             self._say(feedback.message, right=False, details=feedback.details)
         return feedback.right
+
+    def check_build(self) -> bool:
+        """Check my graph: whether the editor's graph has every part the step asks for; True when it has."""
+        question = self.run.question
+        feedback = self.run.check_build(self._document if self._document is not None else GraphDocument())
+        self._say(feedback.message, right=feedback.right, details=feedback.details)
+        if feedback.right:
+            self._answered(question)
+        return feedback.right
+
+    def graph_edited(self) -> None:
+        """The editor's graph changed: what Check my graph said of it before is no longer about it."""
+        question = self.run.question if self.run is not None else None
+        if question is not None and question.what == "build" and self.feedback.text():
+            self._say("", right=None)
 
     def reveal(self) -> None:
         if self.run is None or self.run.question is None:
@@ -359,10 +387,17 @@ class LearnPanel(QWidget):
         self.answer_input.setEnabled(waiting)
         self.check_button.setEnabled(waiting)
         self.reveal_button.setEnabled(waiting)
+        shown = question or (run.questions[-1] if run.questions else None)
+        building = shown is not None and shown.what == "build"  # Check reads the editor's graph; Show me builds it
+        self.answer_input.setVisible(not building)
+        self.check_button.setText("Check my graph" if building else "Check")
+        self.reveal_button.setText("Show me" if building else "Show answer")
+        if waiting and not building:
+            self.answer_input.setPlaceholderText(_placeholder(question))
         if waiting:
             number = len(run.answered) + 1
             self.prompt.setText(f"Question {number} of {len(run.questions)}: <b>{inline(question.prompt)}</b>")
-            self.answer_input.setFocus()
+            (self.check_button if building else self.answer_input).setFocus()
         elif run.questions:
             self.prompt.setText("Every question of this step is answered." + ("" if run.is_last else " Go on: Next."))
 

@@ -65,7 +65,7 @@ class Question:
     what: str  # "value" or "grad"
     node: str  # node id
     prompt: str  # "$t1 = a * b$ = ?": light markup, formulas between $ signs (see `markup`)
-    expected: float  # the engine's number
+    expected: object  # the engine's number; on a tensor graph a shape or an array (`tensor_questions`); None: a build
     hint: str  # the one rule that applies, in a sentence or two
     worked: str  # the arithmetic, once answered: "t1 = 2 * 3 = 6"
     position: int  # the animator step that shows it

@@ -10,18 +10,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .build_check import build_question as build_task
+from .build_check import check_built
 from .facts import GraphFacts
 from .health_facts import health_facts
 from .health_questions import HEALTH, check_health, health_question
 from .lesson import Lesson, Step, with_numbers
 from .markup import to_html
 from .questions import Feedback, Question, build_question, check
+from .tensor_facts import TensorGraphFacts
+from .tensor_questions import check_tensor, is_tensor_question, tensor_question
+
+# Questions whose answers are no number the screen must hide: a gradient's shape (its variable's, in plain
+# sight) and the graph a step has the student build; a later step's tangent shows in forward mode only.
+# Questions with nothing in the animator to hide: a shape (every card shows it), a graph to build, and a
+# number read off the training tab's gradient health plot; a later step's tangents are forward mode's.
+UNHIDDEN = ("shape", "build", HEALTH)
+LATER_UNHIDDEN = (*UNHIDDEN, "tangent")
 
 
 @dataclass(frozen=True)
 class Answered:
     question: Question
     revealed: bool  # shown with "Show answer" rather than answered
+
+
+def _question(facts: GraphFacts, ask) -> Question:
+    if ask.what == "build":
+        return build_task(facts)
+    if isinstance(facts, TensorGraphFacts):
+        return tensor_question(facts, ask.what, ask.node)
+    return build_question(facts, ask.what, ask.node, ask.along)
 
 
 class LessonRun:
@@ -73,15 +92,14 @@ class LessonRun:
 
     def _waiting(self) -> list[tuple[str, str, int]]:
         """(what, node, animator position) of every question still waiting about this step's graph."""
-        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):]
-                   if q.what != HEALTH]  # read off the training tab's plot: nothing in the animator to hide
+        waiting = [(q.what, q.node, q.position) for q in self.questions[len(self.answered):] if q.what not in UNHIDDEN]
         facts = self.step.facts
         if isinstance(facts, GraphFacts):
             for later in self.lesson.steps[self.index + 1:]:
                 if later.facts is facts:
                     waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
                                                       else facts.value_position(ask.node)) or 0)
-                                for ask in later.asks if ask.what not in ("tangent", HEALTH)]  # tangents: forward mode
+                                for ask in later.asks if ask.what not in LATER_UNHIDDEN]
         return waiting
 
     @property
@@ -123,7 +141,7 @@ class LessonRun:
         step = self.step
         facts = step.facts
         self.questions = [health_question(health_facts(step.training), ask.node) if ask.what == HEALTH
-                          else build_question(facts, ask.what, ask.node, ask.along)
+                          else _question(facts, ask)
                           for ask in step.asks if ask.what == HEALTH or isinstance(facts, GraphFacts)]
         self.answered = []
         self._check_completed()
@@ -140,11 +158,29 @@ class LessonRun:
         question = self.question
         if question is None:
             return Feedback(True, "Every question of this step is answered: go on with Next.")
-        feedback = check_health(question, text) if question.what == HEALTH else check(question, text)
+        if question.what == "build":
+            return Feedback(False, "Build the graph in the editor, then press Check my graph.")
+        if question.what == HEALTH:
+            feedback = check_health(question, text)
+        else:
+            feedback = check_tensor(question, text) if is_tensor_question(question) else check(question, text)
         if feedback.right:
             self.answered.append(Answered(question, revealed=False))
             self._check_completed()
         return feedback
+
+    def check_build(self, document) -> Feedback:
+        """Check the graph the student built (``document``, the editor's) for the waiting build question: when it
+        has every part, the question is answered (the lesson then shows its own copy, `driver.show_answer`)."""
+        question = self.question
+        if question is None or question.what != "build":
+            return Feedback(False, "No graph to build here: answer the question above.")
+        result = check_built(self.step.facts.document, document)
+        if not result.passed:
+            return Feedback(False, f"✗ {result.message}", question.hint)
+        self.answered.append(Answered(question, revealed=False))
+        self._check_completed()
+        return Feedback(True, f"✓ {result.message}")
 
     def reveal(self) -> Feedback:
         """Show the waiting question's answer and move on (for a student who is stuck)."""

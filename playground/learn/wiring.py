@@ -48,6 +48,7 @@ class Learning(QObject):
         self.panel.status_message.connect(self._on_status_message)
         self.driver.status_message.connect(self._on_status_message)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        window.editor.evaluated.connect(self._on_editor_evaluated)
         self._build_menus()
         if self.panel.library.problems:  # a lesson opened before that cannot be read any more (said once the
             text = "Not listed: " + "; ".join(self.panel.library.problems)  # window is up, after its "Ready")
@@ -126,6 +127,19 @@ class Learning(QObject):
     @guarded
     def _on_panel_graph_restore_requested(self, run) -> None:
         self.driver.restore_graph(run)
+
+    @guarded
+    def _on_editor_evaluated(self, _evaluation) -> None:
+        # A graph the student builds (a 'build:' step) may become the very graph later questions ask about:
+        # from that edit on, its cards hide those answers as the lesson's own copy would.
+        # The node count first: comparing a graph's maths writes out every array, too slow for each edit of a
+        # big graph that cannot be the lesson's anyway.
+        self.panel.graph_edited()
+        run = self.panel.run
+        graph = run.step.graph if run is not None else None
+        if (graph is not None and run.revealed_up_to is not None and self.dock.isVisible()
+                and len(graph.nodes) == len(self.window.document.nodes)):
+            self.driver.hide_answers(run)
 
     def _on_panel_lesson_refused(self, message: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, "The lesson could not be opened", message,

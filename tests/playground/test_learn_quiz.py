@@ -104,7 +104,8 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
         QApplication.processEvents()
         step = panel.run.step
         later = [(other.facts, ask) for other in panel.lesson.steps[panel.run.index + 1:] for ask in other.asks
-                 if other.facts is step.facts and ask.what not in ("tangent", "health")]  # shown elsewhere
+                 if other.facts is step.facts and ask.what not in ("tangent", "shape", "health")]  # forward
+        # mode's shown there only; a gradient's shape is its variable's, on every card; health: the plot's
         if later and animator.source == "graph" and animator.document.names() == step.facts.document.names():
             for facts, ask in later:  # what a later step asks is not given away by this one
                 position = facts.value_position(ask.node) if ask.what == "value" else facts.grad_position(ask.node)
@@ -129,13 +130,26 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
                 assert line == f"tangent {format_number(question.expected)}"
                 asked += 1
                 continue
+            if question.what == "build":  # built in the editor; Show me puts the lesson's graph there
+                assert window.tabs.currentWidget() is window.editor
+                panel.reveal()
+                assert window.document.to_dict() == step.facts.document.to_dict()
+                asked += 1
+                continue
             assert window.tabs.currentWidget() is animator and animator.source == "graph"
+            if question.what == "shape":  # nothing to hide: checked as typed
+                assert panel.answer(str(question.expected)) and panel.run.question is not question
+                asked += 1
+                continue
             assert question.position in animator.hidden_positions
             assert row(window, question.position).endswith("?")
             position = animator.position
             animator.last()  # even at the end, the card does not give it away
-            line = animator.scene.node_item(question.node).body_lines()[0 if question.what == "value" else 1]
-            assert line == f"{question.what} ?"
+            node = getattr(step.facts, "replay_ids", {}).get(question.node, question.node)  # a tensor replay's id
+            what = question.what
+            line = next(line for line in animator.scene.node_item(node).body_lines()
+                        if line.split()[0] in (what, f"‖{what}‖"))  # a tensor card writes a norm
+            assert line.endswith(" ?"), line
             animator.seek(position)
             panel.reveal()
             assert question.position not in animator.hidden_positions and animator.position == question.position

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from ...editor.concealment import NOTHING_CONCEALED, Concealment
 from ...editor.document import GraphDocument
 from .reveal import after, unpredicted
+from .tensor_hiding import tensor_after
+from .tensor_timeline import TensorAnimation
 from .timeline import DocumentAnimation
 
 PREDICT_NOTE = "Not predicted yet: step back (←), then forward (→) to predict it, or switch Predict off."
@@ -28,6 +30,8 @@ def hidden_notes(animation, document: GraphDocument, maths: tuple | None, predic
         if exercise is not None and exercise[2] == maths:
             position, asked, _maths = exercise
             notes.update(dict.fromkeys(after(timeline, document, position, asked), EXERCISE_NOTE))
+    elif isinstance(animation, TensorAnimation) and exercise is not None and exercise[2] == maths:
+        notes.update(dict.fromkeys(tensor_after(animation, document, *exercise[:2]), EXERCISE_NOTE))  # tensor_hiding
     return notes
 
 
