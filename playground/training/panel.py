@@ -447,6 +447,8 @@ class TrainingPanel(QWidget):
             frame = replace(frame, wires=waiting.wires)  # the wires of a frame not painted are not lost
         self._frame = frame
         self._frame_dirty = True
+        if self.worker.paint_handshake and frame.run == self._run:  # the worker waits for it: painted at once,
+            self._redraw()  # not at the paint timer's next tick (8 ms later on average)
 
     @Slot(object)
     def _on_worker_data_changed(self, frame: DataFrame) -> None:
