@@ -34,10 +34,17 @@ class PaintedNotice(QObject):
     request, that is after the painting."""
 
     ROUNDS = 2
+    RECENT_S = 0.05  # frames are flowing while the last one was painted at most this long ago
 
-    def __init__(self, painted: threading.Event, parent: QObject | None = None):
+    def __init__(self, painted: threading.Event, after_painted, parent: QObject | None = None):
         super().__init__(parent)
         self._painted = painted
+        self._after_painted = after_painted  # called in the GUI thread once the worker has been let go
+        self._last = -float("inf")
+
+    def recent(self) -> bool:
+        """Was a frame painted within `RECENT_S`?"""
+        return time.perf_counter() - self._last < self.RECENT_S
 
     def post(self, rounds_left: int = ROUNDS) -> None:
         QCoreApplication.postEvent(self, _Round(rounds_left), Qt.EventPriority.LowEventPriority.value)
@@ -49,6 +56,8 @@ class PaintedNotice(QObject):
             self.post(event.rounds_left - 1)
         else:
             self._painted.set()
+            self._last = time.perf_counter()
+            self._after_painted()
         return True
 
 

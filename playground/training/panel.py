@@ -95,7 +95,7 @@ class TrainingPanel(QWidget):
         self._show_settings(self.settings)
 
         self.worker, self.worker_thread = link_worker(self)
-        self.painted_notice = PaintedNotice(self.worker.painted, self)
+        self.painted_notice = PaintedNotice(self.worker.painted, self._after_frame_painted, self)
         self.worker.paint_handshake = True  # its frames are painted here: it waits for each (briefly)
 
         self._redraw_timer = QTimer(self)
@@ -510,7 +510,17 @@ class TrainingPanel(QWidget):
         summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
-        self.painter.paint_curves(drew_boundary, force)
+        if force or not self._frames_flowing():
+            self.painter.paint_curves(drew_boundary, force)
+
+    def _frames_flowing(self) -> bool:
+        """Training runs and sends a frame each display frame: the curves wait for the gap after each."""
+        return self._playing and self.painted_notice.recent()
+
+    def _after_frame_painted(self) -> None:
+        """A frame is on screen and the worker trains again: the GUI's quiet moment, when a curve plot
+        is drawn (drawn before it, it made the frame's paint one long stall)."""
+        self.painter.paint_curves(drew_boundary=False)
 
     # -- the end -------------------------------------------------------------------------------------
 

@@ -39,8 +39,8 @@ from .model.wires import WireLayout
 log = logging.getLogger("autograd_playground.training")
 
 TICK_MS = 16          # one chunk of steps per tick: about 60 a second, a display's rate
-CHUNK_BUDGET_S = 0.010  # a chunk of steps at a pace ends after this long: pictures go out between chunks
-MIN_CHUNK_S = 0.002   # a chunk lasts until the next picture is due, and at least this long
+CHUNK_BUDGET_S = 0.006  # a chunk of steps at a pace ends after this long: pictures go out between chunks
+MIN_CHUNK_S = 0.001   # "Fastest": a chunk lasts until the next picture is due, and at least this long
 MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
 FRAME_RATE = 60.0     # boundary images at most this often: a display's refresh rate
 FRAME_MARGIN_S = 0.002  # a chunk ends this long before the picture is due: the last step and the report
@@ -437,11 +437,10 @@ class TrainingWorker(_ThreadedWorker):
             return
         pace = self.session.settings.steps_per_second
         now = time.perf_counter()
-        # Train until the next picture is due, one a display frame (at a pace, within the chunk's budget);
-        # a picture that takes longer than a frame to make and paint leaves each chunk `MIN_CHUNK_S`.
-        deadline = max(now + MIN_CHUNK_S, self._last_frame + 1.0 / FRAME_RATE - FRAME_MARGIN_S)
-        if pace is not None:
-            deadline = min(deadline, now + CHUNK_BUDGET_S)
+        if pace is None:  # train until the next picture is due: one a display frame (at least `MIN_CHUNK_S`)
+            deadline = max(now + MIN_CHUNK_S, self._last_frame + 1.0 / FRAME_RATE - FRAME_MARGIN_S)
+        else:  # the steps the pace asks for, within the chunk's budget: a picture after each chunk
+            deadline = now + CHUNK_BUDGET_S
         if pace is None:
             count = 1_000_000
         else:
