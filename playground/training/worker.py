@@ -173,8 +173,10 @@ def share_the_interpreter_quickly() -> None:
     """Let the GUI thread have Python's interpreter lock within `GIL_SWITCH_S` of asking for it.
 
     Training is Python code that holds the lock; the GUI thread takes it again for every handler Qt
-    calls, a paint event and each plot item's paint and bounding box, some twenty times a frame. With
-    Python's default of 5 ms a turn a frame of 5 ms of work took 24 ms; with 0.5 ms, 6-12 ms."""
+    calls, a paint event and each plot item's paint and bounding box, some twenty times a frame. Beside a
+    Python thread that never lets go, a picture of 5-7 ms of GUI work took 190 ms with Python's default
+    turn of 5 ms, 25-40 ms with 0.5 ms (bench/training_frame_cost.py); the worker also waits while a
+    picture is painted (`TrainingWorker._let_it_be_painted`)."""
     sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
 
@@ -467,8 +469,8 @@ class TrainingWorker(_ThreadedWorker):
 
         Both threads run Python, and only one at a time: the GUI thread takes the interpreter some twenty
         times a frame (a handler, each plot item's paint), and a training thread that never stops made each
-        of those a wait. Waiting here, without the interpreter, lets the picture be painted in one go (5 ms
-        rather than 20); the training thread then has the rest of the display frame to itself."""
+        of those a wait (a picture of 5-7 ms took 25-40 ms). Waiting here, without the interpreter, lets the
+        picture be painted in one go; the training thread then has the rest of the display frame."""
         if self.paint_handshake:
             self.painted.wait(PAINT_WAIT_S)
 
