@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 
 from ..numbers import format_number
-from ..training.model.colours import diverging_lut
+from ..training.model.colours import diverging_lut, rgb_words
 from .style import pixel_font
 
 INLINE_SIDE = 4  # up to 4×4 elements are written out; more become a heat map
@@ -132,11 +132,11 @@ def paint_array(painter: QPainter, grid: ArrayGrid, corner: QPointF, value, colo
                 painter.setPen(colors["problem"] if not np.isfinite(values[row, column]) else colors["text"])
                 painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, text)
         return
-    rgb = heat_colors(values, dark)
-    painter.setPen(Qt.PenStyle.NoPen)
-    for row in range(rows):
-        for column in range(columns):
-            r, g, b = (int(c) for c in rgb[row, column])
-            painter.setBrush(QColor(r, g, b))
-            painter.drawRect(QRectF(corner.x() + column * grid.cell_width, corner.y() + row * grid.cell_height,
-                                    grid.cell_width, grid.cell_height))
+    # One image of a pixel a cell, scaled up without smoothing: crisp cells, and one call instead of a
+    # rectangle a cell (a 64 x 64 array took 18 ms as 4,096 rectangles).
+    words = np.ascontiguousarray(rgb_words(heat_colors(values, dark)))
+    image = QImage(words.data, columns, rows, 4 * columns, QImage.Format.Format_RGB32)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+    painter.drawImage(QRectF(corner.x(), corner.y(), columns * grid.cell_width, rows * grid.cell_height), image)
+    painter.restore()
