@@ -108,7 +108,7 @@ def measure(app, hidden: tuple[int, ...]) -> None:
 
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
-    from playground.training.worker import share_the_interpreter_quickly
+    from playground.training.worker_threads import share_the_interpreter_quickly
 
     share_the_interpreter_quickly()  # as the panel's worker does when it starts
     print(f"Python switch interval {sys.getswitchinterval() * 1000:.1f} ms")

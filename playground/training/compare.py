@@ -26,8 +26,9 @@ from .model.points import SplitData
 from .model.session import TrainingSession
 from .model.settings import TrainingSettings
 from .number_boxes import IntBox, LogSpinBox
+from .race_worker import RaceFrame, RaceProgress, RaceWorker
 from .widgets import RACER_COLOURS, SquareHolder, named, style_plot
-from .worker import RaceFrame, RaceProgress, RaceWorker, start_thread, stop_thread
+from .worker_threads import start_thread, stop_thread
 
 RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
 

@@ -41,8 +41,9 @@ from .settings_form import SettingsForm
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named
-from .worker import BoundaryFrame, DataFrame, Progress, stop_thread
+from .worker import BoundaryFrame, DataFrame, Progress
 from .worker_link import link_worker, unlink_requests
+from .worker_threads import stop_thread
 
 REDRAW_MS = 16          # the paint timer: ~60 Hz, paints only what changed since the last tick
 

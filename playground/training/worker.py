@@ -2,29 +2,23 @@
 
 A worker owns its `TrainingSession` (only its thread touches it), runs a chunk of steps on
 each tick of a timer in its own thread (as many as the pace asks for since the last tick, or as
-many as fit in `FASTEST_BUDGET_S`), checks a stop flag before every step, and emits copies:
-progress after every chunk, the decision boundary at most `FRAME_RATE` times a second. It
+many as fit before the next picture is due at "Fastest"), checks a stop flag before every step, and emits
+copies: progress after every chunk, the decision boundary at most `FRAME_RATE` times a second. It
 never touches a widget. Requests arrive as queued calls (slots run in the worker's thread,
 between chunks); `request_stop()` is the one thing called directly from the GUI thread, to
-make a pause take effect at the next step rather than at the end of the chunk.
+make a pause take effect at the next step rather than at the end of the chunk. The thread plumbing is
+`worker_threads`; the optimizer race's worker is `race_worker`.
 """
 
 from __future__ import annotations
 
-import atexit
-import functools
-import logging
-import sys
 import threading
 import time
-import traceback
-import weakref
 from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
-from threadpoolctl import threadpool_limits
+from PySide6.QtCore import Signal, Slot
 
 from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
@@ -35,10 +29,8 @@ from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
 from .model.setup_file import TrainingSetup, capture, restore
 from .model.wires import WireLayout
+from .worker_threads import TICK_MS, ThreadedWorker, guarded
 
-log = logging.getLogger("autograd_playground.training")
-
-TICK_MS = 16          # one chunk of steps per tick: about 60 a second, a display's rate
 CHUNK_BUDGET_S = 0.006  # a chunk of steps at a pace ends after this long: pictures go out between chunks
 MIN_CHUNK_S = 0.001   # "Fastest": a chunk lasts until the next picture is due, and at least this long
 MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
@@ -49,8 +41,6 @@ FRAME_DUE_S = 0.8 / FRAME_RATE
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
 WIRE_SHARE = 0.1      # ... and at most this share of the worker's time (six layers of 64: 40-70 ms an image)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
-RACE_FRAME_RATE = 20.0
-GIL_SWITCH_S = 0.0005  # the longest the GUI thread waits for its turn at the interpreter
 PAINT_WAIT_S = 0.030   # the longest the training thread waits for a frame to be painted
 
 
@@ -103,143 +93,6 @@ class DataFrame:
     settings: TrainingSettings
 
 
-def _guarded(method):
-    """A slot that reports its exception through `failed` instead of letting it reach sys.excepthook,
-    which would try to open a dialog from this thread."""
-
-    @functools.wraps(method)
-    def wrapper(self, *args):
-        try:
-            return method(self, *args)
-        except Exception as error:  # noqa: BLE001 - every failure goes to the GUI, the thread goes on
-            log.exception("training worker failed")
-            self._running = False
-            self._timer.stop()
-            self.failed.emit(f"{type(error).__name__}: {error}", traceback.format_exc())
-    return wrapper
-
-
-class _ThreadedWorker(QObject):
-    """Shared plumbing: a timer in the worker's thread, a stop flag, and a clean way home."""
-
-    failed = Signal(str, str)  # summary, details
-
-    def __init__(self):
-        super().__init__()
-        self._running = False
-        self._home = QThread.currentThread()
-        self._timer = QTimer(self)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(TICK_MS)
-        self._timer.timeout.connect(self._on_timer_timeout)
-
-    def request_stop(self) -> None:
-        """Called from the GUI thread: the current chunk ends before its next step."""
-        self._running = False
-
-    def _should_stop(self) -> bool:
-        return not self._running
-
-    @Slot()
-    def finish(self) -> None:
-        """Runs in the worker thread (blocking queued): stop the timer and move back to the GUI thread,
-        so the worker can be deleted there once its thread has ended."""
-        self._running = False
-        self._timer.stop()
-        self.moveToThread(self._home)
-
-    def _on_timer_timeout(self) -> None:
-        raise NotImplementedError
-
-
-def single_threaded_blas() -> None:
-    """BLAS multiplies on the thread that calls it, process-wide, from the first training thread on.
-
-    OpenBLAS hands a product above 262,144 multiply-adds to helper threads; a playground network's
-    products (a batch of 140 points through 64 x 64 weights: 573,000) are just above that, and
-    waking the helpers costs far more than they save, while they take the core the GUI needs on
-    a small machine: a training step of six layers of 64 went from 35 ms to 1.5 ms on one thread.
-    """
-    global _blas_limited
-    if not _blas_limited:
-        threadpool_limits(limits=1, user_api="blas")  # stays in force: nothing restores it
-        _blas_limited = True
-
-
-_blas_limited = False
-
-
-def share_the_interpreter_quickly() -> None:
-    """Let the GUI thread have Python's interpreter lock within `GIL_SWITCH_S` of asking for it.
-
-    Training is Python code that holds the lock; the GUI thread takes it again for every handler Qt
-    calls, a paint event and each plot item's paint and bounding box, some twenty times a frame. Beside a
-    Python thread that never lets go, a picture of 5-7 ms of GUI work took 190 ms with Python's default
-    turn of 5 ms, 25-40 ms with 0.5 ms (bench/training_frame_cost.py); the worker also waits while a
-    picture is painted (`TrainingWorker._let_it_be_painted`)."""
-    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
-
-
-def shut_down_at_exit(panel) -> None:
-    """Call ``panel.shutdown()`` (which ends its worker thread) when the event loop ends or Python
-    exits, even if the window never closed: a QThread destroyed while running aborts the process."""
-    ref = weakref.ref(panel)
-
-    def shut_down() -> None:
-        alive = ref()
-        if alive is not None:
-            try:
-                alive.shutdown()
-            except RuntimeError:  # the C++ side is already gone, and its thread with it
-                pass
-
-    QCoreApplication.instance().aboutToQuit.connect(shut_down)
-    atexit.register(shut_down)
-
-
-def start_thread(worker: _ThreadedWorker, name: str) -> QThread:
-    single_threaded_blas()
-    share_the_interpreter_quickly()
-    _hook_quit()
-    thread = QThread()
-    thread.setObjectName(name)
-    worker.moveToThread(thread)
-    thread.start()
-    _live_threads[id(thread)] = (worker, thread)
-    return thread
-
-
-def stop_thread(worker: _ThreadedWorker, thread: QThread, timeout_ms: int = 10_000) -> bool:
-    """Stop ``worker`` and end ``thread``; True when the thread has finished. Safe to call twice."""
-    worker.request_stop()
-    if thread.isRunning():
-        if worker.thread() is thread:
-            QMetaObject.invokeMethod(worker, "finish", Qt.ConnectionType.BlockingQueuedConnection)
-        thread.quit()
-        thread.wait(timeout_ms)
-    _live_threads.pop(id(thread), None)
-    return thread.isFinished() or not thread.isRunning()
-
-
-# A QThread object destroyed while its thread runs aborts the process; until each is stopped,
-# this keeps it alive, and the application stops every one of them before it quits.
-_live_threads: dict[int, tuple[_ThreadedWorker, QThread]] = {}
-_quit_hooked = False
-
-
-def stop_all_threads() -> None:
-    for worker, thread in list(_live_threads.values()):
-        stop_thread(worker, thread)
-
-
-def _hook_quit() -> None:
-    global _quit_hooked
-    app = QCoreApplication.instance()
-    if app is not None and not _quit_hooked:
-        app.aboutToQuit.connect(stop_all_threads)
-        _quit_hooked = True
-
-
 @dataclass
 class _SetupRequest:
     with_weights: bool
@@ -248,7 +101,7 @@ class _SetupRequest:
     error: Exception | None = None
 
 
-class TrainingWorker(_ThreadedWorker):
+class TrainingWorker(ThreadedWorker):
     """Drives one `TrainingSession` in its thread."""
 
     progressed = Signal(object)       # Progress, every tick and after every change
@@ -303,7 +156,7 @@ class TrainingWorker(_ThreadedWorker):
             request.done.set()
 
     @Slot(object)
-    @_guarded
+    @guarded
     def load_setup(self, setup: TrainingSetup) -> None:
         """Go on from a saved setup: its data, network, step and optimizer state (a new run), drawn for the
         plot's shape as before (the panel sends the aspect only when the plot changes shape)."""
@@ -314,7 +167,7 @@ class TrainingWorker(_ThreadedWorker):
     # -- requests (queued slots: they run in the worker's thread) --
 
     @Slot()
-    @_guarded
+    @guarded
     def publish(self) -> None:
         """Send everything: the points, a boundary image and the figures (at start-up)."""
         self._emit_data()
@@ -322,7 +175,7 @@ class TrainingWorker(_ThreadedWorker):
         self._emit_frame()
 
     @Slot()
-    @_guarded
+    @guarded
     def start(self) -> None:
         self._running = True
         self._rate_window.clear()
@@ -331,7 +184,7 @@ class TrainingWorker(_ThreadedWorker):
         self._timer.start()
 
     @Slot()
-    @_guarded
+    @guarded
     def pause(self) -> None:
         was_running = self._timer.isActive()
         self._running = False
@@ -342,7 +195,7 @@ class TrainingWorker(_ThreadedWorker):
             self.paused.emit()
 
     @Slot()
-    @_guarded
+    @guarded
     def step_once(self) -> None:
         if self._timer.isActive():
             return
@@ -351,13 +204,13 @@ class TrainingWorker(_ThreadedWorker):
         self._emit_frame()
 
     @Slot()
-    @_guarded
+    @guarded
     def reset(self) -> None:
         self.session.reset()
         self._after_rebuild("reset")
 
     @Slot(object)
-    @_guarded
+    @guarded
     def apply_settings(self, settings: TrainingSettings) -> None:
         change = self.session.apply(settings)
         if change.resets_weights:
@@ -367,14 +220,14 @@ class TrainingWorker(_ThreadedWorker):
         self.settings_applied.emit(self.session.settings, change)
 
     @Slot(object, object, str, object)
-    @_guarded
+    @guarded
     def set_points(self, X: np.ndarray, y: np.ndarray, name: str, classes=None) -> None:
         change = self.session.set_points(X, y, name, classes)
         self._after_rebuild("data")
         self.settings_applied.emit(self.session.settings, change)
 
     @Slot(object, object, str)
-    @_guarded
+    @guarded
     def set_values(self, X: np.ndarray, y: np.ndarray, name: str) -> None:
         """A regression on a person's CSV of real values."""
         change = self.session.set_values(X, y, name)
@@ -382,7 +235,7 @@ class TrainingWorker(_ThreadedWorker):
         self.settings_applied.emit(self.session.settings, change)
 
     @Slot(float, float, int)
-    @_guarded
+    @guarded
     def add_point(self, x1: float, x2: float, label: int) -> None:
         self.session.add_point(x1, x2, label)
         self._emit_data()
@@ -390,7 +243,7 @@ class TrainingWorker(_ThreadedWorker):
         self._emit_frame()
 
     @Slot(int, int)
-    @_guarded
+    @guarded
     def set_focus(self, layer: int, index: int) -> None:
         """Draw neuron ``index`` of ``layer`` at full resolution in every frame (layer < 0: none)."""
         self._focus = (layer, index) if layer >= 0 else None
@@ -398,7 +251,7 @@ class TrainingWorker(_ThreadedWorker):
             self._emit_frame()
 
     @Slot(bool)
-    @_guarded
+    @guarded
     def set_dark(self, dark: bool) -> None:
         """Colour the diagram's maps for the dark (or light) theme from now on."""
         self._dark = bool(dark)
@@ -406,14 +259,14 @@ class TrainingWorker(_ThreadedWorker):
             self._emit_frame()
 
     @Slot(float)
-    @_guarded
+    @guarded
     def set_aspect(self, aspect: float) -> None:
         """The boundary plot's shape (width / height): the plane is drawn to fill it."""
         if self.session.set_aspect(aspect) and not self._timer.isActive():
             self._emit_frame()
 
     @Slot(object)
-    @_guarded
+    @guarded
     def set_wire_layout(self, layout: WireLayout) -> None:
         """Where the diagram's wires run now; the next frame brings them drawn."""
         self._wire_layout = layout
@@ -421,7 +274,7 @@ class TrainingWorker(_ThreadedWorker):
             self._emit_frame()
 
     @Slot(int, str, object, float)
-    @_guarded
+    @guarded
     def set_parameter(self, run: int, name: str, index: tuple, value: float) -> None:
         """One weight typed by a person, for the network of run ``run`` (a later network ignores it)."""
         if run != self._run:
@@ -432,7 +285,7 @@ class TrainingWorker(_ThreadedWorker):
 
     # -- the run --
 
-    @_guarded
+    @guarded
     def _on_timer_timeout(self) -> None:
         if not self._running:
             self._timer.stop()
@@ -563,87 +416,3 @@ class TrainingWorker(_ThreadedWorker):
         image = layout.render(weights)
         self._wire_cost = time.perf_counter() - now
         return layout.serial, image
-
-
-# -- the optimizer race ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RaceProgress:
-    step: int
-    metrics: dict[str, Metrics]          # by racer name
-    diverged: dict[str, str]             # racer -> message, for those that stopped
-
-
-@dataclass(frozen=True)
-class RaceFrame:
-    step: int
-    probability: dict[str, np.ndarray]
-    contour: dict[str, tuple[np.ndarray, np.ndarray]]
-    extent: tuple[float, float, float, float]
-
-
-class RaceWorker(_ThreadedWorker):
-    """Trains several sessions forked from one (same data, same initial weights) in lockstep."""
-
-    progressed = Signal(object)        # RaceProgress
-    boundary_updated = Signal(object)  # RaceFrame
-    finished = Signal()
-
-    def __init__(self, base: TrainingSession, racers: dict[str, dict], steps: int, steps_per_frame: int = 10):
-        """``racers`` maps a name to the settings it changes, e.g. ``{"Adam": {"optimizer": "adam"}}``."""
-        super().__init__()
-        self.sessions = {name: base.fork(**changes) for name, changes in racers.items()}
-        first = next(iter(self.sessions.values())).state_dict()
-        for session in self.sessions.values():  # the same start, explicitly
-            session.model.load_state_dict(first)
-        self.extent = base.data.extent
-        self.steps = steps
-        self.steps_per_frame = steps_per_frame
-        self._diverged: dict[str, str] = {}
-        self._last_frame = 0.0
-
-    @Slot()
-    @_guarded
-    def start(self) -> None:
-        self._running = True
-        self._emit_progress()
-        self._emit_frame()
-        self._timer.start()
-
-    @_guarded
-    def _on_timer_timeout(self) -> None:
-        if not self._running:
-            self._timer.stop()
-            return
-        step = self._step()
-        count = min(self.steps_per_frame, self.steps - step)
-        for name, session in self.sessions.items():
-            if name in self._diverged or not self._running:
-                continue
-            result = session.train_steps(count, self._should_stop)
-            if result.divergence is not None:
-                self._diverged[name] = result.divergence.message()
-                session.step = step + count  # keep the racers' clocks together
-        self._emit_progress()
-        done = self._step() >= self.steps or len(self._diverged) == len(self.sessions)
-        if done or time.perf_counter() - self._last_frame >= 1.0 / RACE_FRAME_RATE:
-            self._emit_frame()
-        if done:
-            self._running = False
-            self._timer.stop()
-            self.finished.emit()
-
-    def _step(self) -> int:
-        return max(session.step for session in self.sessions.values())
-
-    def _emit_progress(self) -> None:
-        self.progressed.emit(RaceProgress(self._step(), {n: s.evaluate() for n, s in self.sessions.items()},
-                                          dict(self._diverged)))
-
-    def _emit_frame(self) -> None:
-        self._last_frame = time.perf_counter()
-        drawings = {name: session.draw() for name, session in self.sessions.items()}
-        probability = {name: drawing.probability for name, drawing in drawings.items()}
-        contour = {name: drawing.contour for name, drawing in drawings.items()}
-        self.boundary_updated.emit(RaceFrame(self._step(), probability, contour, self.extent))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QThread
 
-from .worker import TrainingWorker, shut_down_at_exit, start_thread
+from .worker import TrainingWorker
+from .worker_threads import shut_down_at_exit, start_thread
 
 # The panel's request signals, each with the worker slot it calls.
 REQUESTS = {

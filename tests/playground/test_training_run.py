@@ -150,6 +150,6 @@ def test_the_gui_thread_waits_at_most_half_a_millisecond_for_the_interpreter(qtb
     """The training thread runs Python; the GUI thread asks for the interpreter some twenty times a frame."""
     import sys
 
-    from playground.training.worker import GIL_SWITCH_S
+    from playground.training.worker_threads import GIL_SWITCH_S
 
     assert sys.getswitchinterval() <= GIL_SWITCH_S

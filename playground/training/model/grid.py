@@ -150,7 +150,7 @@ class PlaneGrid:
         features = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), settings.features)
         self._features = features.astype(np.float32)
         # In chunks, so that a layer's outputs stay small; the training worker keeps BLAS on its own
-        # thread (`worker.single_threaded_blas`), so a chunk's size is no matter of threads.
+        # thread (`worker_threads.single_threaded_blas`), so a chunk's size is no matter of threads.
         rows = CHUNK_ROWS
         self._chunks = [(start, Tensor(self._features[start:start + rows], dtype=np.float32))
                         for start in range(0, len(features), rows)]
