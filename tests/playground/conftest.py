@@ -1,11 +1,15 @@
 """Fixtures shared by the playground's tests. `panel`: the training panel as the tests of its controls take it,
-shown at 1300 x 820, its first picture drawn, its worker stopped afterwards (a test file with a `panel`
-fixture of its own, such as the animator's, uses its own)."""
+shown at 1300 x 820, its first picture drawn, its worker stopped afterwards; `window`: the app's main window
+with settings of its own (a test file with a fixture of the same name, such as the animator's `panel`,
+uses its own)."""
 
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 
+from playground.app import MainWindow
 from playground.training.panel import TrainingPanel
 
 WAIT = 20_000  # ms: the worker's first picture on a busy machine
@@ -21,3 +25,17 @@ def panel(qtbot):
     qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
     yield panel
     panel.shutdown()
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The app's main window with settings of its own, discarding unsaved changes without asking; training
+    paused at the end (test files with a window of their own define theirs)."""
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    qtbot.addWidget(window)
+    window.resize(1500, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.training.pause()

@@ -10,13 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from playground.animator.model.forward_timeline import dotted, pretty
 from playground.animator.model.tensor_timeline import describe
 from playground.animator.model.timeline import maths_of
-from playground.app import MainWindow
 from playground.editor.arrays import format_array
 from playground.learn.facts import GraphFacts
 from playground.learn.lesson import load_lesson
@@ -24,18 +22,6 @@ from playground.numbers import format_number, full_number
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    yield window
-    window.training.pause()
 
 
 UNNUMBERED = ("shape", "build", "health")

@@ -6,25 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from playground.app import MainWindow
 from playground.learn.lesson import load_lesson, parse_lesson
 
 LESSON = Path(__file__).resolve().parents[2] / "resources" / "lessons" / "08-forward-or-reverse.lesson"
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    yield window
-    window.training.pause()
 
 
 def test_the_lesson_states_the_engines_numbers():

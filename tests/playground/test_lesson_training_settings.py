@@ -6,10 +6,7 @@ training panel, whatever the person had set there before."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
-from playground.app import MainWindow
 from playground.learn.lesson import LessonFormatError, parse_lesson
 from playground.training.model.settings import TrainingSettings
 
@@ -60,18 +57,6 @@ def test_a_later_line_is_checked_with_the_earlier_steps_settings():
         lesson(REGRESSION + "\n## Moons\ntraining: dataset=moons\n\nBack.\n")
     assert refused.value.line == 15 and "the Two moons dataset has classes" in refused.value.reason
     lesson(REGRESSION + "\n## Moons\ntraining: problem=classification, dataset=moons, loss=bce\n\nBack.\n")
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    yield window
-    window.training.pause()
 
 
 def test_the_lessons_regression_reaches_the_panel_and_lesson_7_takes_it_back_to_the_moons(window, qtbot):

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
-from PySide6.QtWidgets import QMessageBox, QScrollArea
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QScrollArea
 
 from engine.nn import Linear
-from playground.app import MainWindow
 from playground.learn.health_facts import health_facts
 from playground.learn.health_questions import check_health, health_question
 from playground.learn.lesson import LessonFormatError, load_lesson, parse_lesson
@@ -166,18 +165,6 @@ def test_health_numbers_refuse_a_layer_the_network_does_not_have_and_a_minibatch
         parse_lesson(f"{HEAD}{text}\n\nLayer 9: {{health.norm(9)}}.\n")
     with pytest.raises(LessonFormatError, match="the full batch's"):
         parse_lesson(f"{HEAD}{text}, batch_size=16\n\nRatio {{health.ratio}}.\n")
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    yield window
-    window.training.pause()
 
 
 def shown_whole(widget) -> bool:
