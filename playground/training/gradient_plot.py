@@ -41,7 +41,8 @@ class GradientHealthPlot(QWidget):
         # Redrawn with every picture while training runs: the axes move in whole jumps (steps: 100, 200,
         # 500, ...; norms: whole decades), not with every point, since new tick labels cost the most.
         item.enableAutoRange(axis="xy", enable=False)
-        self._ranges: tuple | None = None
+        self._ranges: tuple | str | None = None  # the axes' ranges shown, "empty" before the first step
+        self._show_empty_ranges()
         self._bins = 0  # steps drawn as one pixel's lowest and highest
         self.plot.setMinimumHeight(140)
         layout.addWidget(self.plot, 1)
@@ -66,6 +67,7 @@ class GradientHealthPlot(QWidget):
         if frame is None or not len(frame.steps):
             for curve in self.curves:
                 curve.setData([], [])
+            self._show_empty_ranges()
             return
         layers = frame.norms.shape[1]
         item = self.plot.getPlotItem()
@@ -91,6 +93,15 @@ class GradientHealthPlot(QWidget):
                 curve.show()
             else:
                 curve.hide()
+
+    def _show_empty_ranges(self) -> None:
+        """Before the first step: 100 steps and the decades 10⁻³ to 1 (less than a decade in view had
+        pyqtgraph's log axis label every minor tick, one pile of numbers)."""
+        if self._ranges != "empty":
+            self._ranges = "empty"
+            item = self.plot.getPlotItem()
+            item.setXRange(0, 100, padding=0.02)
+            item.setYRange(-3, 0, padding=0.02)
 
     def _follow_ranges(self, frame: HealthFrame) -> None:
         """Steps from the first to a nice number past the last; the norms' whole decades (log10 units)."""
