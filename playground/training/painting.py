@@ -1,10 +1,12 @@
-"""Painting what the worker sent, on the panel's paint timer: a frame on the decision boundary and the
-diagram, a progress report on the toolbar, the figures and the status-bar summary (all three from one
-report, at the pace `summary.ReadoutPace` sets), and the curve plots in turns.
+"""Painting what the worker sent: a frame on the decision boundary and the diagram (as it arrives, while
+the worker waits for it: `PaintedNotice`), a progress report on the toolbar, the figures and the
+status-bar summary (all three from one report, at the pace `summary.ReadoutPace` sets), and the curve
+plots in turns.
 
 The boundary, the loss plot and the accuracy plot take turns: a tick that draws the boundary leaves
-the curves for the next, unless they are overdue, and a tick draws one curve plot. Qt paints every
-plot changed in one pass, and all three together would hold the event loop three times as long.
+the curves for the next, unless they are overdue, and a tick draws one curve plot; while frames flow,
+a curve plot is drawn just after a frame's paint. Qt paints every plot changed in one pass, and all
+three together would hold the event loop three times as long.
 """
 
 from __future__ import annotations
