@@ -31,11 +31,11 @@ from .model.setup_file import TrainingSetup, capture, restore
 from .model.wires import WireLayout
 from .worker_threads import TICK_MS, ThreadedWorker, guarded
 
-CHUNK_BUDGET_S = 0.006  # a chunk of steps at a pace ends after this long: pictures go out between chunks
+CHUNK_BUDGET_S = 0.005  # a chunk of steps at a pace ends after this long: pictures go out between chunks
 MIN_CHUNK_S = 0.001   # "Fastest": a chunk lasts until the next picture is due, and at least this long
 MAX_OWED_TICKS = 2.0    # a pace the machine cannot keep is slowed, not caught up with in ever longer chunks
 FRAME_RATE = 60.0     # boundary images at most this often: a display's refresh rate
-FRAME_MARGIN_S = 0.003  # a chunk ends this long before the picture is due: the last step and the report
+FRAME_MARGIN_S = 0.004  # a chunk ends this long before the picture is due: the last step and the report
 # A picture is due this long after the last one began: a tick late or early still makes one per tick.
 FRAME_DUE_S = 0.8 / FRAME_RATE
 WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
