@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
 from .axes import nice_ceiling
@@ -43,14 +43,13 @@ class GradientHealthPlot(QWidget):
         item.enableAutoRange(axis="xy", enable=False)
         self._ranges: tuple | str | None = None  # the axes' ranges shown, "empty" before the first step
         self._show_empty_ranges()
-        self._bins = 0  # steps drawn as one pixel's lowest and highest
         self.plot.setMinimumHeight(140)
         layout.addWidget(self.plot, 1)
         self.shares_label = named(QLabel("–"), "gradientHealthShares",
                                   "Each hidden layer's share of saturated (tanh, sigmoid) or dead (ReLU) units")
         self.shares_label.setWordWrap(True)
         layout.addWidget(self.shares_label)
-        self.curves: list[pg.PlotDataItem] = []
+        self.lines: list[HealthLine] = []
         self.frame: HealthFrame | None = None
         self.redraws = 0  # the lines put on the plot, for the speed bench
 
@@ -65,34 +64,19 @@ class GradientHealthPlot(QWidget):
         self.frame = frame
         self.redraws += 1
         if frame is None or not len(frame.steps):
-            for curve in self.curves:
-                curve.setData([], [])
+            for line in self.lines:
+                line.clear()
             self._show_empty_ranges()
             return
         layers = frame.norms.shape[1]
         item = self.plot.getPlotItem()
-        while len(self.curves) < layers:
-            index = len(self.curves)
-            curve = item.plot(pen=pg.mkPen(layer_colour(index), width=2), name=f"layer {index + 1}")
-            curve.setClipToView(True)
-            curve.setDownsampling(ds=max(self._bins, 1), auto=False, method="peak")
-            self.curves.append(curve)
+        while len(self.lines) < layers:
+            self.lines.append(HealthLine(item, layer_colour(len(self.lines)), f"layer {len(self.lines) + 1}"))
         self._follow_ranges(frame)
-        # A wide line costs its every segment: one bin of steps a pixel across, each drawn as its lowest
-        # and highest norm (a spike stays), 2 points a pixel (pyqtgraph's own rule allows 10).
-        bins = max(1, len(frame.steps) // max(self.plot.width(), 50))
-        if bins != self._bins:
-            self._bins = bins
-            for curve in self.curves:
-                curve.setDownsampling(ds=bins, auto=False, method="peak")
-        for index, curve in enumerate(self.curves):
+        for index, line in enumerate(self.lines):
+            line.set_shown(index < layers)
             if index < layers:
-                norms = frame.norms[:, index]
-                keep = np.isfinite(norms) & (norms > 0)  # a log scale has no place for 0
-                curve.setData(frame.steps[keep], norms[keep])
-                curve.show()
-            else:
-                curve.hide()
+                line.show_norms(frame.steps, frame.norms[:, index], frame.steps_per_bin)
 
     def _show_empty_ranges(self) -> None:
         """Before the first step: 100 steps and the decades 10⁻³ to 1 (less than a decade in view had
@@ -123,7 +107,82 @@ class GradientHealthPlot(QWidget):
 
     def last_norms(self) -> np.ndarray:
         """Each layer's weight-gradient norm at the last step drawn (first layer first)."""
-        return self.frame.norms[-1].copy() if self.frame is not None and len(self.frame.steps) else np.empty(0)
+        return self.frame.latest.copy() if self.frame is not None else np.empty(0)
+
+
+class HealthLine:
+    """One layer's line, in pieces: the points that no longer change (the log's full bins, `peak_bins`)
+    in segments of `SEGMENT_POINTS`, each painted once into a picture that is kept
+    (`DeviceCoordinateCache`) until the axes move, and the recent tail, drawn with every picture. The
+    whole 2-pixel line drawn with every picture cost the GUI thread 4 ms a frame for three layers, a
+    quarter of a display's frame."""
+
+    SEGMENT_POINTS = 128
+
+    def __init__(self, item: pg.PlotItem, colour: str, name: str):
+        self._item = item
+        self.pen = pg.mkPen(colour, width=2)
+        self.name = name
+        self.segments: list[pg.PlotDataItem] = []
+        self.settled = 0       # segments holding their points
+        self._binning = None   # (first step, steps per bin) the segments were cut for
+        self.tail = self._part(cached=False)
+        self._shown = True
+
+    def _part(self, cached: bool) -> pg.PlotDataItem:
+        part = self._item.plot(pen=self.pen)
+        if cached:
+            part.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        return part
+
+    def isVisible(self) -> bool:
+        return self._shown
+
+    def show_norms(self, steps: np.ndarray, norms: np.ndarray, steps_per_bin: int) -> None:
+        """The points ``norms`` at ``steps``, all but the last bin's (two points, or one) settled: each
+        piece starts at the point before it, so that the pieces join."""
+        binning = (float(steps[0]), steps_per_bin)
+        if binning != self._binning or len(steps) < self.settled * self.SEGMENT_POINTS:
+            self._binning, self.settled = binning, 0
+        full = len(steps) - (2 if steps_per_bin > 1 else 1)
+        while (self.settled + 1) * self.SEGMENT_POINTS <= full:
+            if self.settled == len(self.segments):
+                self.segments.append(self._part(cached=True))
+            start = max(self.settled * self.SEGMENT_POINTS - 1, 0)
+            stop = (self.settled + 1) * self.SEGMENT_POINTS
+            self.segments[self.settled].setData(*_drawable(steps[start:stop], norms[start:stop]))
+            self.settled += 1
+        for index, segment in enumerate(self.segments):
+            segment.setVisible(self._shown and index < self.settled)
+        start = max(self.settled * self.SEGMENT_POINTS - 1, 0)
+        self.tail.setData(*_drawable(steps[start:], norms[start:]))
+
+    def set_shown(self, shown: bool) -> None:
+        self._shown = shown
+        self.tail.setVisible(shown)
+        for index, segment in enumerate(self.segments):
+            segment.setVisible(shown and index < self.settled)
+
+    def clear(self) -> None:
+        self._binning, self.settled = None, 0
+        for part in (*self.segments, self.tail):
+            part.setData([], [])
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:
+        """The points drawn (log10 of the norms on the log axis), piece after piece, the point two pieces
+        share once."""
+        parts = [part.getData() for part in (*self.segments[:self.settled], self.tail)]
+        parts = [(x, y) for x, y in parts if x is not None and len(x)]
+        if not parts:
+            return np.empty(0), np.empty(0)
+        x, y = np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+        repeated = np.append(False, (x[1:] == x[:-1]) & (y[1:] == y[:-1]))
+        return x[~repeated], y[~repeated]
+
+
+def _drawable(steps: np.ndarray, norms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keep = np.isfinite(norms) & (norms > 0)  # a log scale has no place for 0
+    return steps[keep], norms[keep]
 
 
 def shares_text(frame: HealthFrame) -> str:

@@ -66,9 +66,9 @@ def test_the_plot_shows_six_sigmoid_layers_gradients_orders_of_magnitude_apart(q
     panel.pause()
     qtbot.wait(200)
     norms = plot.last_norms()
-    visible = [curve for curve in plot.curves if curve.isVisible()]
+    visible = [line for line in plot.lines if line.isVisible()]
     assert len(norms) == 7 and len(visible) == 7
-    assert [curve.opts["pen"].color().name().upper() for curve in visible] == [layer_colour(i).upper()
+    assert [line.pen.color().name().upper() for line in visible] == [layer_colour(i).upper()
                                                                                for i in range(7)]
     # the lines are the worker's numbers (pyqtgraph keeps log10 of them on a log axis)
     first, last = visible[0].getData()[1], visible[-1].getData()[1]

@@ -4,25 +4,51 @@ comes, and the share of each hidden layer's saturated tanh/sigmoid units and dea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.nn import Linear, gradient_health
 
-MAX_SHOWN = 1000  # at most this many steps go to the plot (evenly thinned): two a pixel of the widest plot
+MAX_SHOWN = 1000  # at most this many points go to the plot: two a pixel of a plot 500 pixels wide
 
 
 @dataclass(frozen=True)
 class HealthFrame:
-    """What the gradient health plot draws: steps (n,), norms (n, layers), and per layer (first to output)
-    its activation and the share of saturated and of dead units (None where it does not apply)."""
+    """What the gradient health plot draws: the points of its lines, steps (n,) and norms (n, layers),
+    every step's or, past `MAX_SHOWN` steps, each bin of `steps_per_bin` steps as two points (`peak_bins`);
+    the norms at the last step (`latest`); and per layer (first to output) its activation and the share
+    of saturated and of dead units (None where it does not apply)."""
 
     steps: np.ndarray
     norms: np.ndarray
     activations: tuple[str | None, ...]
     saturated: tuple[float | None, ...]
     dead: tuple[float | None, ...]
+    latest: np.ndarray = field(default_factory=lambda: np.empty(0))
+    steps_per_bin: int = 1
+
+
+def peak_bins(steps: np.ndarray, norms: np.ndarray, limit: int = MAX_SHOWN) -> tuple[np.ndarray, np.ndarray, int]:
+    """At most ``limit`` points of ``norms`` (n, layers) at ``steps``: all of them when they fit, else bins
+    of a power of two steps, each drawn as two points at its first step, each layer's lowest norm and its
+    highest (a spike stays in sight, as one step among thousands). The bins start at the first step and
+    their width changes only when the log doubles, so a full bin's points never change while the log
+    grows: the plot keeps the picture of what it drew (`HealthLine`). Returns the steps, the norms and
+    the steps per bin."""
+    count = len(steps)
+    if count <= limit:
+        return steps.copy(), norms.copy(), 1
+    width = 2
+    while 2 * -(-count // width) > limit:
+        width *= 2
+    bins = -(-count // width)
+    padded = np.full((bins * width, norms.shape[1]), np.nan)
+    padded[:count] = norms
+    with np.errstate(all="ignore"):  # a bin whose every norm is nan stays nan (not drawn)
+        grouped = padded.reshape(bins, width, -1)
+        low, high = np.fmin.reduce(grouped, axis=1), np.fmax.reduce(grouped, axis=1)
+    return (np.repeat(steps[::width], 2), np.stack([low, high], axis=1).reshape(2 * bins, -1), width)
 
 
 class GradientLog:
@@ -54,13 +80,11 @@ class GradientLog:
         return self._norms[:self.size]
 
     def frame(self, model, x: np.ndarray) -> HealthFrame:
-        """Copies for the plot (at most `MAX_SHOWN` steps, the last always among them), with the unit
-        shares over the points ``x`` (one forward pass)."""
-        picked = np.arange(self.size)
-        if self.size > MAX_SHOWN:
-            picked = np.unique(np.append(np.linspace(0, self.size - 1, MAX_SHOWN).astype(int), self.size - 1))
+        """Copies for the plot (at most `MAX_SHOWN` points, `peak_bins`), with the unit shares over the
+        points ``x`` (one forward pass)."""
+        steps, norms, steps_per_bin = peak_bins(self.steps, self.norms)
         with np.errstate(all="ignore"):
             layers = gradient_health(model, x=x)
-        return HealthFrame(self._steps[picked].copy(), self._norms[picked].copy(),
-                           tuple(h.activation for h in layers), tuple(h.saturated for h in layers),
-                           tuple(h.dead for h in layers))
+        latest = self.norms[-1].copy() if self.size else np.empty(0)
+        return HealthFrame(steps, norms, tuple(h.activation for h in layers), tuple(h.saturated for h in layers),
+                           tuple(h.dead for h in layers), latest, steps_per_bin)
