@@ -13,6 +13,7 @@ neurons with the buttons over the columns (`architecture_edited`).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +37,7 @@ from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
-from .neuron_map import NeuronMap, ParameterEditor, paint_neurons
+from .neuron_map import LayerMaps, NeuronMap, ParameterEditor, paint_neurons
 from .widgets import ElidedLabel, heading_font, named
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
@@ -88,6 +89,8 @@ class NetworkCanvas(QWidget):
                               self._caption("neurons", "One neuron more (+) or fewer (−) in a hidden layer")]
         self.square = SQUARE_MAX
         self._centres: list[np.ndarray] = []  # per layer: (neurons, 2) centres
+        self._column_spans: list[tuple] = []  # per layer: its frames' left, right, tops and bottoms
+        self.maps: LayerMaps | None = None  # the last picture's maps
         self._wires: list[np.ndarray] = []  # per layer 1..: each wire's ends (x0, y0, x1, y1), weight order
         self._wire_image: QImage | None = None
         self._wire_pixels: np.ndarray | None = None  # the image's memory
@@ -139,7 +142,7 @@ class NetworkCanvas(QWidget):
                 named_widget.setObjectName("")
             widget.hide()
             widget.deleteLater()
-        self.picture = None  # its weights and maps are of the old shape
+        self.picture, self.maps = None, None  # their weights and maps are of the old shape
         self.sizes = tuple(sizes)
         layers = len(sizes)
         self.neurons = [[NeuronMap(layer, i, self) for i in range(n)] for layer, n in enumerate(sizes)]
@@ -285,6 +288,10 @@ class NetworkCanvas(QWidget):
                         label.setGeometry(0, int(cy - name_height / 2), int(cx - side / 2 - 3), name_height)
                     else:
                         label.setGeometry(int(cx + side / 2 + 3), int(cy - name_height / 2), right - 4, name_height)
+        # From the geometry set (a neuron's frame follows only once its move event comes, when shown).
+        self._column_spans = [(column[0].x(), column[0].x() + column[0].width(),
+                               [n.y() for n in column], [n.y() + n.height() for n in column])
+                              for column in self.neurons]
         self._build_wires()
         self._announce_wires()
         self.update()
@@ -307,13 +314,7 @@ class NetworkCanvas(QWidget):
         images = picture.images
         if images is None or images.dark != self.dark:  # a frame from before the theme changed
             images = neuron_images(picture.maps, picture.biases, self.dark)
-        for layer, (column, maps, dead) in enumerate(zip(self.neurons, images.maps, picture.dead)):
-            for neuron, image, is_dead in zip(column, maps, dead):
-                neuron.set_pixels(image)
-                neuron.dead = bool(is_dead)
-            if layer > 0:
-                for neuron, colour in zip(column, images.biases[layer - 1].tolist()):
-                    neuron.bias_rgb = colour
+        self.maps = LayerMaps(images, picture.dead)
         if picture.wires is not None and self.wire_layout is not None and picture.wires[0] == self.wire_layout.serial:
             self._wire_pixels = np.ascontiguousarray(picture.wires[1])  # premultiplied ARGB words
             height, width = self._wire_pixels.shape[:2]
@@ -322,6 +323,21 @@ class NetworkCanvas(QWidget):
             self.wire_redraws += 1
         self.update()
         self.redraws += 1
+
+    def map_pixels(self, layer: int, index: int) -> np.ndarray | None:
+        """The map shown for neuron ``index`` of ``layer``: (r, r) 0xffRRGGBB words, row 0 at the top."""
+        return self.maps.pixels[layer][index] if self.maps is not None else None
+
+    def _neurons_in(self, rect: QRectF) -> list[tuple[int, int, int]]:
+        """Per column that ``rect`` crosses: the layer and the range of its neurons in ``rect`` (a column's
+        neurons lie top to bottom; most of a large network's are scrolled out of sight)."""
+        shown = []
+        for layer, (left, right, tops, bottoms) in enumerate(self._column_spans):
+            if right >= rect.left() and left <= rect.right():
+                start, stop = bisect_left(bottoms, rect.top()), bisect_right(tops, rect.bottom())
+                if start < stop:
+                    shown.append((layer, start, stop))
+        return shown
 
     def _announce_wires(self) -> None:
         """A new layout (or theme): the old wire image no longer fits; the worker draws the new one."""
@@ -341,8 +357,8 @@ class NetworkCanvas(QWidget):
         if self._wire_image is not None:
             painter.drawImage(0, 0, self._wire_image)
         exposed = QRectF(event.rect())
-        paint_neurons(painter, [neuron for column in self.neurons for neuron in column
-                                if neuron.frame_rect.intersects(exposed) and not neuron.isHidden()], self.palette())
+        paint_neurons(painter, self.neurons, self._neurons_in(exposed), self.maps, self.palette(),
+                      self.hovered_neuron)
         if self.hovered_wire is not None and self.hovered_wire[0] - 1 < len(self._wires):
             layer, out, inp = self.hovered_wire
             ends = self._wires[layer - 1]

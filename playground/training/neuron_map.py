@@ -1,5 +1,7 @@
-"""One neuron of the diagram (`NeuronMap`: its map over the plane, its bias, a mark when it is dead)
-and the box where a person types a weight or a bias (`ParameterEditor`)."""
+"""The diagram's neurons: each one's place and mouse (`NeuronMap`), a frame's maps, biases and dead
+neurons as Qt paints them (`LayerMaps`, `paint_neurons`: a map over the plane, its bias as a small
+square in the corner, a red cross when it is a dead ReLU), and the box where a person types a weight
+or a bias (`ParameterEditor`)."""
 
 from __future__ import annotations
 
@@ -8,17 +10,15 @@ from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDoubleValidator, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-from .model.colours import MISCLASSIFIED
+from .model.colours import MISCLASSIFIED, rgb_words
+from .model.neuron_images import NeuronImages
 from .widgets import named
 
 
 class NeuronMap(QWidget):
-    """One neuron: its map over the plane, its bias as a small square in the corner, a red cross when it
-    is a dead ReLU (zero over the whole plane). It says when the mouse comes, goes and clicks; the
-    diagram decides what that means.
-
-    The widget takes the mouse; the diagram paints it (`paint_neurons`), every neuron in one paint event:
-    a network of six layers of 64 has 386 of them, and a paint event each cost more than the pictures."""
+    """One neuron of the diagram: it says when the mouse comes, goes and clicks; the diagram decides what
+    that means, and paints it (`paint_neurons`), every neuron in one paint event: a network of six
+    layers of 64 has 386 of them, and a paint event each cost more than the pictures."""
 
     entered = Signal(object)          # this neuron
     left = Signal(object)
@@ -28,23 +28,9 @@ class NeuronMap(QWidget):
         super().__init__(parent)
         named(self, f"neuronMap_{layer}_{index}")
         self.layer, self.index = layer, index
-        self._pixels: np.ndarray | None = None  # keeps the QImage's memory alive
-        self._image: QImage | None = None
-        self.bias_rgb: tuple[int, int, int] | None = None  # the bias's colour
-        self.dead = False
         self.hovered = False
         self._place()
         self.setCursor(Qt.CursorShape.PointingHandCursor if layer > 0 else Qt.CursorShape.ArrowCursor)
-
-    def set_pixels(self, pixels: np.ndarray) -> None:
-        """An (r, r) uint32 C-contiguous image of 0xffRRGGBB words, row 0 at the top: kept, and made a
-        QImage only when it is painted (in a large network most neurons are scrolled out of sight)."""
-        self._pixels = pixels
-        self._image = None
-
-    @property
-    def has_map(self) -> bool:
-        return self._pixels is not None
 
     def update(self) -> None:
         """Painted by the diagram: its own area of the diagram is painted again."""
@@ -63,14 +49,6 @@ class NeuronMap(QWidget):
         side = max(4.0, self.frame_rect.width() / 4)
         self.bias_rect = QRectF(self.frame_rect.left(), self.frame_rect.bottom() - side, side, side)
 
-    def image(self) -> QImage | None:
-        """The map as a QImage over the kept pixels (made when first painted)."""
-        if self._image is None and self._pixels is not None:
-            height, width = self._pixels.shape[:2]
-            self._image = QImage(self._pixels.data, width, height, 4 * width, QImage.Format.Format_RGB32)
-        return self._image
-
-
     def enterEvent(self, event) -> None:
         self.entered.emit(self)
         super().enterEvent(event)
@@ -85,34 +63,61 @@ class NeuronMap(QWidget):
         super().mousePressEvent(event)
 
 
-def paint_neurons(painter: QPainter, neurons: list[NeuronMap], palette: QPalette) -> None:
-    """Draw ``neurons`` where they lie on the diagram's ``painter``: maps first, then every frame and bias
-    square in one call each (a pen set per neuron cost as much as its picture)."""
+class LayerMaps:
+    """One frame's neuron maps as Qt paints them: per layer one image, the layer's maps stacked top to
+    bottom over the worker's own pixels (not copied), each neuron's bias colour, and which are dead.
+    One image a layer and not one a neuron: making and handing out 386 images a frame cost the GUI
+    thread more than painting them."""
+
+    def __init__(self, images: NeuronImages, dead: tuple[np.ndarray, ...]):
+        self.pixels = images.maps  # per layer (neurons, r, r) uint32 0xffRRGGBB; keeps the images' memory
+        self.sides = [maps.shape[2] for maps in self.pixels]
+        self.images = [QImage(maps.data, side, len(maps) * side, 4 * side, QImage.Format.Format_RGB32)
+                       for maps, side in zip(self.pixels, self.sides)]
+        self.bias_words = [None, *(rgb_words(biases).tolist() for biases in images.biases)]
+        self.dead = [np.flatnonzero(flags).tolist() for flags in dead]
+
+    def paint(self, painter: QPainter, layer: int, index: int, rect: QRectF) -> None:
+        side = self.sides[layer]
+        # The source rectangle bounds the smooth scaling: no row of the neighbour's map bleeds in.
+        painter.drawImage(rect, self.images[layer], QRectF(0, index * side, side, side))
+
+
+def paint_neurons(painter: QPainter, columns: list[list[NeuronMap]], shown: list[tuple[int, int, int]],
+                  maps: LayerMaps | None, palette: QPalette, hovered: NeuronMap | None) -> None:
+    """Draw the neurons ``shown`` (per layer: the layer and the range of its neurons in sight) where they
+    lie on the diagram's ``painter``: maps and bias squares first, then every frame and bias square's
+    edge in one call each (a pen set per neuron cost as much as its picture)."""
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
     window = palette.color(QPalette.ColorRole.Window)
-    for neuron in neurons:
-        image = neuron.image()
-        if image is not None:
-            painter.drawImage(neuron.frame_rect, image)
-        else:
-            painter.fillRect(neuron.frame_rect, window)
-        if neuron.bias_rgb is not None:
-            painter.fillRect(neuron.bias_rect, QColor(*neuron.bias_rgb))
+    frames, biases, crosses = [], [], []
+    for layer, start, stop in shown:
+        column = columns[layer]
+        bias_words = maps.bias_words[layer] if maps is not None else None
+        for index in range(start, stop):
+            neuron = column[index]
+            if maps is not None:
+                maps.paint(painter, layer, index, neuron.frame_rect)
+            else:
+                painter.fillRect(neuron.frame_rect, window)
+            if bias_words is not None:
+                painter.fillRect(neuron.bias_rect, QColor.fromRgb(bias_words[index]))
+                biases.append(neuron.bias_rect)
+            frames.append(neuron.frame_rect)
+        if maps is not None:
+            crosses.extend(column[index].frame_rect for index in maps.dead[layer] if start <= index < stop)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1.0))
-    painter.drawRects([neuron.frame_rect for neuron in neurons])
+    painter.drawRects(frames)
     painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 0.8))
-    painter.drawRects([neuron.bias_rect for neuron in neurons if neuron.bias_rgb is not None])
+    painter.drawRects(biases)
     painter.setPen(QPen(QColor(MISCLASSIFIED), 2.0))
-    for neuron in neurons:
-        if neuron.dead:
-            rect = neuron.frame_rect
-            painter.drawLine(rect.topLeft(), rect.bottomRight())
-            painter.drawLine(rect.topRight(), rect.bottomLeft())
-    painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2.0))
-    for neuron in neurons:
-        if neuron.hovered:
-            painter.drawRect(neuron.frame_rect)
+    for rect in crosses:  # a dead ReLU: zero over the whole plane
+        painter.drawLine(rect.topLeft(), rect.bottomRight())
+        painter.drawLine(rect.topRight(), rect.bottomLeft())
+    if hovered is not None:
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2.0))
+        painter.drawRect(hovered.frame_rect)
 
 
 class ParameterEditor(QLineEdit):

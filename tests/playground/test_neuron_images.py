@@ -55,5 +55,5 @@ def test_the_worker_colours_for_the_theme_the_panel_follows(qtbot, panel):
     panel.theme_requested.emit(True)
     qtbot.waitUntil(lambda: panel._frame.images.dark is True, timeout=5000)
     panel._redraw(force=True)
-    shown = panel.network_view.neuron(1, 0)._pixels
+    shown = panel.network_view.canvas.map_pixels(1, 0)
     assert np.shares_memory(shown, panel._frame.images.maps[1])  # the worker's pixels, not coloured again here

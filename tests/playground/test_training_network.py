@@ -33,7 +33,7 @@ def panel(qtbot):
 
 
 def neuron_pixels(panel, layer, index) -> np.ndarray:
-    return panel.network_view.neuron(layer, index)._pixels.copy()
+    return panel.network_view.canvas.map_pixels(layer, index).copy()
 
 
 def wait_for_frame(qtbot, panel, condition=lambda frame: True):
@@ -59,7 +59,7 @@ def test_every_named_control_is_there_with_its_accessible_name(panel):
 def test_the_diagram_has_one_map_per_neuron_and_they_change_while_training(qtbot, panel):
     canvas = panel.network_view.canvas
     assert [len(column) for column in canvas.neurons] == [2, 16, 16, 1]
-    assert all(n.has_map for column in canvas.neurons for n in column)
+    assert all(canvas.map_pixels(layer, i) is not None for layer, n in enumerate(canvas.sizes) for i in range(n))
     first = neuron_pixels(panel, 1, 0)
     redraws = canvas.redraws
     panel.play()
