@@ -128,6 +128,8 @@ class TrainingWorker(ThreadedWorker):
         self._dark = False            # the theme the diagram's maps are coloured for
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
         self._wire_cost = 0.0  # how long the last wire image took
+        self._pending_wires: tuple[int, np.ndarray] | None = None  # drawn while a frame was painted, for the next
+        self._sent_state: dict[str, np.ndarray] | None = None  # the weights of the last frame sent
         # Set by the GUI thread once it has painted the last frame sent while running (`_let_it_be_painted`);
         # a worker with no one painting its frames (a test, a script) does not wait.
         self.painted = threading.Event()
@@ -312,10 +314,23 @@ class TrainingWorker(ThreadedWorker):
                 self.painted.clear()
                 self._emit_frame()
                 self._let_it_be_painted()
+                self._draw_wires_meanwhile()
         # Fastest: the next chunk as soon as the requests queued meanwhile have run; a pace: every tick.
         interval = 0 if pace is None else TICK_MS
         if self._timer.interval() != interval:
             self._timer.setInterval(interval)
+
+    def _draw_wires_meanwhile(self) -> None:
+        """While the GUI thread paints the frame just sent, the wires for its weights, when they are due
+        (they go out with the next frame): an image is mostly numpy, which leaves the interpreter to the
+        GUI thread, and drawn in the frame's own time it made every sixth frame of the default network
+        a third late."""
+        layout, sizes = self._wire_layout, self.session.settings.layer_sizes
+        if layout is None or layout.sizes != sizes or self._sent_state is None:
+            return
+        serial, drawn_at = self._wires_drawn
+        if time.perf_counter() - drawn_at >= max(1.0 / WIRE_RATE, self._wire_cost / WIRE_SHARE):
+            self._pending_wires = self._render_wires(layout, self._sent_state)
 
     def _let_it_be_painted(self) -> None:
         """Wait (at most `PAINT_WAIT_S`) while the GUI thread paints the frame just sent.
@@ -364,6 +379,7 @@ class TrainingWorker(ThreadedWorker):
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
         self._gradients = (0.0, {})  # of the network that is gone
+        self._sent_state = self._pending_wires = None
         self._rate_window.clear()
         self.model_reset.emit(self._run, why)
         self._emit_data()
@@ -382,7 +398,7 @@ class TrainingWorker(ThreadedWorker):
     def _emit_frame(self) -> None:
         session = self.session
         self._last_frame = time.perf_counter()
-        state = session.state_dict()
+        state = self._sent_state = session.state_dict()
         drawing = session.draw(self._focus)
         biases = tuple(state[parameter_name(layer, "bias")] for layer in range(1, len(session.settings.layer_sizes)))
         self.boundary_updated.emit(BoundaryFrame(
@@ -401,18 +417,19 @@ class TrainingWorker(ThreadedWorker):
         return gradients
 
     def _wires(self, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray] | None:
-        """The diagram's wires for these weights: for a new layout at once, else at most `WIRE_RATE` a second."""
+        """The diagram's wires to send with a frame: drawn at once for a new layout and whenever training
+        is not running; while it runs, those drawn while the last frame was painted (`_draw_wires_meanwhile`)."""
         layout = self._wire_layout
-        sizes = self.session.settings.layer_sizes
-        if layout is None or layout.sizes != sizes:
+        if layout is None or layout.sizes != self.session.settings.layer_sizes:
             return None
-        serial, drawn_at = self._wires_drawn
-        now = time.perf_counter()
-        interval = max(1.0 / WIRE_RATE, self._wire_cost / WIRE_SHARE)
-        if serial == layout.serial and now - drawn_at < interval and self._timer.isActive():
-            return None
-        self._wires_drawn = (layout.serial, now)
-        weights = [state[parameter_name(layer, "weight")] for layer in range(1, len(sizes))]
-        image = layout.render(weights)
-        self._wire_cost = time.perf_counter() - now
+        pending, self._pending_wires = self._pending_wires, None
+        if self._wires_drawn[0] != layout.serial or not self._timer.isActive():
+            return self._render_wires(layout, state)
+        return pending if pending is not None and pending[0] == layout.serial else None
+
+    def _render_wires(self, layout: WireLayout, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray]:
+        started = time.perf_counter()
+        self._wires_drawn = (layout.serial, started)
+        image = layout.render([state[parameter_name(layer, "weight")] for layer in range(1, len(layout.sizes))])
+        self._wire_cost = time.perf_counter() - started
         return layout.serial, image
