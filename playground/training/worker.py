@@ -128,7 +128,7 @@ class TrainingWorker(ThreadedWorker):
         self._dark = False            # the theme the diagram's maps are coloured for
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
         self._wire_cost = 0.0  # how long the last wire image took
-        self._pending_wires: tuple[int, np.ndarray] | None = None  # drawn while a frame was painted, for the next
+        self._pending_wires: tuple[int, np.ndarray] | None = None  # drawn after a frame, for the next
         self._sent_state: dict[str, np.ndarray] | None = None  # the weights of the last frame sent
         # Set by the GUI thread once it has painted the last frame sent while running (`_let_it_be_painted`);
         # a worker with no one painting its frames (a test, a script) does not wait.
@@ -314,17 +314,17 @@ class TrainingWorker(ThreadedWorker):
                 self.painted.clear()
                 self._emit_frame()
                 self._let_it_be_painted()
-                self._draw_wires_meanwhile()
+                self._draw_wires_if_due()
         # Fastest: the next chunk as soon as the requests queued meanwhile have run; a pace: every tick.
         interval = 0 if pace is None else TICK_MS
         if self._timer.interval() != interval:
             self._timer.setInterval(interval)
 
-    def _draw_wires_meanwhile(self) -> None:
-        """While the GUI thread paints the frame just sent, the wires for its weights, when they are due
-        (they go out with the next frame): an image is mostly numpy, which leaves the interpreter to the
-        GUI thread, and drawn in the frame's own time it made every sixth frame of the default network
-        a third late."""
+    def _draw_wires_if_due(self) -> None:
+        """Once the frame just sent is painted, the wires for its weights when they are due; they go out
+        with the next frame. They take the training's share of the frame: drawn within the frame they
+        made every sixth frame of the default network a third late, and drawn while the GUI thread
+        painted, its picture twice as long."""
         layout, sizes = self._wire_layout, self.session.settings.layer_sizes
         if layout is None or layout.sizes != sizes or self._sent_state is None:
             return
@@ -418,7 +418,7 @@ class TrainingWorker(ThreadedWorker):
 
     def _wires(self, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray] | None:
         """The diagram's wires to send with a frame: drawn at once for a new layout and whenever training
-        is not running; while it runs, those drawn while the last frame was painted (`_draw_wires_meanwhile`)."""
+        is not running; while it runs, those drawn after the last frame was painted (`_draw_wires_if_due`)."""
         layout = self._wire_layout
         if layout is None or layout.sizes != self.session.settings.layer_sizes:
             return None
