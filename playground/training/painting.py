@@ -33,29 +33,37 @@ class PaintedNotice(QObject):
     Qt paints changed widgets on an update request it posts at low priority, and a plot's scene asks for
     its update in a call queued at normal priority. So the notice goes round twice at low priority: the
     first time after the scene's call (which posts the plot's update request), the second after that
-    request, that is after the painting."""
+    request, that is after the painting.
+
+    A frame is painted in two passes of the event loop, with a moment between them for input and timers:
+    the boundary and the diagram, then what ``second_paint`` puts on screen (the gradient health lines;
+    it says whether it changed anything), each pass half as long as the two together."""
 
     ROUNDS = 2
     RECENT_S = 0.05  # frames are flowing while the last one was painted at most this long ago
 
-    def __init__(self, painted: threading.Event, after_painted, parent: QObject | None = None):
+    def __init__(self, painted: threading.Event, after_painted, parent: QObject | None = None,
+                 second_paint=None):
         super().__init__(parent)
         self._painted = painted
         self._after_painted = after_painted  # called in the GUI thread once the worker has been let go
+        self._second_paint = second_paint
         self._last = -float("inf")
 
     def recent(self) -> bool:
         """Was a frame painted within `RECENT_S`?"""
         return time.perf_counter() - self._last < self.RECENT_S
 
-    def post(self, rounds_left: int = ROUNDS) -> None:
-        QCoreApplication.postEvent(self, _Round(rounds_left), Qt.EventPriority.LowEventPriority.value)
+    def post(self, rounds_left: int = ROUNDS, first_pass: bool = True) -> None:
+        QCoreApplication.postEvent(self, _Round(rounds_left, first_pass), Qt.EventPriority.LowEventPriority.value)
 
     def event(self, event) -> bool:
         if not isinstance(event, _Round):
             return super().event(event)
         if event.rounds_left > 1:
-            self.post(event.rounds_left - 1)
+            self.post(event.rounds_left - 1, event.first_pass)
+        elif event.first_pass and self._second_paint is not None and self._second_paint():
+            self.post(self.ROUNDS, first_pass=False)
         else:
             self._painted.set()
             self._last = time.perf_counter()
@@ -66,9 +74,10 @@ class PaintedNotice(QObject):
 class _Round(QEvent):
     TYPE = QEvent.Type(QEvent.registerEventType())
 
-    def __init__(self, rounds_left: int):
+    def __init__(self, rounds_left: int, first_pass: bool):
         super().__init__(self.TYPE)
         self.rounds_left = rounds_left
+        self.first_pass = first_pass
 
 
 class Painter:
@@ -78,6 +87,7 @@ class Painter:
             toolbar, boundary_column, network_view, curves)
         self.readouts = ReadoutPace()
         self.summary = ""  # the summary last handed to the status bar
+        self._lines_due = NOTHING  # the report whose gradient health lines are still to be drawn
         self._last_curve_draw = 0.0
 
     def paint_frame(self, frame: BoundaryFrame, hovered: tuple[int, int] | None) -> None:
@@ -96,13 +106,24 @@ class Painter:
         title, levels = focus_caption(frame, *hovered)
         self.boundary_column.show_focus(focus, title, levels)
 
-    def offer_progress(self, progress: Progress | None) -> None:
+    def offer_progress(self, progress: Progress | None, lines_later: bool = False) -> None:
         """The latest report, for `paint_progress` to show when its time comes (at once when not running);
-        the gradient health lines at once, a picture like the boundary (when they are shown)."""
+        the gradient health lines at once, a picture like the boundary (when they are shown), or with
+        ``lines_later`` once the frame being painted is (`paint_lines`)."""
         self.readouts.offer(progress, urgent=progress is None or not progress.running)
         health_plot = self.curves.gradient_health
         if health_plot.isVisible() or progress is None or not progress.running:
-            health_plot.show_lines(progress.health if progress is not None else None)
+            self._lines_due = progress
+            if not lines_later:
+                self.paint_lines()
+
+    def paint_lines(self) -> bool:
+        """The gradient health lines of the last report offered, if not shown yet; whether it drew them."""
+        if self._lines_due is NOTHING:
+            return False
+        progress, self._lines_due = self._lines_due, NOTHING
+        self.curves.gradient_health.show_lines(progress.health if progress is not None else None)
+        return True
 
     def paint_progress(self, force: bool = False) -> str | None:
         """The report due, on the toolbar, the figures and the summary together; the summary if it changed."""

@@ -96,7 +96,8 @@ class TrainingPanel(QWidget):
         self._show_settings(self.settings)
 
         self.worker, self.worker_thread = link_worker(self)
-        self.painted_notice = PaintedNotice(self.worker.painted, self._after_frame_painted, self)
+        self.painted_notice = PaintedNotice(self.worker.painted, self._after_frame_painted, self,
+                                            second_paint=self.painter.paint_lines)
         self.worker.paint_handshake = True  # its frames are painted here: it waits for each (briefly)
 
         self._redraw_timer = QTimer(self)
@@ -507,7 +508,7 @@ class TrainingPanel(QWidget):
             self.painted_notice.post()
         if self._progress_dirty:
             self._progress_dirty = False
-            self.painter.offer_progress(self._progress)
+            self.painter.offer_progress(self._progress, lines_later=drew_boundary)
         summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
