@@ -508,7 +508,10 @@ class TrainingPanel(QWidget):
             self.painted_notice.post()
         if self._progress_dirty:
             self._progress_dirty = False
-            self.painter.offer_progress(self._progress, lines_later=drew_boundary)
+            # While frames flow, the gradient health lines are drawn with the next frame, in its second
+            # pass (the worker waits): drawn between frames, they were drawn twice as slowly beside training.
+            running = self._progress is not None and self._progress.running
+            self.painter.offer_progress(self._progress, lines_later=drew_boundary or (running and self._frames_flowing()))
         summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
