@@ -61,11 +61,13 @@ def frame_costs(panel, app) -> tuple[list[float], list[float]]:
     frame, progress = panel._frame, panel._progress
     cpu, wall = [], []
     for _ in range(FRAMES):
+        panel.worker.painted.clear()
         started_cpu, started = time.thread_time(), time.perf_counter()
         panel._on_worker_progressed(progress)
         panel._on_worker_boundary_updated(frame)
         panel._redraw()
-        app.processEvents()
+        while not panel.worker.painted.is_set():  # both passes: the boundary and diagram, then the health lines
+            app.processEvents()
         cpu.append((time.thread_time() - started_cpu) * 1000)
         wall.append((time.perf_counter() - started) * 1000)
     return cpu[10:], wall[10:]
