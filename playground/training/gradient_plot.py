@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from ..numbers import format_number
@@ -17,6 +19,11 @@ from .widgets import named, style_plot
 
 # One colour per layer, first to output (Okabe-Ito, without the classes' orange and blue).
 LAYER_COLOURS = ("#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#E69F00", "#0072B2", "#000000")
+
+
+# The widest tick labels pyqtgraph's log axis writes for norms (0.0001 and up as decimals, then powers).
+WIDEST_NORM_LABELS = ("0.0001", "10⁻¹⁰", "10⁻¹⁵", "1000")
+AXIS_MARGIN = 14  # pixels: the ticks and the gaps beside the labels
 
 
 def layer_colour(index: int) -> str:
@@ -44,6 +51,7 @@ class GradientHealthPlot(QWidget):
         self._ranges: tuple | str | None = None  # the axes' ranges shown, "empty" before the first step
         self._show_empty_ranges()
         self.plot.setMinimumHeight(140)
+        self._fix_axis_width()
         layout.addWidget(self.plot, 1)
         self.shares_label = named(QLabel("–"), "gradientHealthShares",
                                   "Each hidden layer's share of saturated (tanh, sigmoid) or dead (ReLU) units")
@@ -52,6 +60,18 @@ class GradientHealthPlot(QWidget):
         self.lines: list[HealthLine] = []
         self.frame: HealthFrame | None = None
         self.redraws = 0  # the lines put on the plot, for the speed bench
+
+    def _fix_axis_width(self) -> None:
+        """The norms' axis as wide as the widest label it may write, from the start: a new decade's wider
+        label used to widen it mid-run, and the plot's every line was drawn again beside training (7 ms)."""
+        metrics = QFontMetrics(self.plot.font())
+        widest = max(metrics.horizontalAdvance(label) for label in WIDEST_NORM_LABELS)
+        self.plot.getPlotItem().getAxis("left").setWidth(widest + metrics.height() + AXIS_MARGIN)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:  # presentation mode: larger tick labels
+            self._fix_axis_width()
+        super().changeEvent(event)
 
     def show_health(self, frame: HealthFrame | None) -> None:
         """The lines and the shares of ``frame`` (None: nothing yet)."""
@@ -103,7 +123,14 @@ class GradientHealthPlot(QWidget):
     def show_shares(self, frame: HealthFrame | None) -> None:
         """Each hidden layer's share of saturated or dead units, in words."""
         self.frame = frame
-        self.shares_label.setText(shares_text(frame) if frame is not None and len(frame.steps) else "–")
+        shown = frame is not None and len(frame.steps)
+        label = self.shares_label
+        label.setText(shares_text(frame) if shown else "–")
+        # Its height grows with the lines its text wraps to and never shrinks during a run: a share going
+        # from 9.9% to 10% could wrap a word to the next line and back, and each time the plot above
+        # changed height and drew every line again.
+        needed = label.heightForWidth(label.width()) if label.width() > 0 else label.sizeHint().height()
+        label.setMinimumHeight(max(needed, label.minimumHeight() if shown else 0))
 
     def last_norms(self) -> np.ndarray:
         """Each layer's weight-gradient norm at the last step drawn (first layer first)."""

@@ -5,8 +5,8 @@ plots in turns.
 
 The boundary, the loss plot and the accuracy plot take turns: a tick that draws the boundary leaves
 the curves for the next, unless they are overdue, and a tick draws one curve plot; while frames flow,
-a curve plot is drawn just after a frame's paint. Qt paints every plot changed in one pass, and all
-three together would hold the event loop three times as long.
+a curve plot is drawn in a frame's second pass (`PaintedNotice`). Qt paints every plot changed in one
+pass, and all three together would hold the event loop three times as long.
 """
 
 from __future__ import annotations
@@ -36,17 +36,17 @@ class PaintedNotice(QObject):
     request, that is after the painting.
 
     A frame is painted in two passes of the event loop, with a moment between them for input and timers:
-    the boundary and the diagram, then what ``second_paint`` puts on screen (the gradient health lines;
-    it says whether it changed anything), each pass half as long as the two together."""
+    the boundary and the diagram, then what ``second_paint`` puts on screen (`Painter.paint_second_pass`:
+    the gradient health lines, a curve plot in its turn; it says whether it changed anything), each pass
+    shorter than the two together. The worker waits for both: what is painted beside training takes two
+    to five times as long."""
 
     ROUNDS = 2
     RECENT_S = 0.05  # frames are flowing while the last one was painted at most this long ago
 
-    def __init__(self, painted: threading.Event, after_painted, parent: QObject | None = None,
-                 second_paint=None):
+    def __init__(self, painted: threading.Event, second_paint, parent: QObject | None = None):
         super().__init__(parent)
         self._painted = painted
-        self._after_painted = after_painted  # called in the GUI thread once the worker has been let go
         self._second_paint = second_paint
         self._last = -float("inf")
 
@@ -62,12 +62,11 @@ class PaintedNotice(QObject):
             return super().event(event)
         if event.rounds_left > 1:
             self.post(event.rounds_left - 1, event.first_pass)
-        elif event.first_pass and self._second_paint is not None and self._second_paint():
+        elif event.first_pass and self._second_paint():
             self.post(self.ROUNDS, first_pass=False)
         else:
             self._painted.set()
             self._last = time.perf_counter()
-            self._after_painted()
         return True
 
 
@@ -139,10 +138,21 @@ class Painter:
         self.summary = summary
         return summary
 
-    def paint_curves(self, drew_boundary: bool, force: bool = False) -> None:
-        """The curve plot that is behind, when its turn has come (all of them with ``force``)."""
+    def paint_curves(self, drew_boundary: bool, force: bool = False) -> bool:
+        """The curve plot that is behind, when its turn has come (all of them with ``force``); whether it
+        drew one."""
         since = time.perf_counter() - self._last_curve_draw
         due = since >= CURVE_REDRAW_S and (not drew_boundary or since >= 3 * CURVE_REDRAW_S)
         if self.curves.behind and (force or due):
             self._last_curve_draw = time.perf_counter()
             self.curves.draw_behind(every=force)
+            return True
+        return False
+
+    def paint_second_pass(self) -> bool:
+        """A frame's second pass, once its boundary and diagram are on screen and while the worker still
+        waits: the gradient health lines, and a curve plot when its turn has come (drawn once the worker
+        trained again, beside it, a curve plot took 4-6 ms instead of 1-2). Whether it drew anything."""
+        lines = self.paint_lines()
+        curves = self.paint_curves(drew_boundary=False)
+        return lines or curves

@@ -96,8 +96,7 @@ class TrainingPanel(QWidget):
         self._show_settings(self.settings)
 
         self.worker, self.worker_thread = link_worker(self)
-        self.painted_notice = PaintedNotice(self.worker.painted, self._after_frame_painted, self,
-                                            second_paint=self.painter.paint_lines)
+        self.painted_notice = PaintedNotice(self.worker.painted, self.painter.paint_second_pass, self)
         self.worker.paint_handshake = True  # its frames are painted here: it waits for each (briefly)
 
         self._redraw_timer = QTimer(self)
@@ -511,7 +510,8 @@ class TrainingPanel(QWidget):
             # While frames flow, the gradient health lines are drawn with the next frame, in its second
             # pass (the worker waits): drawn between frames, they were drawn twice as slowly beside training.
             running = self._progress is not None and self._progress.running
-            self.painter.offer_progress(self._progress, lines_later=drew_boundary or (running and self._frames_flowing()))
+            lines_later = drew_boundary or (running and self._frames_flowing())
+            self.painter.offer_progress(self._progress, lines_later=lines_later)
         summary = self.painter.paint_progress(force)
         if summary is not None:
             self.summary_changed.emit(summary)
@@ -519,13 +519,8 @@ class TrainingPanel(QWidget):
             self.painter.paint_curves(drew_boundary, force)
 
     def _frames_flowing(self) -> bool:
-        """Training runs and sends a frame each display frame: the curves wait for the gap after each."""
+        """Training runs and sends a frame each display frame: the curves are drawn in a frame's second pass."""
         return self._playing and self.painted_notice.recent()
-
-    def _after_frame_painted(self) -> None:
-        """A frame is on screen and the worker trains again: the GUI's quiet moment, when a curve plot
-        is drawn (drawn before it, it made the frame's paint one long stall)."""
-        self.painter.paint_curves(drew_boundary=False)
 
     # -- the end -------------------------------------------------------------------------------------
 
