@@ -8,7 +8,7 @@ never stalls for more than 17 ms, one display frame (a 5 ms timer records the ga
 ticks); memory grows by less than 20 MB over 20,000 training steps (at the Fastest pace). With six
 hidden layers of 64 neurons, at 500 steps a second: at least 30 redraws a second and no stall over
 33 ms. Half of each watch has a neuron hovered, its map on the big plot. The gradient health plot is
-shown throughout (it is redrawn with the curves).
+shown throughout (its lines are redrawn with every frame, in the frame's second pass).
 Printed, not asserted: timings belong here, not in the test suite.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/training_speed.py
