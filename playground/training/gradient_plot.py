@@ -91,7 +91,7 @@ class GradientHealthPlot(QWidget):
         layers = frame.norms.shape[1]
         item = self.plot.getPlotItem()
         while len(self.lines) < layers:
-            self.lines.append(HealthLine(item, layer_colour(len(self.lines)), f"layer {len(self.lines) + 1}"))
+            self.lines.append(HealthLine(item, layer_colour(len(self.lines))))
         self._follow_ranges(frame)
         for index, line in enumerate(self.lines):
             line.set_shown(index < layers)
@@ -146,10 +146,9 @@ class HealthLine:
 
     SEGMENT_POINTS = 128
 
-    def __init__(self, item: pg.PlotItem, colour: str, name: str):
+    def __init__(self, item: pg.PlotItem, colour: str):
         self._view = item.getViewBox()
         self.pen = pg.mkPen(colour, width=2)
-        self.name = name
         self.segments: list[pg.PlotCurveItem] = []
         self.settled = 0       # segments holding their points
         self._binning = None   # (first step, steps per bin) the segments were cut for
