@@ -160,10 +160,20 @@ class TrainingBody(QScrollArea):
         self._fold(bool(folded))
 
     def room_for_settings(self) -> bool:
-        """Whether the views keep the width they need with the settings column beside them."""
+        """Whether the views keep the width they need with the settings column beside them, the network
+        diagram every column in sight (with less, the diagram scrolled sideways beside the settings on a
+        projector in presentation mode)."""
         needed = self.settings_scroll.width() + SPACING + self.fold_button.sizeHint().width() + SPACING
-        needed += self.splitter.minimumSizeHint().width()
+        network = self.splitter.widget(0)
+        needed += self.splitter.minimumSizeHint().width() + max(0, self._network_wants() -
+                                                                network.minimumSizeHint().width())
         return self.width() >= needed
+
+    def _network_wants(self) -> int:
+        """The network view's width with its every column in sight (its smallest when it cannot say)."""
+        network = self.splitter.widget(0)
+        whole = getattr(network, "whole_width", None)
+        return max(network.minimumSizeHint().width(), whole() if whole is not None else 0)
 
     def _fit_to_room(self) -> None:
         enough = self.room_for_settings()
@@ -175,9 +185,14 @@ class TrainingBody(QScrollArea):
 
     def _give_views_their_smallest(self) -> None:
         """A view whose smallest width grew after the splitter placed it (its plot's tick labels, presentation
-        mode) gets it, from the views with room to spare: QSplitter keeps the sizes it gave until resized."""
+        mode) gets it, from the views with room to spare: QSplitter keeps the sizes it gave until resized.
+        So does the network diagram its every column, when the others' smallest widths leave room."""
         sizes = self.splitter.sizes()
         smallest = [self.splitter.widget(i).minimumSizeHint().width() for i in range(len(sizes))]
+        # The diagram all in sight when the other views' smallest widths leave room for it (when they do
+        # not, it scrolls anyway, and the plots keep what the splitter gave them).
+        if self._network_wants() <= sum(sizes) - sum(smallest[1:]):
+            smallest[0] = max(smallest[0], self._network_wants())
         short = sum(max(0, low - size) for size, low in zip(sizes, smallest))
         if not short or not any(sizes) or sum(smallest) > sum(sizes):
             return  # nothing to do, or nothing to take it from (the body scrolls sideways until it is wider)

@@ -244,6 +244,12 @@ class NetworkCanvas(QWidget):
         """The side below which the squares stop shrinking and the column scrolls instead."""
         return SQUARE_MIN if self.text_scale <= 1.0 else max(SQUARE_MIN_PRESENTING, round(SQUARE_MIN * self.text_scale))
 
+    def whole_width(self) -> int:
+        """The narrowest the canvas is with every column in sight (names measured at the last layout):
+        narrower, the view scrolls sideways."""
+        left, right = self.name_margins
+        return left + right + SQUARE_MAX + (max(len(self.sizes), 1) - 1) * self._px(MIN_STEP)
+
     def relayout(self) -> None:
         """Place the columns in the width the view gives and the height it has, shrinking the squares to
         fit; below `smallest_square` the canvas grows taller and the view scrolls."""
@@ -255,7 +261,7 @@ class NetworkCanvas(QWidget):
         scroll_bar = self.view.scroll.verticalScrollBar().sizeHint().width()
         self._measure_names()
         (left, right), header_height = self.name_margins, self._px(HEADER)
-        width = max(viewport.width(), left + right + SQUARE_MAX + (layers - 1) * self._px(MIN_STEP))
+        width = max(viewport.width(), self.whole_width())
         height = max(self.view.scroll.height() - (scroll_bar if width > viewport.width() else 0), 200)
         span = width - left - right
         step = span / max(layers - 1, 1)
@@ -519,6 +525,11 @@ class NetworkView(QWidget):
         # The diagram scrolls sideways in a narrow window, but the bar over it (its title, Undo, Redo)
         # is never cut: the view is as narrow as that bar and no narrower than MIN_WIDTH.
         self.scroll.setMinimumWidth(MIN_WIDTH)
+
+    def whole_width(self) -> int:
+        """The view's width with every column of the diagram in sight (and room for an upright scroll
+        bar): the training tab folds its settings column away for it, when that is enough."""
+        return self.canvas.whole_width() + self.scroll.verticalScrollBar().sizeHint().width()
 
     def set_undo_actions(self, undo, redo) -> None:
         # The buttons show arrows (their tooltips say "Undo …" in full): the words would make the bar, and

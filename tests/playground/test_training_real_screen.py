@@ -27,7 +27,7 @@ def seen_on(size, settings: dict, tmp_path, name: str, **arguments) -> list[dict
                                arguments={"dock": dock, **arguments}, screenshot=shot)
             print(name, "dock" if dock else "no dock", {key: result[key] for key in (
                 "frame", "map_sides", "confusion_cell", "boundary_data_area", "view_widths", "settings_shown",
-                "panel_minimum")}, "screenshot", shot)
+                "diagram_scrolls", "panel_minimum")}, "screenshot", shot)
             seen.append(result)
     return seen
 
@@ -57,6 +57,8 @@ def test_presentation_mode_keeps_the_training_tab_readable(size, zoom, tmp_path)
         assert seen["cut"] == []  # "or", "bl", "gr", NETWORK and the hint line were cut before
         assert seen["overlaps"] == []
         assert_on_screen(seen)
+        if not seen["dock"]:  # the settings fold away for the diagram: all its columns in sight, none scrolled
+            assert not seen["diagram_scrolls"], seen["view_widths"]
         # The tab never asks for more than the screen has: it folds its settings away or scrolls instead.
         assert seen["panel_minimum"][0] <= seen["available"][2] and seen["panel_minimum"][1] <= seen["available"][3]
 

@@ -138,6 +138,7 @@ def training_tab(window, settle, steps: int = 30, dock: bool | None = None, fill
         "window_minimum": [window.minimumSizeHint().width(), window.minimumSizeHint().height()],
         "view_minimums": [panel.splitter.widget(i).minimumSizeHint().width() for i in range(3)],
         "view_widths": panel.splitter.sizes(),
+        "diagram_scrolls": panel.network_view.scroll.horizontalScrollBar().maximum() > 0,
         "settings_shown": getattr(getattr(panel, "body", None), "settings_shown", True),
         "output_names": [label.text() for label in panel.network_view.canvas._name_labels],
         "overlaps": overlapping(panel.boundary_column) + overlapping(panel.curves),
