@@ -5,11 +5,9 @@ and in the animator's Predict mode."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QLabel, QMessageBox
+from PySide6.QtWidgets import QLabel
 
-from playground.app import MainWindow
 from playground.editor.expression import parse_expression
 from playground.learn.facts import GraphFacts
 from playground.learn.questions import build_question, check
@@ -88,17 +86,6 @@ def plain(label: QLabel) -> str:
     document = QTextDocument()
     document.setHtml(label.text())
     return document.toPlainText()
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
 
 
 def test_the_learn_panel_says_what_a_wrong_number_is(window):
