@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from playground.editor.document import Edge, GraphDocument, Node
+from playground.graph.document import Edge, GraphDocument, Node
 
 UNARY = ("tanh", "exp", "sin", "relu", "neg", "sigmoid")
 BINARY = ("add", "mul", "sub")

@@ -21,8 +21,8 @@ from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from playground.animator.panel import SPEEDS, AnimatorPanel  # noqa: E402
-from playground.editor.document import GraphDocument  # noqa: E402
-from playground.editor.layout import layered_layout  # noqa: E402
+from playground.graph.document import GraphDocument  # noqa: E402
+from playground.graph.layout import layered_layout  # noqa: E402
 
 NODES = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0

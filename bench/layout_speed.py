@@ -19,8 +19,8 @@ import networkx as nx
 import engine
 from engine import Value
 from engine.nn import MLP
-from playground.editor import from_engine
-from playground.editor.layout import layered_layout
+from playground.graph import from_engine
+from playground.graph.layout import layered_layout
 
 REPEATS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SIZES = (500, 1_000, 2_000, 5_000)

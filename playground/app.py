@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 
 from .animator.panel import AnimatorPanel
 from .dock_share import DockShare
-from .editor.document import DocumentFormatError, GraphDocument
-from .editor.export_code import to_python
 from .editor.panel import EditorPanel
 from .file_kinds import ReadFile, read_any
-from .files import FileFormatError, load_document, save_document, without_file_name, write_atomic
+from .files import FileFormatError, without_file_name, write_atomic
+from .graph.document import DocumentFormatError, GraphDocument
+from .graph.export_code import to_python
+from .graph.file_io import load_document, save_document
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .panel_tabs import PanelTabs

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .editor.document import FORMAT_NAME as GRAPH_FORMAT
-from .editor.document import DocumentFormatError, GraphDocument
-from .editor.graph_file import MAX_FILE_BYTES as GRAPH_FILE_BYTES
 from .files import FileFormatError, read_json, read_text
+from .graph.document import FORMAT_NAME as GRAPH_FORMAT
+from .graph.document import DocumentFormatError, GraphDocument
+from .graph.file_format import MAX_FILE_BYTES as GRAPH_FILE_BYTES
 from .learn.lesson import FORMAT_NAME as LESSON_FORMAT
 from .learn.lesson import LessonFormatError, parse_lesson
 from .training.model.setup_file import FORMAT_NAME as SETUP_FORMAT

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -10,9 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .editor.document import DocumentFormatError, GraphDocument
-from .editor.graph_file import MAX_FILE_BYTES as GRAPH_FILE_BYTES
-from .editor.graph_file import check as check_graph
 from .validation import parse_json
 
 # Files larger than this are refused before they are read: no graph, setup or lesson comes near it.
@@ -71,14 +67,6 @@ def write_atomic(path: str | Path, text: str) -> None:
         os.fsync(stream.fileno())
 
 
-def save_document(path: str | Path, document: GraphDocument) -> None:
-    """Write ``document`` as a graph file, after checking it as opening it will (never a file the app
-    would refuse: a graph past the limits raises `DocumentFormatError` and writes nothing)."""
-    data = document.to_dict()
-    check_graph(data)
-    write_atomic(path, json.dumps(data, indent=2) + "\n")
-
-
 def read_text(path: str | Path, error=FileFormatError) -> str:
     """A file's text; raises ``error`` (or OSError) for a file too big, not text, or empty."""
     path = Path(path)
@@ -101,16 +89,3 @@ def read_json(path: str | Path, text: str, error=FileFormatError) -> Any:
     except ValueError as problem:
         hint = "; it may be truncated or not a file of this app" if str(problem).startswith("not valid JSON") else ""
         raise error(f"{Path(path).name} is {problem}{hint}") from None
-
-
-def load_document(path: str | Path) -> GraphDocument:
-    """Read a graph file; raises `DocumentFormatError` (or OSError) with a message a person can act on."""
-    path = Path(path)
-    if path.is_file() and path.stat().st_size > GRAPH_FILE_BYTES:
-        raise DocumentFormatError(f"{path.name} is {path.stat().st_size / 2**20:.0f} MB: a graph file holds at most "
-                                  f"{GRAPH_FILE_BYTES // 2**20} MB")
-    data = read_json(path, read_text(path, DocumentFormatError), DocumentFormatError)
-    try:
-        return GraphDocument.from_dict(data)
-    except DocumentFormatError as error:
-        raise DocumentFormatError(f"{path.name}: {error}") from None

@@ -17,8 +17,8 @@ from engine import Tensor
 
 from . import qt_platform
 from .animator.model.tensor_timeline import graph_animation
-from .editor.from_engine import document_from_values
-from .editor.from_engine_tensors import document_from_tensors
+from .graph.from_engine import document_from_values
+from .graph.from_engine_tensors import document_from_tensors
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed
 _own_app: QApplication | None = None  # made here where nobody else runs Qt's loop: show() runs it each time

@@ -33,7 +33,7 @@ def test_readme_examples_run_and_print_what_they_claim():
 def test_readme_file_format_example_is_a_valid_graph():
     import json
 
-    from playground.editor.document import GraphDocument
+    from playground.graph.document import GraphDocument
 
     block = re.search(r"```json\n(.*?)```", README.read_text(), re.S).group(1)
     document = GraphDocument.from_dict(json.loads(block))

@@ -7,7 +7,7 @@ import weakref
 
 from PySide6.QtCore import QObject, Signal
 
-from ..editor.document import Change, GraphDocument
+from ..graph.document import Change, GraphDocument
 
 
 class DocumentFollower(QObject):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer
 
-from ..editor.document import Change, GraphDocument
 from ..errors import guarded
+from ..graph.document import Change, GraphDocument
 from .follower import DocumentFollower
 from .model.timeline import maths_of
 

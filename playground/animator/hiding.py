@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..editor.concealment import NOTHING_CONCEALED, Concealment
-from ..editor.document import GraphDocument
+from ..graph.concealment import NOTHING_CONCEALED, Concealment
+from ..graph.document import GraphDocument
 from .model.forward_hiding import ForwardReveal, forward_hiding
 from .model.forward_timeline import ForwardAnimation
 from .model.hiding import editor_concealment, hidden_notes

@@ -16,10 +16,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..editor.concealment import NOTHING_CONCEALED
-from ..editor.document import GraphDocument
 from ..editor.view import GraphView
 from ..errors import guarded, report_handled
+from ..graph.concealment import NOTHING_CONCEALED
+from ..graph.document import GraphDocument
 from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, legend_html
 from .controls import PlaybackControls

@@ -15,8 +15,8 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ..editor.document import GraphDocument
 from ..editor.view import GraphView
+from ..graph.document import GraphDocument
 from ..numbers import format_number
 from .model.pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
 from .model.reveal import Reveal

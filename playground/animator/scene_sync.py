@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 from PySide6.QtGui import QColor
 
-from ..editor.document import Edge
 from ..editor.view import GraphView
+from ..graph.document import Edge
 from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
 from .model.reveal import Reveal
 from .model.tensor_timeline import TensorAnimation

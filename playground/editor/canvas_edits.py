@@ -11,11 +11,11 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QUndoStack
 
-from . import edits
+from ..graph import edits
+from ..graph.catalog import kind
+from ..graph.document import Edge, GraphDocument, Node
 from .card_scene import CardScene
-from .catalog import kind
 from .commands import EditCommand
-from .document import Edge, GraphDocument, Node
 from .new_nodes import new_node
 from .scene_part import ScenePart
 

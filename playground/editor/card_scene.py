@@ -13,8 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
+from ..graph.document import Edge
 from .cards import CardItem, PortItem
-from .document import Edge
 from .style import DARK_COLORS, LIGHT_COLORS
 from .wires import WireItem
 

@@ -1,11 +1,11 @@
-"""One user edit = one QUndoCommand wrapping an `Edit` (see `playground.editor.edits`)."""
+"""One user edit = one QUndoCommand wrapping an `Edit` (see `playground.graph.edits`)."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
-from .document import GraphDocument
-from .edits import Edit, SetField
+from ..graph.document import GraphDocument
+from ..graph.edits import Edit, SetField
 
 _SET_VALUE_ID = 1  # the value edits of one slider drag merge into one step
 

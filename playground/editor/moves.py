@@ -11,10 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import QEasingCurve, QPointF, QTimer, QVariantAnimation
 
 from ..errors import guarded
-from . import edits
+from ..graph import edits
+from ..graph.document import GraphDocument
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
-from .document import GraphDocument
 from .scene_part import ScenePart
 
 MOVE_ANIMATION_MS = 250

@@ -10,14 +10,14 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
+from ..graph.arrays import format_array, shape_text
+from ..graph.catalog import kind
+from ..graph.concealment import HIDDEN
+from ..graph.document import Node
+from ..graph.evaluate import NodeResult, same_numbers
 from ..numbers import format_number, full_number
 from .array_drawing import ArrayGrid, cell_texts, paint_array
-from .arrays import format_array, shape_text
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
-from .catalog import kind
-from .concealment import HIDDEN
-from .document import Node
-from .evaluate import NodeResult, same_numbers
 from .style import pixel_font
 
 ARRAY_LABEL_HEIGHT = 13.0  # "value" and "grad" above an array card's two drawings

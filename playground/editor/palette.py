@@ -6,7 +6,7 @@ from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from .catalog import GROUPS, KINDS, NodeKind
+from ..graph.catalog import GROUPS, KINDS, NodeKind
 from .style import LIGHT_COLORS
 
 KIND_MIME_TYPE = "application/x-autograd-playground-kind"

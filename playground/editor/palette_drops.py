@@ -6,10 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QGraphicsSceneDragDropEvent
 
-from . import edits
+from ..graph import edits
+from ..graph.catalog import kind
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
-from .catalog import kind
 from .palette import kind_from_mime
 from .scene_part import ScenePart
 from .wires import WireItem

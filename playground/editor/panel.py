@@ -28,22 +28,22 @@ from PySide6.QtWidgets import (
 
 from ..errors import report_handled
 from ..give_way import GiveWay
+from ..graph import edits
+from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
+from ..graph.document import Change, Edge, GraphDocument, Node
+from ..graph.evaluate import Evaluation, evaluate
+from ..graph.expression import ExpressionError, parse_expression
+from ..graph.gradient_check import check_gradients
+from ..graph.layout import layered_layout
+from ..graph.why_gradient import why_gradient
 from ..numbers import format_number, full_number
 from ..validation import parse_json
-from . import edits
 from .commands import EditCommand
-from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
-from .document import Change, Edge, GraphDocument, Node
-from .evaluate import Evaluation, evaluate
-from .expression import ExpressionError, parse_expression
-from .gradient_check import check_gradients
-from .layout import layered_layout
 from .palette import NodePalette
 from .path_list import PathHighlighter, PathListBox
 from .properties import PropertiesPanel
 from .scene import GraphScene
 from .view import GraphView
-from .why_gradient import why_gradient
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")

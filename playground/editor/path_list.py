@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from .why_gradient import PathRow, WhyGradient
+from ..graph.why_gradient import PathRow, WhyGradient
 
 PATH_COLOR = "#8e24aa"  # a hovered path's cards and wires
 NO_NODE = "Select a node to see its gradient as a sum over the paths from the output down to it."

@@ -25,14 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..graph import edits
+from ..graph.arrays import format_array
+from ..graph.catalog import kind
+from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
+from ..graph.document import GraphDocument
+from ..graph.evaluate import Evaluation
 from ..numbers import format_number, full_number
-from . import edits
-from .arrays import format_array
-from .catalog import kind
 from .commands import EditCommand
-from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
-from .document import GraphDocument
-from .evaluate import Evaluation
 from .tensor_properties import TensorProperties
 
 SLIDER_STEPS = 1000

@@ -30,17 +30,17 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import guarded
-from . import edits
+from ..graph import edits
+from ..graph.concealment import NOTHING_CONCEALED, Concealment
+from ..graph.document import Change, Edge, GraphDocument, Node
+from ..graph.evaluate import Evaluation
+from ..graph.tensor_labels import show_tensor_texts
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
-from .concealment import NOTHING_CONCEALED, Concealment
 from .context_menu import ContextMenus
-from .document import Change, Edge, GraphDocument, Node
-from .evaluate import Evaluation
 from .moves import MoveAnimation, NodeDrag
 from .node_card import NodeItem
 from .palette_drops import PaletteDrops
-from .tensor_labels import show_tensor_texts
 from .value_editor import InlineValueEditor
 from .wire_drag import WireDrag
 from .wires import PendingWireItem, WireItem

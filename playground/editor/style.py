@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from .catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
+from ..graph.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
 
 DETAIL_THRESHOLD = 0.45  # below this scale a card is drawn as a plain coloured card, a wire without its label
 

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import guarded
+from ..graph import edits
+from ..graph.arrays import GENERATORS, RANDOM_GENERATORS, Generator, shape_text
+from ..graph.catalog import kind
 from ..numbers import full_number
-from . import edits
-from .arrays import GENERATORS, RANDOM_GENERATORS, Generator, shape_text
-from .catalog import kind
 
 MAX_SIDE = 64  # the table editor's largest side
 

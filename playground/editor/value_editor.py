@@ -15,8 +15,8 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsProxyWidget, QLineEdit
 
 from ..errors import guarded
+from ..graph import edits
 from ..numbers import full_number
-from . import edits
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
 from .scene_part import ScenePart

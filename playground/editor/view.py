@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .catalog import KINDS, NodeKind
+from ..graph.catalog import KINDS, NodeKind
 from .palette import group_icon, matches
 from .style import LIGHT_COLORS
 from .view_hint import TooBigHint

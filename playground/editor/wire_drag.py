@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF
 
-from . import edits
+from ..graph import edits
+from ..graph.document import Edge
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
 from .cards import PortItem
-from .document import Edge
 from .scene_part import ScenePart
 from .wires import PendingWireItem
 

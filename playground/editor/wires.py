@@ -11,12 +11,12 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem, QStyle, QWidget
 
+from ..graph.arrays import format_array
+from ..graph.concealment import HIDDEN
+from ..graph.document import Edge
+from ..graph.evaluate import same_number
 from ..numbers import format_number, full_number
-from .arrays import format_array
 from .cards import CardItem
-from .concealment import HIDDEN
-from .document import Edge
-from .evaluate import same_number
 from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
 
 # Where a wire's gradient label may sit, as fractions of the wire's length, nearest the middle first:

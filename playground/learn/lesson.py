@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..animator.model.forward_timeline import inputs_of
-from ..editor.document import DocumentFormatError, GraphDocument
-from ..editor.expression import ExpressionError, parse_expression
-from ..files import load_document
+from ..graph.document import DocumentFormatError, GraphDocument
+from ..graph.expression import ExpressionError, parse_expression
+from ..graph.file_io import load_document
 from ..paths import EXAMPLES
 from ..training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec

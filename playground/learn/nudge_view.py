@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from ..animator.follower import DocumentFollower
-from ..editor.document import GraphDocument
-from ..editor.evaluate import evaluate
 from ..errors import guarded
+from ..graph.document import GraphDocument
+from ..graph.evaluate import evaluate
 from ..numbers import format_number
 from .facts import GraphFacts
 

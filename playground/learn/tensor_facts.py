@@ -14,9 +14,9 @@ import numpy as np
 from ..animator.model.editor_tensors import document_animation
 from ..animator.model.tensor_hiding import replay_ids
 from ..animator.model.tensor_timeline import TensorAnimation
-from ..editor.arrays import format_array, shape_text
-from ..editor.document import GraphDocument
-from ..editor.evaluate import evaluate
+from ..graph.arrays import format_array, shape_text
+from ..graph.document import GraphDocument
+from ..graph.evaluate import evaluate
 from .facts import GraphFacts
 
 _SUFFIXES = (".grad.shape", ".shape", ".size", ".grad")

@@ -21,10 +21,10 @@ from playground.animator.colors import STATE_COLORS, WRONG_COLOR
 from playground.animator.model.timeline import NodeState
 from playground.animator.panel import START_TEXT, AnimatorPanel
 from playground.animator.player import SPEEDS
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
 from playground.files import NEW_FILE_MODE
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
 from playground.numbers import format_number
 from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 

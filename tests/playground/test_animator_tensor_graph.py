@@ -8,8 +8,8 @@ import pytest
 
 from playground.animator.model.editor_tensors import document_animation
 from playground.animator.model.tensor_timeline import TensorAnimation
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
 
 ISSUE = "X = [[1, 2], [3, 4], [5, 6]]; W = randn(2, 2, seed=0); b = zeros(2); L = sum(tanh(X @ W + b))"
 

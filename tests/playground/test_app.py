@@ -16,9 +16,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
-from playground.editor.document import GraphDocument
 from playground.editor.view import READABLE_ZOOM
 from playground.errors import ExceptionReporter
+from playground.graph.document import GraphDocument
 
 
 @pytest.fixture

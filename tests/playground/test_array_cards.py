@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from playground.editor.document import GraphDocument
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
-from playground.editor.tensor_layout import card_size, spread
+from playground.graph.document import GraphDocument
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
+from playground.graph.tensor_layout import card_size, spread
 
 
 def _scene(qtbot, text: str):
@@ -62,7 +62,7 @@ def test_a_scalar_graph_keeps_its_scalar_cards_and_gradient_labels(qtbot):
 
 
 def test_a_leaf_turned_into_an_array_grows_its_card_and_its_wire_shows_the_new_shape(qtbot):
-    from playground.editor import edits
+    from playground.graph import edits
 
     document, scene, ids = _scene(qtbot, "x = [1, 2]; L = sum(x * x)")
     card = scene.node_item(ids["x"])
@@ -89,7 +89,7 @@ def test_the_expression_layout_of_a_tensor_graph_keeps_array_cards_apart():
 
 
 def test_a_scalar_graph_turned_tensor_and_back_by_undo_draws_scalars_again(qtbot):
-    from playground.editor import edits
+    from playground.graph import edits
 
     document, scene, ids = _scene(qtbot, "x = 2; L = x * x")
     card = scene.node_item(ids["x"])

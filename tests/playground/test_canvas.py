@@ -11,14 +11,14 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QMouseEve
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from playground.editor import edits
 from playground.editor.commands import EditCommand
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
 from playground.editor.palette import NodePalette
 from playground.editor.scene import GraphScene
 from playground.editor.view import MAX_ZOOM, MIN_ZOOM, GraphView
 from playground.errors import ExceptionReporter
+from playground.graph import edits
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
 
 LEFT, NO_BUTTON, NO_MODIFIER = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
 
@@ -633,7 +633,7 @@ def cards_under(canvas, rect):
 
 
 def test_wire_labels_keep_clear_of_every_card_as_numbers_widen(make_canvas):
-    from playground.editor.expression import parse_expression
+    from playground.graph.expression import parse_expression
 
     doc = parse_expression("a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)")
     canvas = make_canvas(doc)
@@ -671,7 +671,7 @@ def test_a_card_moved_onto_a_label_pushes_it_along_its_wire_and_back(make_canvas
 def test_wire_labels_keep_clear_of_each_other(make_canvas, source):
     """a * a: the two wires from a to the product put their "grad 3" labels on top of each other, the
     very picture the lesson on variables used twice is about."""
-    from playground.editor.expression import parse_expression
+    from playground.graph.expression import parse_expression
 
     doc = parse_expression(source)
     canvas = make_canvas(doc)

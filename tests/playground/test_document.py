@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from playground.editor.document import (
+from playground.graph.document import (
     FORMAT_NAME,
     FORMAT_VERSION,
     Change,
@@ -17,7 +17,7 @@ from playground.editor.document import (
     GraphDocument,
     Node,
 )
-from playground.editor.graph_file import MAX_NODES
+from playground.graph.graph_file import MAX_NODES
 
 
 def chain() -> GraphDocument:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playground.editor import edits
-from playground.editor.catalog import LEAF_KINDS, SCALAR_KINDS
-from playground.editor.document import Edge, GraphDocument, Node
+from playground.graph import edits
+from playground.graph.catalog import LEAF_KINDS, SCALAR_KINDS
+from playground.graph.document import Edge, GraphDocument, Node
 
 NON_LEAF_KINDS = tuple(name for name in SCALAR_KINDS if name not in LEAF_KINDS)
 

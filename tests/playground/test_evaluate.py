@@ -7,8 +7,8 @@ import math
 import pytest
 
 from engine import Value
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
 from playground.numbers import format_number, full_number
 
 

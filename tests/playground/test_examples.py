@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from playground.editor.document import GraphDocument
-from playground.editor.evaluate import evaluate
+from playground.graph.document import GraphDocument
+from playground.graph.evaluate import evaluate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 INDEX = json.loads((EXAMPLES / "index.json").read_text(encoding="utf-8"))

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.export_code import to_python
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.export_code import to_python
 
 ROOT = Path(__file__).resolve().parents[2]
 LINE = re.compile(r"^\s*(?P<name>.*?)  value=(?P<value>\S+)  grad=(?P<grad>\S+)(?:  torch_grad=(?P<torch>\S+))?$")

@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from playground.editor.document import Edge, GraphDocument
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import ExpressionError, is_parameter_name, parse_expression
+from playground.graph.document import Edge, GraphDocument
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import ExpressionError, is_parameter_name, parse_expression
 
 
 def by_label(document: GraphDocument) -> dict:

@@ -8,9 +8,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playground.editor.arrays import Generator
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import ExpressionError, parse_expression
+from playground.graph.arrays import Generator
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import ExpressionError, parse_expression
 
 ISSUE_EXAMPLE = "X = [[1, 2], [3, 4], [5, 6]]; W = randn(2, 2, seed=0); b = zeros(2); L = sum(tanh(X @ W + b))"
 

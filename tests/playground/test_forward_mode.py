@@ -8,7 +8,7 @@ import pytest
 
 from playground.animator.forward_view import FORWARD_SOURCE
 from playground.animator.panel import AnimatorPanel
-from playground.editor.expression import parse_expression
+from playground.graph.expression import parse_expression
 from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"

@@ -15,8 +15,8 @@ from playground.animator.model.forward_timeline import (
     work_of_graph,
     work_of_network,
 )
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
 from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from playground.editor.document import GraphDocument
-from playground.editor.evaluate import evaluate
-from playground.editor.graph_file import MAX_NODES, MAX_SUM_INPUTS
 from playground.file_kinds import read_any
-from playground.files import FileFormatError, save_document
+from playground.files import FileFormatError
+from playground.graph.document import GraphDocument
+from playground.graph.evaluate import evaluate
+from playground.graph.file_io import save_document
+from playground.graph.graph_file import MAX_NODES, MAX_SUM_INPUTS
 from tests.json_damage import damaged
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,7 +138,7 @@ def test_file_open_of_each_bad_graph_shows_its_message_and_changes_nothing(qtbot
 
 
 def test_a_graph_past_the_limit_is_not_saved_to_a_file_that_would_not_open(tmp_path):
-    from playground.editor.document import DocumentFormatError, Node
+    from playground.graph.document import DocumentFormatError, Node
 
     document = GraphDocument()
     for i in range(MAX_NODES + 1):
@@ -208,6 +209,6 @@ def test_a_tensor_graph_opens_in_the_editor_and_its_cards_show_the_arrays(qtbot,
 
 
 def _tensor_file() -> dict:
-    from playground.editor.expression import parse_expression
+    from playground.graph.expression import parse_expression
 
     return parse_expression("X = [[1, 2], [3, 4]]; b = zeros(2); L = sum(X + b)").to_dict()

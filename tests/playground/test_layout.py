@@ -5,11 +5,11 @@ from collections import defaultdict
 
 import pytest
 
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.expression import parse_expression
-from playground.editor.layout import X_SPACING as X
-from playground.editor.layout import Y_SPACING as Y
-from playground.editor.layout import count_crossings, layered_layout
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.expression import parse_expression
+from playground.graph.layout import X_SPACING as X
+from playground.graph.layout import Y_SPACING as Y
+from playground.graph.layout import count_crossings, layered_layout
 
 
 def random_document(size: int, seed: int, leaf_share: float = 0.3, reach: int | None = None) -> GraphDocument:
@@ -227,7 +227,7 @@ def test_counting_crossings_layer_by_layer_gives_the_pairwise_count():
     ties included: wires meeting at a node, touching one another, running along each other, crossing on a layer."""
     import numpy as np
 
-    from playground.editor.layout import _crossings, _layered_crossings
+    from playground.graph.layout import _crossings, _layered_crossings
 
     rng = random.Random(5)
     for _ in range(2000):
@@ -242,7 +242,7 @@ def test_counting_crossings_layer_by_layer_gives_the_pairwise_count():
 
 
 def test_wires_followed_through_their_slots_cross_once_per_pair_of_wires():
-    from playground.editor.layout import _slot_crossings
+    from playground.graph.layout import _slot_crossings
 
     assert _slot_crossings({0: [(0, 4, 3), (4, 0, 2)]}) == 6  # a leg of 3 wires across one of 2
     assert _slot_crossings({0: [(0, 0, 1), (0, 4, 1), (4, 4, 1)]}) == 0  # meeting at a node, side by side
@@ -253,7 +253,7 @@ def test_wires_followed_through_their_slots_cross_once_per_pair_of_wires():
 def test_a_big_graph_whose_wires_skip_many_layers_is_laid_out_along_its_slots(monkeypatch):
     """Above a size, crossings are counted along the slots (linear time): the layout stays sound and the
     sweeps still remove most crossings."""
-    from playground.editor import layout
+    from playground.graph import layout
 
     monkeypatch.setattr(layout, "_STRAIGHT_COUNT_LIMIT", 0)
     unswept = swept = 0

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
-from playground.editor.expression import parse_expression
+from playground.graph.expression import parse_expression
 from playground.learn.facts import GraphFacts
 from playground.learn.questions import build_question, check
 

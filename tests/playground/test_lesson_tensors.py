@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from engine import Tensor
 from playground.animator.model.predict import AnswerError
 from playground.animator.model.tensor_hiding import TensorReveal, replay_ids, tensor_after, tensor_concealment
-from playground.editor.arrays import format_array
-from playground.editor.expression import parse_expression
+from playground.graph.arrays import format_array
+from playground.graph.expression import parse_expression
 from playground.learn.build_check import check_built
 from playground.learn.lesson import LessonFormatError, parse_lesson
 from playground.learn.runner import LessonRun

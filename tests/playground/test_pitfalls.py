@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from engine import Value
 from playground.animator.model.pitfalls import PITFALLS, depth_first_order, pitfall_replay
 from playground.animator.model.timeline import Timeline, engine_steps
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
 
 from .test_timeline import random_graphs
 

@@ -8,7 +8,7 @@ import pytest
 
 from playground.animator.model.predict import AnswerError, PredictQuiz, is_close, read_number
 from playground.animator.model.timeline import Timeline
-from playground.editor.expression import parse_expression
+from playground.graph.expression import parse_expression
 
 LESSON_2 = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit
 from playground.animator.model.reveal import Reveal, after, unpredicted
 from playground.animator.model.timeline import Timeline
 from playground.animator.panel import AnimatorPanel
-from playground.editor.expression import parse_expression
+from playground.graph.expression import parse_expression
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"
 ANSWERS = ("6", "10", "7", "70", "21", "31", "14")  # what the exercise asks for, and a's first contribution

@@ -9,10 +9,10 @@ import weakref
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.scene import GraphScene
 from playground.editor.view import GraphView
 from playground.errors import ExceptionReporter
+from playground.graph.document import Edge, GraphDocument, Node
 
 
 def small_document() -> GraphDocument:

@@ -17,12 +17,12 @@ import pytest
 
 import playground
 from engine import Tensor, Value
-from playground.editor.document import GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.export_code import to_python
-from playground.editor.expression import parse_expression
-from playground.editor.from_engine import document_from_values
-from playground.files import load_document
+from playground.graph.document import GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.export_code import to_python
+from playground.graph.expression import parse_expression
+from playground.graph.file_io import load_document
+from playground.graph.from_engine import document_from_values
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "resources" / "examples").glob("*.json") if p.name != "index.json")

@@ -9,12 +9,12 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QUndoStack
 from PySide6.QtWidgets import QApplication
 
-from playground.editor.arrays import Generator
-from playground.editor.catalog import KINDS, TENSOR_GROUP
-from playground.editor.document import Edge, GraphDocument, Node
 from playground.editor.properties import PropertiesPanel
 from playground.editor.scene import GraphScene
 from playground.editor.view import GraphView
+from playground.graph.arrays import Generator
+from playground.graph.catalog import KINDS, TENSOR_GROUP
+from playground.graph.document import Edge, GraphDocument, Node
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
 

@@ -12,7 +12,7 @@ from playground.animator.forward_view import FORWARD_SOURCE
 from playground.animator.model.editor_tensors import document_tensors
 from playground.animator.model.tensor_forward import TensorForwardAnimation, index_text, tangent_rule
 from playground.animator.panel import AnimatorPanel
-from playground.editor.expression import parse_expression
+from playground.graph.expression import parse_expression
 from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 GRAPH = ("X = [[1, 2], [3, 4], [5, 6]]; W = [[0.5, -1], [2, 1]]; b = [0.1, 0.2]; "

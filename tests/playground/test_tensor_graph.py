@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from playground.editor.arrays import MAX_ELEMENTS, Generator, ValueProblem, format_array
-from playground.editor.catalog import ALL_KINDS, KINDS, SCALAR_KINDS, TENSOR_KINDS, kind
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.shapes import ShapeError
-from playground.editor.tensor_evaluate import broadcast_text
+from playground.graph.arrays import MAX_ELEMENTS, Generator, ValueProblem, format_array
+from playground.graph.catalog import ALL_KINDS, KINDS, SCALAR_KINDS, TENSOR_KINDS, kind
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.shapes import ShapeError
+from playground.graph.tensor_evaluate import broadcast_text
 
 X = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
 W = [[0.5, -1.0], [2.0, 0.25]]
@@ -258,7 +258,7 @@ def test_sin_in_a_tensor_graph_is_refused_by_shape_and_reported_on_scalars():
 
 
 def test_value_generator_and_parameter_edits_undo_and_redo_exactly():
-    from playground.editor import edits
+    from playground.graph import edits
 
     doc = layer()
     before = doc.to_dict()
@@ -294,7 +294,7 @@ def test_value_generator_and_parameter_edits_undo_and_redo_exactly():
 
 
 def test_the_gradient_check_compares_every_element_and_catches_a_wrong_rule(monkeypatch):
-    from playground.editor.gradient_check import check_gradients
+    from playground.graph.gradient_check import check_gradients
 
     rows = check_gradients(layer())
     names = [row.name for row in rows]
@@ -316,7 +316,7 @@ def test_the_gradient_check_compares_every_element_and_catches_a_wrong_rule(monk
 
 
 def test_export_as_python_prints_every_element_and_agrees_with_torch(capsys):
-    from playground.editor.export_code import to_python
+    from playground.graph.export_code import to_python
 
     script = to_python(layer(), use_torch=True)
     exec(compile(script, "exported.py", "exec"), {})
@@ -334,7 +334,7 @@ def test_export_as_python_prints_every_element_and_agrees_with_torch(capsys):
 def test_an_engine_tensor_graph_becomes_a_document_that_computes_the_same():
     from engine import Tensor
     from engine.nn import functional
-    from playground.editor.from_engine_tensors import document_from_tensors
+    from playground.graph.from_engine_tensors import document_from_tensors
 
     x = Tensor(X, label="X")
     w = Tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]], requires_grad=True, label="W")
@@ -358,7 +358,7 @@ def test_an_engine_tensor_graph_becomes_a_document_that_computes_the_same():
 
 def test_an_engine_op_the_editor_lacks_is_refused_by_name():
     from engine import Tensor
-    from playground.editor.from_engine_tensors import document_from_tensors
+    from playground.graph.from_engine_tensors import document_from_tensors
 
     x = Tensor([1.0, 2.0, 3.0], requires_grad=True)
     with pytest.raises(ValueError, match="no node for the tensor op 'max'"):
@@ -374,7 +374,7 @@ def test_an_engine_op_the_editor_lacks_is_refused_by_name():
 ])
 def test_parameters_come_back_after_backward_freed_the_context(build_loss):
     from engine import Tensor
-    from playground.editor.from_engine_tensors import document_from_tensors
+    from playground.graph.from_engine_tensors import document_from_tensors
 
     for retain in (True, False):
         x = Tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True, label="x")
@@ -387,7 +387,7 @@ def test_parameters_come_back_after_backward_freed_the_context(build_loss):
 
 
 def test_inserting_a_node_whose_shapes_do_not_fit_is_refused_before_anything_changes():
-    from playground.editor import edits
+    from playground.graph import edits
 
     doc = layer()
     before = doc.to_dict()
@@ -402,7 +402,7 @@ def test_inserting_a_node_whose_shapes_do_not_fit_is_refused_before_anything_cha
 
 
 def test_node_and_wire_texts_give_shape_value_gradient_and_the_sum_back():
-    from playground.editor.tensor_text import node_text, wire_text
+    from playground.graph.tensor_text import node_text, wire_text
 
     doc = build([("X", "input", np.ones((3, 2))), ("b", "parameter", B), ("Z", "add", None), ("L", "reduce_sum", None)],
                 [("X", "Z", 0), ("b", "Z", 1), ("Z", "L", 0)])
@@ -438,7 +438,7 @@ KIND_CASES = {  # kind: (operand values, params); each graph ends in a sum so th
 
 @pytest.mark.parametrize("kind_name", sorted(KIND_CASES))
 def test_every_tensor_op_gives_pytorchs_value_and_gradients_in_float64(kind_name, capsys):
-    from playground.editor.export_code import to_python
+    from playground.graph.export_code import to_python
 
     operands, params = KIND_CASES[kind_name]
     nodes = [(f"a{i}", "parameter", value) for i, value in enumerate(operands)]

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Tensor
-from playground.editor.catalog import ALL_KINDS, kind
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.gradient_check import check_gradients
-from playground.editor.shapes import ShapeError
-from playground.editor.tensor_evaluate import build_tensors
+from playground.graph.catalog import ALL_KINDS, kind
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.gradient_check import check_gradients
+from playground.graph.shapes import ShapeError
+from playground.graph.tensor_evaluate import build_tensors
 
 SHAPES = st.one_of(st.just(()), st.tuples(st.integers(1, 4)), st.tuples(st.integers(1, 4), st.integers(1, 4)))
 TENSOR_KINDS = sorted(name for name, k in ALL_KINDS.items() if not k.is_leaf and k.tensor_apply is not None)
@@ -131,8 +131,8 @@ def test_random_tensor_graphs_pass_the_gradient_check(doc):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tensor_graphs(), st.data())
 def test_random_tensor_edits_are_refused_whole_or_undo_and_redo_exactly(doc, data):
-    from playground.editor import edits
-    from playground.editor.arrays import GENERATORS, Generator
+    from playground.graph import edits
+    from playground.graph.arrays import GENERATORS, Generator
 
     history = []
     for _ in range(data.draw(st.integers(1, 6))):
@@ -184,7 +184,7 @@ def test_the_tensor_model_never_imports_qt():
     modules = ["arrays", "shapes", "shape_check", "catalog", "document", "graph_file", "graph_file_v2", "evaluate",
                "tensor_evaluate", "tensor_text", "expression", "expression_tensors", "edits", "export_code",
                "export_tensors", "from_engine", "from_engine_tensors", "gradient_check"]
-    code = ("import sys\n" + "".join(f"import playground.editor.{m}\n" for m in modules)
+    code = ("import sys\n" + "".join(f"import playground.graph.{m}\n" for m in modules)
             + "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

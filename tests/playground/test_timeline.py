@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playground.animator.model.timeline import NodeState, Timeline
-from playground.editor.document import Edge, GraphDocument, Node
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
+from playground.graph.document import Edge, GraphDocument, Node
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
 
 HAND_TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"
 

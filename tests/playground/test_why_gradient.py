@@ -9,13 +9,13 @@ import math
 import pytest
 from PySide6.QtGui import QColor, QUndoStack
 
-from playground.editor.concealment import Concealment
-from playground.editor.document import Edge
-from playground.editor.evaluate import evaluate
-from playground.editor.expression import parse_expression
 from playground.editor.panel import EditorPanel
 from playground.editor.path_list import PATH_COLOR
-from playground.editor.why_gradient import readable, why_gradient
+from playground.graph.concealment import Concealment
+from playground.graph.document import Edge
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
+from playground.graph.why_gradient import readable, why_gradient
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"
 

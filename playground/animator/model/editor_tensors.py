@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from engine import Tensor
 
-from ...editor.document import GraphDocument
-from ...editor.tensor_evaluate import build_tensors
+from ...graph.document import GraphDocument
+from ...graph.tensor_evaluate import build_tensors
 from .tensor_timeline import TensorAnimation, graph_animation
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from ...editor.concealment import NOTHING_CONCEALED, Concealment
+from ...graph.concealment import NOTHING_CONCEALED, Concealment
 from .forward_timeline import ForwardAnimation
 from .hiding import EXERCISE_NOTE, editor_concealment
 from .reveal import after

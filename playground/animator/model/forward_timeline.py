@@ -24,8 +24,8 @@ import numpy as np
 
 from engine import Tensor, forward_steps
 
-from ...editor.document import GraphDocument
-from ...editor.evaluate import evaluate
+from ...graph.document import GraphDocument
+from ...graph.evaluate import evaluate
 from ...numbers import format_number, full_number
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline, build_timeline, forward_formula, terms
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...editor.concealment import NOTHING_CONCEALED, Concealment
-from ...editor.document import GraphDocument
+from ...graph.concealment import NOTHING_CONCEALED, Concealment
+from ...graph.document import GraphDocument
 from .reveal import after, unpredicted
 from .tensor_hiding import tensor_after
 from .tensor_timeline import TensorAnimation

@@ -22,8 +22,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ...editor.document import GraphDocument
-from ...editor.evaluate import Evaluation, build_values, evaluate
+from ...graph.document import GraphDocument
+from ...graph.evaluate import Evaluation, build_values, evaluate
 from ...numbers import format_number
 from .timeline import BackwardPass, ChainStep, engine_steps
 

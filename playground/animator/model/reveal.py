@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 
-from ...editor.document import GraphDocument
+from ...graph.document import GraphDocument
 from ...numbers import full_number
 from .timeline import DisplayState, Frame, Timeline, forward_formula, local_derivative_formula, terms
 

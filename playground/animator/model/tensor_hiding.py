@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from ...editor.concealment import NOTHING_CONCEALED, Concealment
-from ...editor.document import Edge, GraphDocument
+from ...graph.concealment import NOTHING_CONCEALED, Concealment
+from ...graph.document import Edge, GraphDocument
 from .reveal import HIDDEN, Reveal
 from .tensor_timeline import OPS, TensorAnimation
 from .timeline import DisplayState

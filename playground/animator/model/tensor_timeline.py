@@ -21,10 +21,10 @@ from engine import Tensor
 from engine.autograd import topological_order
 from engine.nn import Linear, Sequential
 
-from ...editor.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
-from ...editor.document import Edge
-from ...editor.layout import layered_positions
-from ...editor.tensor_evaluate import broadcast_text
+from ...graph.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
+from ...graph.document import Edge
+from ...graph.layout import layered_positions
+from ...graph.tensor_evaluate import broadcast_text
 from ...numbers import format_number, full_number
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
 

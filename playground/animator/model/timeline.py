@@ -18,9 +18,9 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ...editor.catalog import kind
-from ...editor.document import Edge, GraphDocument
-from ...editor.evaluate import Evaluation, build_values, evaluate
+from ...graph.catalog import kind
+from ...graph.document import Edge, GraphDocument
+from ...graph.evaluate import Evaluation, build_values, evaluate
 from ...numbers import format_number, full_number
 
 

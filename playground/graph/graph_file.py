@@ -1,6 +1,7 @@
 """The graph file's shape, version 1 (scalar graphs), checked whole at the door: Qt-free.
 
-Version 2 (arrays, tensor kinds, parameters, generators) is `graph_file_v2`; `check` reads either.
+Version 2 (arrays, tensor kinds, parameters, generators) is `graph_file_v2`; `check` reads either. What
+both share (the format's name, its limits, a wire's entry) is `file_format`.
 
 A pydantic model in strict mode says what each field must be (types, ranges, limits); what the
 model cannot say (ids used twice, wires to nowhere, cycles) `GraphDocument.from_dict` checks
@@ -15,33 +16,27 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ..validation import describe, shown
 from .catalog import SCALAR_KINDS, kind  # all that version 1 holds
-
-FORMAT_NAME = "autograd-playground-graph"
-FORMAT_VERSION = 2  # the newest version this app reads; a scalar graph is still written as version 1
-SCALAR_FORMAT_VERSION = 1
-
-MAX_NODES = 2_000
-MAX_EDGES = 6_000
-MAX_SUM_INPUTS = 1_024
-MAX_TEXT = 200  # characters in an id or a label
-MAX_FILE_BYTES = 10 * 2**20
+from .file_format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MAX_EDGES,
+    MAX_NODES,
+    MAX_SUM_INPUTS,
+    MAX_TEXT,
+    DocumentFormatError,
+    EdgeEntry,
+    StrictEntry,
+)
+from .graph_file_v2 import GraphFileV2
 
 KindName = Literal[tuple(SCALAR_KINDS)]  # type: ignore[valid-type]
 
 
-class DocumentFormatError(ValueError):
-    """A graph file or dictionary that cannot be read; the message says which field and why."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
-
-
-class NodeEntry(_Strict):
+class NodeEntry(StrictEntry):
     id: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
     kind: KindName
     x: float
@@ -71,13 +66,7 @@ class NodeEntry(_Strict):
         return self
 
 
-class EdgeEntry(_Strict):
-    source: Annotated[str, Field(alias="from", min_length=1, max_length=MAX_TEXT)]
-    target: Annotated[str, Field(alias="to", min_length=1, max_length=MAX_TEXT)]
-    port: Annotated[int, Field(ge=0, le=MAX_SUM_INPUTS - 1)]
-
-
-class GraphFileV1(_Strict):
+class GraphFileV1(StrictEntry):
     format: Literal["autograd-playground-graph"]
     version: Literal[1]
     nodes: Annotated[list[NodeEntry], Field(max_length=MAX_NODES)]
@@ -103,8 +92,6 @@ def check(data: Any):
     if version > FORMAT_VERSION:
         raise DocumentFormatError(f"the file uses format version {shown(version)}, written by a newer "
                                   f"Autograd Playground; this one reads version {FORMAT_VERSION}")
-    from .graph_file_v2 import GraphFileV2
-
     try:
         return (GraphFileV1 if version == 1 else GraphFileV2).model_validate(data)
     except ValidationError as error:

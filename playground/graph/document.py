@@ -16,7 +16,8 @@ import numpy as np
 from ..numbers import format_number
 from .arrays import Generator, ValueProblem, as_array, as_leaf_value, same_value, shape_of, shape_text
 from .catalog import DEFAULT_SUM_INPUTS, kind
-from .graph_file import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError, check  # noqa: F401 - the file's names
+from .file_format import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError  # noqa: F401 - the file's names
+from .graph_file import check
 from .graph_file_v2 import document_dict, read_nodes
 from .shape_check import first_new_problem, infer_shapes
 from .shapes import ShapeError, check_params

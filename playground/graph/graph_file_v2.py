@@ -18,7 +18,7 @@ from pydantic import Field, field_validator, model_validator
 from ..validation import shown
 from .arrays import GENERATORS, Generator, ValueProblem, as_leaf_value, shape_of, shape_text
 from .catalog import ALL_KINDS, kind
-from .graph_file import (
+from .file_format import (
     FORMAT_NAME,
     MAX_EDGES,
     MAX_NODES,
@@ -26,7 +26,7 @@ from .graph_file import (
     MAX_TEXT,
     SCALAR_FORMAT_VERSION,
     EdgeEntry,
-    _Strict,
+    StrictEntry,
 )
 from .shapes import ShapeError, check_params
 
@@ -54,7 +54,7 @@ def _nested_numbers(value: Any, depth: int = 0):
     return value
 
 
-class GeneratorEntry(_Strict):
+class GeneratorEntry(StrictEntry):
     name: Literal[GENERATORS]  # type: ignore[valid-type]
     shape: Annotated[list[Annotated[int, Field(ge=1, le=4_096)]], Field(max_length=2)]
     seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None
@@ -71,7 +71,7 @@ class GeneratorEntry(_Strict):
         return self
 
 
-class NodeEntryV2(_Strict):
+class NodeEntryV2(StrictEntry):
     id: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
     kind: AllKinds
     x: float
@@ -133,7 +133,7 @@ class NodeEntryV2(_Strict):
         return self
 
 
-class GraphFileV2(_Strict):
+class GraphFileV2(StrictEntry):
     format: Literal["autograd-playground-graph"]
     version: Literal[2]
     nodes: Annotated[list[NodeEntryV2], Field(max_length=MAX_NODES)]
