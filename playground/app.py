@@ -26,14 +26,14 @@ from .animator.panel import AnimatorPanel
 from .dock_share import DockShare
 from .editor.panel import EditorPanel
 from .file_kinds import ReadFile, read_any
-from .files import FileFormatError, without_file_name, write_atomic
+from .files.disk import FileFormatError, without_file_name, write_atomic
+from .files.paths import EXAMPLES
 from .graph.document import DocumentFormatError, GraphDocument
 from .graph.export_code import to_python
 from .graph.file_io import load_document, save_document
 from .learn.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .panel_tabs import PanelTabs
-from .paths import EXAMPLES
 from .status_bar import StatusBar
 from .theme import apply_theme
 from .training.panel import TrainingPanel

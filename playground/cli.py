@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import __version__, qt_platform
 from .file_kinds import read_any
-from .files import FileFormatError, without_file_name
+from .files.disk import FileFormatError, without_file_name
 
 DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
                "the backward pass, train a small network.")
@@ -72,8 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(missing, file=sys.stderr)
             return 1
     from .app import APP_NAME, MainWindow
-    from .errors import ExceptionReporter, configure_logging
     from .gc_pauses import freeze_startup_objects
+    from .widgets.errors import ExceptionReporter, configure_logging
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)

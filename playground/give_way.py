@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from .editor.view import FIT_MARGIN
-from .errors import report_handled
+from .widgets.errors import report_handled
 
 WANTED_ZOOM = 0.9  # the graph beside its panels at nearly its natural size; less, and panels give way
 READABLE_ZOOM = 0.8  # the editor's smallest automatic zoom: text stays readable

@@ -105,7 +105,7 @@ def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), const
                                         inputs=inputs, parameters=parameters, constants=constants)
     app, loop_elsewhere = _application(_ipython())
     from .app import MainWindow
-    from .errors import ExceptionReporter
+    from .widgets.errors import ExceptionReporter
 
     window = MainWindow()
     if document is None:

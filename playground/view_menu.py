@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QActionGroup, QKeySequence
 
 from .editor.view import ZOOM_STEP
-from .errors import report_handled
+from .widgets.errors import report_handled
 
 
 class ViewMenu(QObject):

@@ -53,7 +53,7 @@ def run_installed(site: Path, code: str) -> str:
 
 def test_the_installed_copy_finds_its_examples_and_runs_the_command(installed):
     assert (installed / "playground" / "resources" / "examples" / "neuron.json").exists()
-    where = run_installed(installed, "import playground.paths as p; print(p.EXAMPLES.is_dir(), p.EXAMPLES)")
+    where = run_installed(installed, "import playground.files.paths as p; print(p.EXAMPLES.is_dir(), p.EXAMPLES)")
     assert where.startswith(f"True {installed}")
     version = run_installed(installed, "from playground.cli import main; main(['x', '--version'])")
     assert version.startswith("autograd-playground ")

@@ -13,7 +13,7 @@ from pathlib import Path
 from PIL import Image
 from PySide6.QtGui import QImage
 
-from ..files import atomic_path
+from ..files.disk import atomic_path
 
 LAST_FRAME_HOLD = 4  # the last frame stays up this many frame durations before the GIF loops
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QDir, QObject, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from ..errors import guarded
+from ..widgets.errors import guarded
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
 from .frame_image import render_frame
 from .model.timeline import Timeline

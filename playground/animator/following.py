@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer
 
-from ..errors import guarded
 from ..graph.document import Change, GraphDocument
+from ..widgets.errors import guarded
 from .follower import DocumentFollower
 from .model.timeline import maths_of
 

@@ -17,7 +17,7 @@ import numpy as np
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from ..errors import report_handled
+from ..widgets.errors import report_handled
 from .model.editor_tensors import document_tensors
 from .model.forward_timeline import ForwardAnimation, inputs_of, work_of_graph, work_of_network
 from .model.tensor_forward import TensorForwardAnimation, index_text, tensor_inputs

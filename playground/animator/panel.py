@@ -17,9 +17,9 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..editor.view import GraphView
-from ..errors import guarded, report_handled
 from ..graph.concealment import NOTHING_CONCEALED
 from ..graph.document import GraphDocument
+from ..widgets.errors import guarded, report_handled
 from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, legend_html
 from .controls import PlaybackControls

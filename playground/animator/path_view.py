@@ -10,9 +10,9 @@ scalar paths (an edge carries a Jacobian there).
 from __future__ import annotations
 
 from ..editor.path_list import PathHighlighter, PathListBox
-from ..errors import report_handled
 from ..graph.concealment import NOTHING_CONCEALED
 from ..graph.why_gradient import why_gradient
+from ..widgets.errors import report_handled
 from .model.forward_hiding import ForwardReveal
 from .model.forward_timeline import ForwardAnimation
 from .model.hiding import editor_concealment

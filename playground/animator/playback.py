@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from ..errors import guarded
+from ..widgets.errors import guarded
 from .keys import PlaybackKeys
 from .player import Player, speed_text
 

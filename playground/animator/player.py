@@ -6,7 +6,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 
 SPEEDS: tuple[float | None, ...] = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, None)  # steps per second; None: fastest
 DEFAULT_SPEED_INDEX = 2  # 1 step per second

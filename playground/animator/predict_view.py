@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout
 
-from ..errors import guarded
+from ..widgets.errors import guarded
 from .model.predict import AnswerError, PredictQuiz
 
 RIGHT_STYLE = "color: #1b7a3a;"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel
 
-from ..elided_label import ElidedLabel
+from ..widgets.elided_label import ElidedLabel
 from .step_panel import StepPanel
 
 SEPARATOR = "  ·  "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 
 from ..editor.view import MIN_ZOOM, GraphView
-from ..errors import report_handled
+from ..widgets.errors import report_handled
 from .scene import AnimatorScene
 
 MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap

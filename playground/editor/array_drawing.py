@@ -14,8 +14,8 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 
-from ..numbers import format_number
-from ..training.model.colours import diverging_lut, rgb_words
+from ..common.colours import diverging_lut, rgb_words
+from ..common.numbers import format_number
 from .style import pixel_font
 
 INLINE_SIDE = 4  # up to 4×4 elements are written out; more become a heat map

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QMenu, QWidget
 
-from ..errors import guarded
+from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
 from .scene_part import ScenePart

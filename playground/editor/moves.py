@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QPointF, QTimer, QVariantAnimation
 
-from ..errors import guarded
 from ..graph import edits
 from ..graph.document import GraphDocument
+from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
 from .scene_part import ScenePart

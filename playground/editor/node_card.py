@@ -10,12 +10,12 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
+from ..common.numbers import format_number, full_number
 from ..graph.arrays import format_array, shape_text
 from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN
 from ..graph.document import Node
 from ..graph.evaluate import NodeResult, same_numbers
-from ..numbers import format_number, full_number
 from .array_drawing import ArrayGrid, cell_texts, paint_array
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
 from .style import pixel_font

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import report_handled
+from ..common.numbers import format_number, full_number
+from ..files.validation import parse_json
 from ..give_way import GiveWay
 from ..graph import edits
 from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
@@ -36,8 +37,7 @@ from ..graph.expression import ExpressionError, parse_expression
 from ..graph.gradient_check import check_gradients
 from ..graph.layout import layered_layout
 from ..graph.why_gradient import why_gradient
-from ..numbers import format_number, full_number
-from ..validation import parse_json
+from ..widgets.errors import report_handled
 from .commands import EditCommand
 from .palette import NodePalette
 from .path_list import PathHighlighter, PathListBox

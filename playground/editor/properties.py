@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..common.numbers import format_number, full_number
 from ..graph import edits
 from ..graph.arrays import format_array
 from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from ..graph.document import GraphDocument
 from ..graph.evaluate import Evaluation
-from ..numbers import format_number, full_number
 from .commands import EditCommand
 from .tensor_properties import TensorProperties
 

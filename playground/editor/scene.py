@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import guarded
 from ..graph import edits
 from ..graph.concealment import NOTHING_CONCEALED, Concealment
 from ..graph.document import Change, Edge, GraphDocument, Node
 from ..graph.evaluate import Evaluation
 from ..graph.tensor_labels import show_tensor_texts
+from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
 from .card_scene import CardScene
 from .context_menu import ContextMenus

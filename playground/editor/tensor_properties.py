@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import guarded
+from ..common.numbers import full_number
 from ..graph import edits
 from ..graph.arrays import GENERATORS, RANDOM_GENERATORS, Generator, shape_text
 from ..graph.catalog import kind
-from ..numbers import full_number
+from ..widgets.errors import guarded
 
 MAX_SIDE = 64  # the table editor's largest side
 

@@ -11,11 +11,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem, QStyle, QWidget
 
+from ..common.numbers import format_number, full_number
 from ..graph.arrays import format_array
 from ..graph.concealment import HIDDEN
 from ..graph.document import Edge
 from ..graph.evaluate import same_number
-from ..numbers import format_number, full_number
 from .cards import CardItem
 from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 
 MAX_DIMS = 2
 MAX_ELEMENTS = 4_096

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 import networkx as nx
 import numpy as np
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .arrays import Generator, ValueProblem, as_array, as_leaf_value, same_value, shape_of, shape_text
 from .catalog import DEFAULT_SUM_INPUTS, kind
 from .file_format import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError  # noqa: F401 - the file's names

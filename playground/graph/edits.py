@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .arrays import Generator, as_leaf_value, format_array, shape_of, shape_text
 from .catalog import kind
 from .document import Edge, GraphDocument, Node

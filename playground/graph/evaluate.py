@@ -15,7 +15,7 @@ import numpy as np
 
 from engine import Value
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .arrays import format_array, same_value
 from .catalog import kind
 from .document import Edge, GraphDocument

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..files import read_json, read_text, write_atomic
+from ..files.disk import read_json, read_text, write_atomic
 from .document import GraphDocument
 from .file_format import MAX_FILE_BYTES, DocumentFormatError
 from .graph_file import check

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from ..validation import describe, shown
+from ..files.validation import describe, shown
 from .catalog import SCALAR_KINDS, kind  # all that version 1 holds
 from .file_format import (
     FORMAT_NAME,

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from ..validation import shown
+from ..files.validation import shown
 from .arrays import GENERATORS, Generator, ValueProblem, as_leaf_value, shape_of, shape_text
 from .catalog import ALL_KINDS, kind
 from .file_format import (

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine import paths as engine_paths
 
-from ..numbers import format_number, full_number
+from ..common.numbers import format_number, full_number
 from .concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from .document import Edge, GraphDocument
 from .evaluate import Evaluation

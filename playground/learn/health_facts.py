@@ -27,7 +27,7 @@ import numpy as np
 from engine import Tensor
 from engine.nn import gradient_health
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from ..training.model.session import TrainingSession, TrainingSettings
 from ..training.model.settings import CLASS_COUNTS
 

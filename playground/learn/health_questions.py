@@ -13,7 +13,7 @@ import math
 import re
 
 from ..animator.model.predict import read_number
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .health_facts import HealthFacts, decades
 from .questions import Feedback, Question
 

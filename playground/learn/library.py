@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ..paths import RESOURCES
+from ..files.paths import RESOURCES
 from .lesson import Lesson, LessonFormatError, load_lesson
 
 LESSONS = RESOURCES / "lessons"

@@ -14,10 +14,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from ..animator.follower import DocumentFollower
-from ..errors import guarded
+from ..common.numbers import format_number
 from ..graph.document import GraphDocument
 from ..graph.evaluate import evaluate
-from ..numbers import format_number
+from ..widgets.errors import guarded
 from .facts import GraphFacts
 
 

@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 
 from ..animator.model.predict import AnswerError
 from ..animator.model.timeline import maths_of
-from ..errors import guarded
 from ..graph.document import GraphDocument
+from ..widgets.errors import guarded
 from .facts import GraphFacts
 from .lesson import Lesson, LessonFormatError, load_lesson
 from .library import LESSONS, LessonLibrary, shipped_lessons

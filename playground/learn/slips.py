@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..animator.model.predict import is_close
 from ..animator.model.timeline import ChainStep, forward_formula, local_derivative_formula
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .facts import GraphFacts
 
 # Each binary operation a slip may turn into: its formula's symbol and how it computes.

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 
-from ..errors import guarded
+from ..widgets.errors import guarded
 from .driver import LessonDriver
 from .lesson import Lesson
 from .panel import LearnPanel

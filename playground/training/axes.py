@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..common.colours import MISCLASSIFIED, class_colours
 from .boundary_view import BoundaryView
 from .flow_layout import FlowLayout
-from .model.colours import MISCLASSIFIED, class_colours
 from .model.grid import FocusMap
 from .model.points import COLOUR_NAMES
 from .plot_fit import FittedPlotHolder, fitted_view

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from .model.colours import (
+from ..common.colours import (
     MISCLASSIFIED,
     class_colours,
     class_regions_rgb,

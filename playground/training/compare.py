@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .boundary_view import BoundaryView
 from .model.points import SplitData
 from .model.session import TrainingSession

@@ -11,8 +11,8 @@ from PySide6.QtCore import QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ..numbers import format_number
-from .model.colours import class_colours, pale
+from ..common.colours import class_colours, pale
+from ..common.numbers import format_number
 from .model.points import COLOUR_NAMES
 from .widgets import named
 

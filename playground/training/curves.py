@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, Qt, Slot
 from PySide6.QtGui import QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
 from .confusion import ConfusionView
 from .gradient_plot import GradientHealthPlot

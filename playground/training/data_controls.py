@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .model.settings import (
     CLASS_COUNTS,
     CLASSIFICATION_DATASETS,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 
 
 class ParameterEdit(QUndoCommand):

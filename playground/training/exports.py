@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.data import save_csv
 
-from ..files import write_atomic
+from ..files.disk import write_atomic
 from .model.network import weights_document
 from .model.points import SplitData
 from .worker import BoundaryFrame

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .axes import nice_ceiling
 from .model.gradient_log import HealthFrame
 from .widgets import named, style_plot

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..numbers import format_number, full_number
-from .model.colours import class_colours, rgb
+from ..common.colours import class_colours, rgb
+from ..common.numbers import format_number, full_number
 from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QDoubleValidator, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-from .model.colours import MISCLASSIFIED, rgb_words
+from ..common.colours import MISCLASSIFIED, rgb_words
 from .model.neuron_images import NeuronImages
 from .widgets import named
 

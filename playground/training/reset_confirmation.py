@@ -16,7 +16,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QSettings, Signal, Slot
 from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .widgets import named
 
 ASK_KEY = "training/confirmReset"

@@ -10,8 +10,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
-from ..errors import guarded
-from ..files import write_atomic
+from ..files.disk import write_atomic
+from ..widgets.errors import guarded
 from .model.export_script import training_script
 from .model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 

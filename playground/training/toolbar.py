@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
-from ..numbers import format_number
+from ..common.numbers import format_number
 from .flow_layout import FlowLayout
 from .model.session import Metrics, epoch_text
 from .stop_controls import StopControls

@@ -7,8 +7,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from ..numbers import format_number
-from .model.colours import strong_diverging_lut
+from ..common.colours import strong_diverging_lut
+from ..common.numbers import format_number
 from .widgets import named
 
 BAR_HEIGHT = 12  # pixels of colour; the numbers go under it

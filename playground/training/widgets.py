@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..elided_label import ElidedLabel  # noqa: F401 - where the training panel has always found it
+from ..widgets.elided_label import ElidedLabel  # noqa: F401 - where the training panel has always found it
 
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.

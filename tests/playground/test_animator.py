@@ -21,11 +21,11 @@ from playground.animator.colors import STATE_COLORS, WRONG_COLOR
 from playground.animator.model.timeline import NodeState
 from playground.animator.panel import START_TEXT, AnimatorPanel
 from playground.animator.player import SPEEDS
-from playground.files import NEW_FILE_MODE
+from playground.common.numbers import format_number
+from playground.files.disk import NEW_FILE_MODE
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
 from playground.graph.expression import parse_expression
-from playground.numbers import format_number
 from playground.training.model.session import TrainingSession, TrainingSettings, network_snapshot
 
 TRACED = "a=2; b=3; c=4; d=5; L=((a*b)+c)*(a+d)"

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, Q
 
 from playground.app import MainWindow
 from playground.editor.view import READABLE_ZOOM
-from playground.errors import ExceptionReporter
 from playground.graph.document import GraphDocument
+from playground.widgets.errors import ExceptionReporter
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ from playground.editor.commands import EditCommand
 from playground.editor.palette import NodePalette
 from playground.editor.scene import GraphScene
 from playground.editor.view import MAX_ZOOM, MIN_ZOOM, GraphView
-from playground.errors import ExceptionReporter
 from playground.graph import edits
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
+from playground.widgets.errors import ExceptionReporter
 
 LEFT, NO_BUTTON, NO_MODIFIER = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
 

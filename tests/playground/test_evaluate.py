@@ -7,9 +7,9 @@ import math
 import pytest
 
 from engine import Value
+from playground.common.numbers import format_number, full_number
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
-from playground.numbers import format_number, full_number
 
 
 def build(nodes, edges, output=None) -> GraphDocument:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from playground.file_kinds import read_any
-from playground.files import FileFormatError
+from playground.files.disk import FileFormatError
 from playground.graph.document import GraphDocument
 from playground.graph.evaluate import evaluate
 from playground.graph.file_io import save_document

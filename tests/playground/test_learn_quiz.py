@@ -13,10 +13,10 @@ from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton
 
 from playground.app import MainWindow
+from playground.common.numbers import format_number
 from playground.learn.facts import GraphFacts
 from playground.learn.lesson import load_lesson, parse_lesson, placeholder_names
 from playground.learn.markup import to_html
-from playground.numbers import format_number
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))

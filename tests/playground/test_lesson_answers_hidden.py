@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QApplication
 from playground.animator.model.forward_timeline import dotted, pretty
 from playground.animator.model.tensor_timeline import describe
 from playground.animator.model.timeline import maths_of
+from playground.common.numbers import format_number, full_number
 from playground.graph.arrays import format_array
 from playground.learn.facts import GraphFacts
 from playground.learn.lesson import load_lesson
-from playground.numbers import format_number, full_number
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playground.file_kinds import read_any
-from playground.files import FileFormatError
+from playground.files.disk import FileFormatError
 from playground.learn.lesson import LessonFormatError, load_lesson
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"

@@ -3,7 +3,7 @@ diagram used to make itself, for the theme the panel asked for."""
 
 import numpy as np
 
-from playground.training.model.colours import class_colours, map_rgb, probability_contrast, rgb_words, tint_rgb
+from playground.common.colours import class_colours, map_rgb, probability_contrast, rgb_words, tint_rgb
 from playground.training.model.network import parameter_name
 from playground.training.model.neuron_images import neuron_images
 from playground.training.model.session import TrainingSession

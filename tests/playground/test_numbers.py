@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from playground.numbers import format_number, full_number
+from playground.common.numbers import format_number, full_number
 
 
 @pytest.mark.parametrize("x, shown", [

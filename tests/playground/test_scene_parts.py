@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from playground.editor.scene import GraphScene
 from playground.editor.view import GraphView
-from playground.errors import ExceptionReporter
 from playground.graph.document import Edge, GraphDocument, Node
+from playground.widgets.errors import ExceptionReporter
 
 
 def small_document() -> GraphDocument:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from playground.file_kinds import read_any
-from playground.files import FileFormatError
+from playground.files.disk import FileFormatError
 from playground.training.model.setup_file import SetupFormatError, from_dict, from_text, restore, to_dict, to_text
 from tests.json_damage import damaged
 

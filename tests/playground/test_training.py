@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollArea, QStyle
 
 from engine.data import load_csv
-from playground.numbers import format_number
+from playground.common.numbers import format_number
 from playground.training.compare import CompareDialog
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import Change

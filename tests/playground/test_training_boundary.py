@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 
-from playground.training.model.colours import probability_lut
+from playground.common.colours import probability_lut
 from playground.training.model.grid import PlaneGrid
 from playground.training.model.points import square_extent
 from playground.training.model.session import TrainingSession

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
-from playground.numbers import full_number
+from playground.common.numbers import full_number
 from playground.training.network_view import SQUARE_MIN
 from playground.training.panel import TrainingPanel
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from playground.common.colours import map_rgb, strong_diverging_lut
 from playground.training.boundary_plot import BoundaryColumn
-from playground.training.model.colours import map_rgb, strong_diverging_lut
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
 

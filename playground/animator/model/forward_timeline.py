@@ -24,9 +24,9 @@ import numpy as np
 
 from engine import Tensor, forward_steps
 
+from ...common.numbers import format_number, full_number
 from ...graph.document import GraphDocument
 from ...graph.evaluate import evaluate
-from ...numbers import format_number, full_number
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline, build_timeline, forward_formula, terms
 
 HIDDEN = "?"  # what a quiz prints in place of a number it asks for

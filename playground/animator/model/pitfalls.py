@@ -22,9 +22,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from ...common.numbers import format_number
 from ...graph.document import GraphDocument
 from ...graph.evaluate import Evaluation, build_values, evaluate
-from ...numbers import format_number
 from .timeline import BackwardPass, ChainStep, engine_steps
 
 

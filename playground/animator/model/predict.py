@@ -13,7 +13,7 @@ import math
 import operator
 from dataclasses import dataclass
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 from .timeline import ChainStep, Timeline
 
 RELATIVE_TOLERANCE = 5e-3  # an answer within 0.5% is right (people round what they compute)

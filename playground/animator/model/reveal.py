@@ -20,8 +20,8 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 
+from ...common.numbers import full_number
 from ...graph.document import GraphDocument
-from ...numbers import full_number
 from .timeline import DisplayState, Frame, Timeline, forward_formula, local_derivative_formula, terms
 
 HIDDEN = "?"

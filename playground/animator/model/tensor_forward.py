@@ -22,8 +22,8 @@ import numpy as np
 from engine import Tensor, forward_steps
 from engine.autograd import topological_order
 
+from ...common.numbers import format_number
 from ...graph.document import GraphDocument
-from ...numbers import format_number
 from .editor_tensors import document_tensors
 from .forward_timeline import dotted, inputs_of, work_of_tensors
 from .tensor_timeline import (

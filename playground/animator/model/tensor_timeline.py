@@ -21,11 +21,11 @@ from engine import Tensor
 from engine.autograd import topological_order
 from engine.nn import Linear, Sequential
 
+from ...common.numbers import format_number, full_number
 from ...graph.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP
 from ...graph.document import Edge
 from ...graph.layout import layered_positions
 from ...graph.tensor_evaluate import broadcast_text
-from ...numbers import format_number, full_number
 from .timeline import DisplayState, DisplayTracker, Frame, NodeState, Timeline
 
 TENSOR_CARD_WIDTH = 150.0

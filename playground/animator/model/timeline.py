@@ -18,10 +18,10 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ...common.numbers import format_number, full_number
 from ...graph.catalog import kind
 from ...graph.document import Edge, GraphDocument
 from ...graph.evaluate import Evaluation, build_values, evaluate
-from ...numbers import format_number, full_number
 
 
 class NodeState(Enum):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 
 CHECK_EVERY = 10            # steps between two looks
 PATIENCE = 200              # steps a stall lasts before it is reported

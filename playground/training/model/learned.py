@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 
 TRAIN_ACCURACY = 0.99   # a share of the training points right
 TRAIN_R2 = 0.9          # a regression's: R² on the training points (noise keeps it below 1)

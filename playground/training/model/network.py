@@ -19,7 +19,7 @@ from engine.nn import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Ta
 from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
 from engine.train import classification_loss
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
 

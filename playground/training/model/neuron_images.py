@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .colours import class_colours, map_rgb, map_words, probability_contrast, rgb_words, tint_rgb
+from ...common.colours import class_colours, map_rgb, map_words, probability_contrast, rgb_words, tint_rgb
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from engine.train import (
     train,
 )
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 from .contour import contour_segments
 from .gradient_log import GradientLog, HealthFrame
 from .grid import PlaneDrawing, PlaneGrid

@@ -23,8 +23,8 @@ import numpy as np
 
 from engine import Tensor
 
-from ...files import read_json, read_text, write_atomic
-from ...validation import parse_json
+from ...files.disk import read_json, read_text, write_atomic
+from ...files.validation import parse_json
 from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
 from .session import TrainingSession

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ...validation import describe, shown
+from ...files.validation import describe, shown
 from .settings import (
     ACTIVATIONS,
     DATASETS,

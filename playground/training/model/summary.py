@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from ...numbers import format_number
+from ...common.numbers import format_number
 from .session import Metrics, epoch_text, percent
 
 READOUT_INTERVAL_S = 0.1  # while training runs, the readouts change at most ten times a second

@@ -9,6 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # playground/, this module being in playground/files/
 RESOURCES = _PACKAGE / "resources" if (_PACKAGE / "resources").is_dir() else _PACKAGE.parent / "resources"
 EXAMPLES = RESOURCES / "examples"

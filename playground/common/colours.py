@@ -1,5 +1,5 @@
-"""The training panel's colours, as numbers (no Qt): the classes, the diverging map of a neuron or a
-probability, and the shaded class regions, each for the light and the dark theme.
+"""The app's data colours, as numbers (no Qt): the classes, the diverging map of a neuron, a probability or
+an array's elements, and the shaded class regions, each for the light and the dark theme.
 
 Classes take the Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), chosen to stay
 distinct for the common colour-vision deficiencies; its first two, orange and blue, are also the
