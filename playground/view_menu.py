@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QActionGroup, QKeySequence
 
-from .editor.view import ZOOM_STEP
+from .canvas.view import ZOOM_STEP
 from .widgets.errors import report_handled
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolButton, QVBoxLayout, QWidget
 
-from ..give_way import GiveWay
+from ..canvas.give_way import GiveWay
 from .colors import legend_html
 from .forward_view import ForwardView
 from .path_view import AnimatorPaths

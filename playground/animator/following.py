@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QTimer
 
+from ..canvas.follower import DocumentFollower
 from ..graph.document import Change, GraphDocument
 from ..widgets.errors import guarded
-from .follower import DocumentFollower
 from .model.timeline import maths_of
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
-from ..editor.style import LIGHT_COLORS
+from ..canvas.style import LIGHT_COLORS
 from .colors import BACKWARD_WIRE_COLOR, STATE_COLORS
 from .model.timeline import NodeState
 from .scene import AnimatorScene

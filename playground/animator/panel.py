@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..editor.view import GraphView
+from ..canvas.view import GraphView
 from ..graph.concealment import NOTHING_CONCEALED
 from ..graph.document import GraphDocument
 from ..widgets.errors import guarded, report_handled

@@ -9,7 +9,7 @@ scalar paths (an edge carries a Jacobian there).
 
 from __future__ import annotations
 
-from ..editor.path_list import PathHighlighter, PathListBox
+from ..canvas.path_list import PathHighlighter, PathListBox
 from ..graph.concealment import NOTHING_CONCEALED
 from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled

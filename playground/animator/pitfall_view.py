@@ -15,8 +15,8 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..canvas.view import GraphView
 from ..common.numbers import format_number
-from ..editor.view import GraphView
 from ..graph.document import GraphDocument
 from .model.pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
 from .model.reveal import Reveal

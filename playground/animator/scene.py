@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGraphicsScene
 
+from ..canvas.card_scene import CardScene
+from ..canvas.cards import CardItem
+from ..canvas.node_card import NodeItem
+from ..canvas.wires import WireItem
 from ..common.numbers import format_number, full_number
-from ..editor.card_scene import CardScene
-from ..editor.cards import CardItem
-from ..editor.node_card import NodeItem
-from ..editor.wires import WireItem
 from ..graph.document import Edge, GraphDocument
 from .model.tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
 from .model.timeline import is_bare_constant

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from PySide6.QtGui import QColor
 
-from ..editor.view import GraphView
+from ..canvas.view import GraphView
 from ..graph.document import Edge
 from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
 from .model.reveal import Reveal

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 
-from ..editor.view import MIN_ZOOM, GraphView
+from ..canvas.view import MIN_ZOOM, GraphView
 from ..widgets.errors import report_handled
 from .scene import AnimatorScene
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QUndoStack
 
+from ..canvas.card_scene import CardScene
 from ..graph import edits
 from ..graph.catalog import kind
 from ..graph.document import Edge, GraphDocument, Node
-from .card_scene import CardScene
 from .commands import EditCommand
 from .new_nodes import new_node
 from .scene_part import ScenePart

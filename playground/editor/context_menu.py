@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QMenu, QWidget
 
+from ..canvas.card_scene import CardScene
 from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
 from .scene_part import ScenePart
 from .value_editor import InlineValueEditor
 

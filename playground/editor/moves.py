@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QPointF, QTimer, QVariantAnimation
 
+from ..canvas.card_scene import CardScene
 from ..graph import edits
 from ..graph.document import GraphDocument
 from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
 from .scene_part import ScenePart
 
 MOVE_ANIMATION_MS = 250

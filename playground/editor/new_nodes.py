@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF
 
+from ..canvas.cards import NODE_WIDTH
+from ..canvas.node_card import node_height
 from ..graph.catalog import DEFAULT_SUM_INPUTS, kind
 from ..graph.document import GraphDocument, Node
-from .cards import NODE_WIDTH
-from .node_card import node_height
 
 _DEFAULT_LEAF = {"input": ("x", 1.0), "parameter": ("w", 0.5), "constant": ("", 1.0)}
 

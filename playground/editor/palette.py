@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QDrag, QFont, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ..graph.catalog import GROUPS, KINDS, NodeKind
-from .style import LIGHT_COLORS
+from ..canvas.style import LIGHT_COLORS, group_icon
+from ..graph.catalog import GROUPS, KINDS, NodeKind, matches
 
 KIND_MIME_TYPE = "application/x-autograd-playground-kind"
 _KIND_ROLE = Qt.ItemDataRole.UserRole
@@ -29,27 +29,6 @@ def kind_from_mime(mime: QMimeData | None) -> str | None:
         return None
     name = bytes(mime.data(KIND_MIME_TYPE)).decode("utf-8", errors="replace").strip()
     return name if name in KINDS else None
-
-
-def matches(node_kind: NodeKind, text: str) -> bool:
-    """Does a search text match this kind (name, title, group, description, symbol)?"""
-    text = text.strip().lower()
-    if not text:
-        return True
-    haystack = " ".join([node_kind.name, node_kind.title, node_kind.group, node_kind.description, node_kind.symbol])
-    return all(word in haystack.lower() for word in text.split())
-
-
-def group_icon(group: str, size: int = 12) -> QIcon:
-    pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(LIGHT_COLORS[group])
-    painter.drawRoundedRect(QRectF(1, 1, size - 2, size - 2), 3, 3)
-    painter.end()
-    return QIcon(pixmap)
 
 
 def drag_pixmap(node_kind: NodeKind) -> QPixmap:

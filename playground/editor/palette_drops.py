@@ -6,13 +6,13 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QGraphicsSceneDragDropEvent
 
+from ..canvas.card_scene import CardScene
+from ..canvas.wires import WireItem
 from ..graph import edits
 from ..graph.catalog import kind
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
 from .palette import kind_from_mime
 from .scene_part import ScenePart
-from .wires import WireItem
 
 
 class PaletteDrops(ScenePart):

@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..canvas.give_way import GiveWay
+from ..canvas.path_list import PathHighlighter, PathListBox
+from ..canvas.view import GraphView
 from ..common.numbers import format_number, full_number
 from ..files.validation import parse_json
-from ..give_way import GiveWay
 from ..graph import edits
 from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from ..graph.document import Change, Edge, GraphDocument, Node
@@ -40,10 +42,8 @@ from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled
 from .commands import EditCommand
 from .palette import NodePalette
-from .path_list import PathHighlighter, PathListBox
 from .properties import PropertiesPanel
 from .scene import GraphScene
-from .view import GraphView
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")

@@ -29,6 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..canvas.card_scene import CardScene
+from ..canvas.node_card import NodeItem
+from ..canvas.wires import PendingWireItem, WireItem
 from ..graph import edits
 from ..graph.concealment import NOTHING_CONCEALED, Concealment
 from ..graph.document import Change, Edge, GraphDocument, Node
@@ -36,14 +39,11 @@ from ..graph.evaluate import Evaluation
 from ..graph.tensor_labels import show_tensor_texts
 from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
 from .context_menu import ContextMenus
 from .moves import MoveAnimation, NodeDrag
-from .node_card import NodeItem
 from .palette_drops import PaletteDrops
 from .value_editor import InlineValueEditor
 from .wire_drag import WireDrag
-from .wires import PendingWireItem, WireItem
 
 
 class GraphScene(CardScene):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from .card_scene import CardScene
+from ..canvas.card_scene import CardScene
 
 
 class ScenePart(QObject):

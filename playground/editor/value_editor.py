@@ -14,11 +14,11 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsProxyWidget, QLineEdit
 
+from ..canvas.card_scene import CardScene
 from ..common.numbers import full_number
 from ..graph import edits
 from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
 from .scene_part import ScenePart
 
 

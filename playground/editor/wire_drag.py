@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF
 
+from ..canvas.card_scene import CardScene
+from ..canvas.cards import PortItem
+from ..canvas.wires import PendingWireItem
 from ..graph import edits
 from ..graph.document import Edge
 from .canvas_edits import CanvasEdits
-from .card_scene import CardScene
-from .cards import PortItem
 from .scene_part import ScenePart
-from .wires import PendingWireItem
 
 
 @dataclass

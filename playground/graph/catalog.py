@@ -212,3 +212,27 @@ def kind(name: str) -> NodeKind:
 
 def is_finite(x: float) -> bool:
     return math.isfinite(x)
+
+
+def matches(node_kind: NodeKind, text: str) -> bool:
+    """Does a search text match this kind (name, title, group, description, symbol)?"""
+    text = text.strip().lower()
+    if not text:
+        return True
+    haystack = " ".join([node_kind.name, node_kind.title, node_kind.group, node_kind.description, node_kind.symbol])
+    return all(word in haystack.lower() for word in text.split())
+
+
+def search_rank(node_kind: NodeKind, text: str) -> int | None:
+    """How well a search text matches a kind: 0 exact, 1 prefix, 2 in the name, 3 elsewhere; None: no match."""
+    text = text.strip().lower()
+    names = (node_kind.name.lower(), node_kind.title.lower())
+    if not text:
+        return 3
+    if text in names:
+        return 0
+    if any(name.startswith(text) for name in names):
+        return 1
+    if any(text in name for name in names):
+        return 2
+    return 3 if matches(node_kind, text) else None

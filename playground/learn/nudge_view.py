@@ -13,7 +13,7 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from ..animator.follower import DocumentFollower
+from ..canvas.follower import DocumentFollower
 from ..common.numbers import format_number
 from ..graph.document import GraphDocument
 from ..graph.evaluate import evaluate

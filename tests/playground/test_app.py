@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
 
 from playground.app import MainWindow
-from playground.editor.view import READABLE_ZOOM
+from playground.canvas.view import READABLE_ZOOM
 from playground.graph.document import GraphDocument
 from playground.widgets.errors import ExceptionReporter
 

@@ -11,10 +11,10 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QMouseEve
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from playground.canvas.view import MAX_ZOOM, MIN_ZOOM, GraphView
 from playground.editor.commands import EditCommand
 from playground.editor.palette import NodePalette
 from playground.editor.scene import GraphScene
-from playground.editor.view import MAX_ZOOM, MIN_ZOOM, GraphView
 from playground.graph import edits
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
@@ -627,7 +627,7 @@ def test_a_card_shows_the_documents_readable_name_and_follows_renumbering(make_c
 
 
 def cards_under(canvas, rect):
-    from playground.editor.cards import CardItem
+    from playground.canvas.cards import CardItem
 
     return [item for item in canvas.scene.items(rect) if isinstance(item, CardItem)]
 

@@ -1,4 +1,4 @@
-"""The panels beside the graphs give way to them (playground/give_way.py), View > Fit and Zoom act on the
+"""The panels beside the graphs give way to them (playground/canvas/give_way.py), View > Fit and Zoom act on the
 tab's graph, and a panel larger than the window scrolls in its tab (playground/panel_tabs.py)."""
 
 from __future__ import annotations

@@ -423,7 +423,7 @@ def test_f11_toggles_full_screen(window, qtbot):
 
 
 def test_presentation_mode_survives_the_editors_refit_on_resize(qtbot, settings):
-    from playground.editor.view import READABLE_ZOOM
+    from playground.canvas.view import READABLE_ZOOM
 
     window = open_window(qtbot, settings)
     child(window, QAction, "presentationZoom150").trigger()

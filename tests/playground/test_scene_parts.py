@@ -9,8 +9,8 @@ import weakref
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from playground.canvas.view import GraphView
 from playground.editor.scene import GraphScene
-from playground.editor.view import GraphView
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.widgets.errors import ExceptionReporter
 

@@ -560,7 +560,7 @@ def test_the_too_big_hint_wraps_on_a_narrow_canvas_and_is_never_cut_off(qtbot):
     from PySide6.QtCore import QRect
     from PySide6.QtWidgets import QWidget
 
-    from playground.editor.view_hint import TooBigHint
+    from playground.canvas.view_hint import TooBigHint
 
     parent = QWidget()
     qtbot.addWidget(parent)

@@ -9,9 +9,9 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QUndoStack
 from PySide6.QtWidgets import QApplication
 
+from playground.canvas.view import GraphView
 from playground.editor.properties import PropertiesPanel
 from playground.editor.scene import GraphScene
-from playground.editor.view import GraphView
 from playground.graph.arrays import Generator
 from playground.graph.catalog import KINDS, TENSOR_GROUP
 from playground.graph.document import Edge, GraphDocument, Node

@@ -9,8 +9,8 @@ import math
 import pytest
 from PySide6.QtGui import QColor, QUndoStack
 
+from playground.canvas.path_list import PATH_COLOR
 from playground.editor.panel import EditorPanel
-from playground.editor.path_list import PATH_COLOR
 from playground.graph.concealment import Concealment
 from playground.graph.document import Edge
 from playground.graph.evaluate import evaluate

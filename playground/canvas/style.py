@@ -7,7 +7,8 @@ switches theme by swapping that dict; a plain `QGraphicsScene` gets `LIGHT_COLOR
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from ..graph.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
@@ -94,3 +95,16 @@ def pixel_font(pixel_size: int, bold: bool = False, italic: bool = False) -> QFo
 def level_of_detail(painter: QPainter) -> float:
     """How much the painter scales an item: below `DETAIL_THRESHOLD` text is left out."""
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+def group_icon(group: str, size: int = 12) -> QIcon:
+    """A small rounded square in a node group's colour: the icon of a kind's group in the palette and quick search."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(LIGHT_COLORS[group])
+    painter.drawRoundedRect(QRectF(1, 1, size - 2, size - 2), 3, 3)
+    painter.end()
+    return QIcon(pixmap)

@@ -20,8 +20,8 @@ from PySide6.QtCore import QEvent, QObject, QRectF, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QWidget
 
-from .editor.view import FIT_MARGIN
-from .widgets.errors import report_handled
+from ..widgets.errors import report_handled
+from .view import FIT_MARGIN
 
 WANTED_ZOOM = 0.9  # the graph beside its panels at nearly its natural size; less, and panels give way
 READABLE_ZOOM = 0.8  # the editor's smallest automatic zoom: text stays readable
