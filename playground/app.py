@@ -31,7 +31,7 @@ from .files.paths import EXAMPLES
 from .graph.document import DocumentFormatError, GraphDocument
 from .graph.export_code import to_python
 from .graph.file_io import load_document, save_document
-from .learn.lesson import LessonFormatError
+from .learn.model.lesson import LessonFormatError
 from .learn.wiring import install_learning
 from .panel_tabs import PanelTabs
 from .status_bar import StatusBar

@@ -25,12 +25,12 @@ from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from ..animator.model.timeline import maths_of
 from ..training.model.session import TrainingSettings
-from .facts import GraphFacts, NetworkFacts
-from .health_questions import HEALTH
 from .highlight import Highlight
-from .lesson import Lesson, LessonFormatError, Step
-from .questions import Question
-from .runner import LessonRun
+from .model.facts import GraphFacts, NetworkFacts
+from .model.health_questions import HEALTH
+from .model.lesson import Lesson, LessonFormatError, Step
+from .model.questions import Question
+from .model.runner import LessonRun
 
 LOADS = ("graph", "example", "network", "build")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."

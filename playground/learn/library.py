@@ -17,7 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from ..files.paths import RESOURCES
-from .lesson import Lesson, LessonFormatError, load_lesson
+from .model.lesson import Lesson, LessonFormatError, load_lesson
 
 LESSONS = RESOURCES / "lessons"
 OPENED_KEY = "learn/opened"

@@ -18,7 +18,7 @@ from ..common.numbers import format_number
 from ..graph.document import GraphDocument
 from ..graph.evaluate import evaluate
 from ..widgets.errors import guarded
-from .facts import GraphFacts
+from .model.facts import GraphFacts
 
 
 def _signed(x: float) -> str:

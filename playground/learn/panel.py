@@ -34,13 +34,13 @@ from ..animator.model.predict import AnswerError
 from ..animator.model.timeline import maths_of
 from ..graph.document import GraphDocument
 from ..widgets.errors import guarded
-from .facts import GraphFacts
-from .lesson import Lesson, LessonFormatError, load_lesson
 from .library import LESSONS, LessonLibrary, shipped_lessons
-from .markup import inline
+from .model.facts import GraphFacts
+from .model.lesson import Lesson, LessonFormatError, load_lesson
+from .model.markup import inline
+from .model.questions import Question
+from .model.runner import LessonRun
 from .nudge_view import NudgeView
-from .questions import Question
-from .runner import LessonRun
 
 __all__ = ["LESSONS", "LearnPanel", "shipped_lessons"]
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QMessageBox
 
 from ..widgets.errors import guarded
 from .driver import LessonDriver
-from .lesson import Lesson
+from .model.lesson import Lesson
 from .panel import LearnPanel
 from .presentation import Presentation
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from playground.app import MainWindow
 from playground.graph.layout import count_crossings
-from playground.learn.lesson import load_lesson
+from playground.learn.model.lesson import load_lesson
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from engine import Value
 from playground.animator.model.predict import AnswerError
-from playground.learn.facts import NetworkFacts, NetworkSpec
-from playground.learn.lesson import (
+from playground.learn.model.facts import NetworkFacts, NetworkSpec
+from playground.learn.model.lesson import (
     FORMAT_VERSION,
     MAX_BYTES,
     LessonFormatError,
@@ -23,8 +23,8 @@ from playground.learn.lesson import (
     parse_lesson,
     with_numbers,
 )
-from playground.learn.markup import formula_html, to_html
-from playground.learn.runner import LessonRun
+from playground.learn.model.markup import formula_html, to_html
+from playground.learn.model.runner import LessonRun
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
@@ -57,8 +57,8 @@ def test_ten_lessons_ship_and_each_one_parses():
 
 
 def test_the_lesson_model_needs_no_qt():
-    code = ("import sys; import playground.learn.runner, playground.learn.lesson, playground.animator.model.pitfalls, "
-            "playground.animator.model.predict; print('PySide6' in sys.modules)")
+    code = ("import sys; import playground.learn.model.runner, playground.learn.model.lesson, "
+            "playground.animator.model.pitfalls, playground.animator.model.predict; print('PySide6' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from playground.app import MainWindow
 from playground.learn.highlight import Highlight
-from playground.learn.lesson import load_lesson
+from playground.learn.model.lesson import load_lesson
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 

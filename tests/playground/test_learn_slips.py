@@ -9,8 +9,8 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 from playground.graph.expression import parse_expression
-from playground.learn.facts import GraphFacts
-from playground.learn.questions import build_question, check
+from playground.learn.model.facts import GraphFacts
+from playground.learn.model.questions import build_question, check
 
 GRAPH = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"
 

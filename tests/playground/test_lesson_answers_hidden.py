@@ -17,8 +17,8 @@ from playground.animator.model.tensor_timeline import describe
 from playground.animator.model.timeline import maths_of
 from playground.common.numbers import format_number, full_number
 from playground.graph.arrays import format_array
-from playground.learn.facts import GraphFacts
-from playground.learn.lesson import load_lesson
+from playground.learn.model.facts import GraphFacts
+from playground.learn.model.lesson import load_lesson
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from playground.file_kinds import read_any
 from playground.files.disk import FileFormatError
-from playground.learn.lesson import LessonFormatError, load_lesson
+from playground.learn.model.lesson import LessonFormatError, load_lesson
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 BAD_LESSONS = sorted((CORPUS / "lessons").iterdir())
@@ -78,8 +78,8 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "resources" / "lessons")
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(path=st.sampled_from(SHIPPED), data=st.data())
 def test_a_lesson_with_characters_changed_anywhere_parses_and_runs_or_is_refused_with_a_line(path, data):
-    from playground.learn.lesson import parse_lesson
-    from playground.learn.runner import LessonRun
+    from playground.learn.model.lesson import parse_lesson
+    from playground.learn.model.runner import LessonRun
 
     text = path.read_text(encoding="utf-8")
     for _ in range(data.draw(st.integers(1, 4))):

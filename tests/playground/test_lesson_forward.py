@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from playground.learn.lesson import load_lesson, parse_lesson
+from playground.learn.model.lesson import load_lesson, parse_lesson
 
 LESSON = Path(__file__).resolve().parents[2] / "resources" / "lessons" / "08-forward-or-reverse.lesson"
 

@@ -14,12 +14,12 @@ from playground.animator.model.predict import AnswerError
 from playground.animator.model.tensor_hiding import TensorReveal, replay_ids, tensor_after, tensor_concealment
 from playground.graph.arrays import format_array
 from playground.graph.expression import parse_expression
-from playground.learn.build_check import check_built
-from playground.learn.lesson import LessonFormatError, parse_lesson
-from playground.learn.runner import LessonRun
-from playground.learn.tensor_answers import read_array, read_shape
-from playground.learn.tensor_facts import TensorGraphFacts
-from playground.learn.tensor_questions import check_tensor, tensor_question
+from playground.learn.model.build_check import check_built
+from playground.learn.model.lesson import LessonFormatError, parse_lesson
+from playground.learn.model.runner import LessonRun
+from playground.learn.model.tensor_answers import read_array, read_shape
+from playground.learn.model.tensor_facts import TensorGraphFacts
+from playground.learn.model.tensor_questions import check_tensor, tensor_question
 
 X = [[1, 2], [0, -1], [2, 0], [-1, 1]]
 W = [[0.5, -0.25, 0.125], [0.25, 0.75, -0.5]]
@@ -263,7 +263,7 @@ def test_the_tensor_replay_hides_the_gradient_asked_for_and_what_comes_after(fac
 def test_the_readme_states_lesson_9s_answer_as_the_engine_gives_it():
     from pathlib import Path
 
-    from playground.learn.lesson import load_lesson
+    from playground.learn.model.lesson import load_lesson
 
     root = Path(__file__).resolve().parents[2]
     lesson = load_lesson(root / "resources" / "lessons" / "09-tensor-layer.lesson")

@@ -16,8 +16,8 @@ from engine.nn.functional import binary_cross_entropy_with_logits
 from engine.tensor import Tensor
 from playground.animator.model.pitfalls import pitfall_replay
 from playground.common.numbers import format_number
-from playground.learn.facts import NetworkSpec
-from playground.learn.lesson import LessonFormatError, load_lesson, parse_lesson, with_numbers
+from playground.learn.model.facts import NetworkSpec
+from playground.learn.model.lesson import LessonFormatError, load_lesson, parse_lesson, with_numbers
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.learn.lesson import load_lesson
+from playground.learn.model.lesson import load_lesson
 from playground.training.model.session import TrainingSession, TrainingSettings
 
 LESSON = load_lesson(Path(__file__).resolve().parents[2] / "resources" / "lessons" / "07-training.lesson")

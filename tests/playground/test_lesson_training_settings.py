@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from playground.learn.lesson import LessonFormatError, parse_lesson
+from playground.learn.model.lesson import LessonFormatError, parse_lesson
 from playground.training.model.settings import TrainingSettings
 
 HEAD = "autograd-playground-lesson 1\ntitle: Regression\n\n"

@@ -14,10 +14,10 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QScrollArea
 
 from engine.nn import Linear
-from playground.learn.health_facts import health_facts
-from playground.learn.health_questions import check_health, health_question
-from playground.learn.lesson import LessonFormatError, load_lesson, parse_lesson
-from playground.learn.runner import LessonRun
+from playground.learn.model.health_facts import health_facts
+from playground.learn.model.health_questions import check_health, health_question
+from playground.learn.model.lesson import LessonFormatError, load_lesson, parse_lesson
+from playground.learn.model.runner import LessonRun
 from playground.training.model.session import TrainingSession, TrainingSettings
 
 LESSON = load_lesson(Path(__file__).resolve().parents[2] / "resources" / "lessons" / "10-vanishing-gradients.lesson")

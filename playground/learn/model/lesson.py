@@ -36,12 +36,12 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import NoReturn
 
-from ..animator.model.forward_timeline import inputs_of
-from ..files.paths import EXAMPLES
-from ..graph.document import DocumentFormatError, GraphDocument
-from ..graph.expression import ExpressionError, parse_expression
-from ..graph.file_io import load_document
-from ..training.model.session import TrainingSettings
+from ...animator.model.forward_timeline import inputs_of
+from ...files.paths import EXAMPLES
+from ...graph.document import DocumentFormatError, GraphDocument
+from ...graph.expression import ExpressionError, parse_expression
+from ...graph.file_io import load_document
+from ...training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
 from .health_facts import ASKABLE, health_facts, health_number, is_health_name
 from .tensor_facts import TensorGraphFacts, graph_facts

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..animator.model.forward_timeline import ForwardAnimation, dotted, pretty
-from ..animator.model.predict import is_close, read_number
-from ..animator.model.timeline import forward_formula, local_derivative_formula
-from ..common.numbers import format_number
+from ...animator.model.forward_timeline import ForwardAnimation, dotted, pretty
+from ...animator.model.predict import is_close, read_number
+from ...animator.model.timeline import forward_formula, local_derivative_formula
+from ...common.numbers import format_number
 from .facts import GraphFacts
 from .slips import Slip, diagnose, slips
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import re
 
-from ..animator.model.predict import read_number
-from ..common.numbers import format_number
+from ...animator.model.predict import read_number
+from ...common.numbers import format_number
 from .health_facts import HealthFacts, decades
 from .questions import Feedback, Question
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..animator.model.predict import is_close
-from ..animator.model.timeline import ChainStep, forward_formula, local_derivative_formula
-from ..common.numbers import format_number
+from ...animator.model.predict import is_close
+from ...animator.model.timeline import ChainStep, forward_formula, local_derivative_formula
+from ...common.numbers import format_number
 from .facts import GraphFacts
 
 # Each binary operation a slip may turn into: its formula's symbol and how it computes.

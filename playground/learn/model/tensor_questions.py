@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..animator.model.predict import is_close
-from ..graph.arrays import format_array, shape_text
-from ..graph.tensor_evaluate import broadcast_axes, broadcast_text
+from ...animator.model.predict import is_close
+from ...graph.arrays import format_array, shape_text
+from ...graph.tensor_evaluate import broadcast_axes, broadcast_text
 from .questions import GRADIENT_RULES, Feedback, Question
 from .tensor_answers import read_array, read_shape
 from .tensor_facts import TensorGraphFacts

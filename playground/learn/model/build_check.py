@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..graph.arrays import shape_text
-from ..graph.catalog import kind
-from ..graph.document import GraphDocument
+from ...graph.arrays import shape_text
+from ...graph.catalog import kind
+from ...graph.document import GraphDocument
 from .questions import Question
 
 COMMUTATIVE = ("add", "mul")  # XW + b or b + XW: the same layer

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..animator.model.editor_tensors import document_animation
-from ..animator.model.tensor_hiding import replay_ids
-from ..animator.model.tensor_timeline import TensorAnimation
-from ..graph.arrays import format_array, shape_text
-from ..graph.document import GraphDocument
-from ..graph.evaluate import evaluate
+from ...animator.model.editor_tensors import document_animation
+from ...animator.model.tensor_hiding import replay_ids
+from ...animator.model.tensor_timeline import TensorAnimation
+from ...graph.arrays import format_array, shape_text
+from ...graph.document import GraphDocument
+from ...graph.evaluate import evaluate
 from .facts import GraphFacts
 
 _SUFFIXES = (".grad.shape", ".shape", ".size", ".grad")

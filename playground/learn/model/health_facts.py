@@ -27,9 +27,9 @@ import numpy as np
 from engine import Tensor
 from engine.nn import gradient_health
 
-from ..common.numbers import format_number
-from ..training.model.session import TrainingSession, TrainingSettings
-from ..training.model.settings import CLASS_COUNTS
+from ...common.numbers import format_number
+from ...training.model.session import TrainingSession, TrainingSettings
+from ...training.model.settings import CLASS_COUNTS
 
 PREFIX = "health."
 # The settings the gradient at the initial weights depends on: a lesson that states these numbers names

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from ..animator.model.predict import AnswerError, read_number
+from ...animator.model.predict import AnswerError, read_number
 
 MAX_LENGTH = 4_000  # a 4×3 gradient typed in full is about 120 characters
 MAX_ELEMENTS = 64
