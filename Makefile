@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 # On an X11 desktop, Qt's xcb plugin needs a few system libraries: installed here when we are root,
 # else the check names the one apt-get command that adds them.
 run: $(STAMP)
-	$(VPY) -m playground.qt_platform --install
+	$(VPY) -m playground.shell.qt_platform --install
 	$(VPY) main.py
 
 test: $(STAMP)

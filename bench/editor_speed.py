@@ -29,12 +29,12 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QImage, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from playground.app import MainWindow  # noqa: E402
 from playground.editor.commands import EditCommand  # noqa: E402
 from playground.editor.moves import MOVE_ANIMATION_MS  # noqa: E402
 from playground.graph import edits  # noqa: E402
 from playground.graph.expression import parse_expression  # noqa: E402
 from playground.graph.layout import layered_layout  # noqa: E402
+from playground.shell.main_window import MainWindow  # noqa: E402
 
 NODES = int(sys.argv[1]) if len(sys.argv) > 1 else 500
 # A layer-like tensor graph of 21 nodes, every array 64 x 64 (or 64), as a person would type it.

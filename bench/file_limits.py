@@ -23,10 +23,10 @@ from _random_graphs import random_graph  # noqa: E402  (beside this script)
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from playground.app import MainWindow  # noqa: E402
 from playground.graph.file_io import save_document  # noqa: E402
 from playground.graph.graph_file import MAX_NODES  # noqa: E402
 from playground.graph.layout import layered_layout  # noqa: E402
+from playground.shell.main_window import MainWindow  # noqa: E402
 from playground.training.model.settings import MAX_POINTS, TrainingSettings  # noqa: E402
 from playground.training.model.setup_file import TrainingSetup, save_setup  # noqa: E402
 

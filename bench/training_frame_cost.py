@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from training_speed import run_until  # noqa: E402
 
-from playground.gc_pauses import freeze_startup_objects  # noqa: E402
+from playground.shell.gc_pauses import freeze_startup_objects  # noqa: E402
 from playground.training.panel import TrainingPanel  # noqa: E402
 
 FRAMES = 120

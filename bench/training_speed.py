@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from playground.gc_pauses import freeze_startup_objects  # noqa: E402
+from playground.shell.gc_pauses import freeze_startup_objects  # noqa: E402
 from playground.training.panel import TrainingPanel  # noqa: E402
 
 ACCURACY_TARGET, ACCURACY_SECONDS = 0.97, 3.0

@@ -8,8 +8,8 @@ __version__ = "0.2.0"
 
 
 def show(*args, **kwargs):
-    """Open the app on the graph of an `engine.Value` (or a list of them); see `playground.show_graph.show`."""
-    from .show_graph import show as _show
+    """Open the app on the graph of an `engine.Value` (or a list of them); see `playground.shell.show_graph.show`."""
+    from .shell.show_graph import show as _show
 
     return _show(*args, **kwargs)
 

@@ -1,5 +1,5 @@
 """``python -m playground``: the same as the ``autograd-playground`` command."""
 
-from .cli import main
+from .shell.cli import main
 
 raise SystemExit(main())

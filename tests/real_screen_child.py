@@ -30,7 +30,7 @@ def settle(app: QApplication, seconds: float) -> None:
 def main() -> int:
     request = json.loads(sys.argv[1])
     app = QApplication([sys.argv[0]])
-    from playground.app import APP_NAME, MainWindow
+    from playground.shell.main_window import APP_NAME, MainWindow
 
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)

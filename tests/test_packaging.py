@@ -28,7 +28,7 @@ def test_metadata_is_fit_for_an_index():
     assert project["description"] and project["requires-python"] == ">=3.11"
     assert any(c.startswith("Programming Language :: Python :: 3.11") for c in project["classifiers"])
     assert "urls" not in project  # none invented
-    assert project["scripts"]["autograd-playground"] == "playground.cli:main"
+    assert project["scripts"]["autograd-playground"] == "playground.shell.cli:main"
 
 
 @pytest.fixture(scope="module")
@@ -55,5 +55,5 @@ def test_the_installed_copy_finds_its_examples_and_runs_the_command(installed):
     assert (installed / "playground" / "resources" / "examples" / "neuron.json").exists()
     where = run_installed(installed, "import playground.files.paths as p; print(p.EXAMPLES.is_dir(), p.EXAMPLES)")
     assert where.startswith(f"True {installed}")
-    version = run_installed(installed, "from playground.cli import main; main(['x', '--version'])")
+    version = run_installed(installed, "from playground.shell.cli import main; main(['x', '--version'])")
     assert version.startswith("autograd-playground ")

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
-from playground.app import MainWindow
+from playground.shell.main_window import MainWindow
 from playground.training.panel import TrainingPanel
 
 WAIT = 20_000  # ms: the worker's first picture on a busy machine

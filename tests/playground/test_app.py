@@ -15,9 +15,9 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton, QStatusBar, QTableWidget, QTabWidget
 
-from playground.app import MainWindow
 from playground.canvas.view import READABLE_ZOOM
 from playground.graph.document import GraphDocument
+from playground.shell.main_window import MainWindow
 from playground.widgets.errors import ExceptionReporter
 
 
@@ -480,7 +480,7 @@ def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_
 
 
 def test_a_first_window_takes_most_of_a_big_screen_and_never_more_than_the_screen():
-    from playground.window_size import first_window_size, opens_maximized
+    from playground.shell.window_size import first_window_size, opens_maximized
 
     assert first_window_size(QSize(1920, 1050)) == QSize(1632, 892)
     assert first_window_size(QSize(3840, 2100)) == QSize(1800, 1100)

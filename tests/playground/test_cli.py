@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import playground
-from playground import cli
+from playground.shell import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 NEURON = ROOT / "resources" / "examples" / "neuron.json"
@@ -27,7 +27,7 @@ def command(*args, env_extra=None, **kwargs):
 
 def test_the_installed_command_is_the_same_as_python_m_playground():
     scripts = {ep.name: ep.value for ep in entry_points(group="console_scripts")}
-    assert scripts.get("autograd-playground") == "playground.cli:main"
+    assert scripts.get("autograd-playground") == "playground.shell.cli:main"
 
 
 def test_help_says_what_the_command_takes():
@@ -92,7 +92,7 @@ def test_qt_options_pass_through_and_ours_are_parsed():
 
 
 def test_a_lesson_file_is_told_from_a_graph_by_its_content(tmp_path):
-    from playground.file_kinds import read_any
+    from playground.shell.file_kinds import read_any
 
     lesson = ROOT / "resources" / "lessons" / "02-chain-rule.lesson"
     copy = tmp_path / "chain.txt"  # the name says nothing: the content does
@@ -113,7 +113,7 @@ def test_a_broken_lesson_stops_the_command_with_its_line(tmp_path):
 
 
 def test_a_training_setup_is_told_from_a_graph_by_its_content(tmp_path):
-    from playground.file_kinds import read_any
+    from playground.shell.file_kinds import read_any
     from playground.training.model.settings import TrainingSettings
     from playground.training.model.setup_file import TrainingSetup, save_setup
 

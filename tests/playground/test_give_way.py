@@ -1,5 +1,5 @@
 """The panels beside the graphs give way to them (playground/canvas/give_way.py), View > Fit and Zoom act on the
-tab's graph, and a panel larger than the window scrolls in its tab (playground/panel_tabs.py)."""
+tab's graph, and a panel larger than the window scrolls in its tab (playground/shell/panel_tabs.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QScrollArea
 
-from playground.app import MainWindow
+from playground.shell.main_window import MainWindow
 
 
 @pytest.fixture

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from playground.file_kinds import read_any
 from playground.files.disk import FileFormatError
 from playground.graph.document import GraphDocument
 from playground.graph.evaluate import evaluate
 from playground.graph.file_io import save_document
 from playground.graph.graph_file import MAX_NODES, MAX_SUM_INPUTS
+from playground.shell.file_kinds import read_any
 from tests.json_damage import damaged
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +122,7 @@ def test_file_open_of_each_bad_graph_shows_its_message_and_changes_nothing(qtbot
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
@@ -175,7 +175,7 @@ def test_a_tensor_graph_opens_in_the_editor_and_its_cards_show_the_arrays(qtbot,
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard

@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
-from playground.file_kinds import read_any
 from playground.graph.arrays import Generator
 from playground.graph.document import DocumentFormatError, Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
 from playground.graph.file_io import save_document
+from playground.shell.file_kinds import read_any
 
 
 def tensor_document() -> GraphDocument:

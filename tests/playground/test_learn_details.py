@@ -11,9 +11,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from playground.app import MainWindow
 from playground.graph.layout import count_crossings
 from playground.learn.model.lesson import load_lesson
+from playground.shell.main_window import MainWindow
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.app import MainWindow
 from playground.learn.highlight import Highlight
 from playground.learn.model.lesson import load_lesson
+from playground.shell.main_window import MainWindow
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 

@@ -12,11 +12,11 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton
 
-from playground.app import MainWindow
 from playground.common.numbers import format_number
 from playground.learn.model.facts import GraphFacts
 from playground.learn.model.lesson import load_lesson, parse_lesson, placeholder_names
 from playground.learn.model.markup import to_html
+from playground.shell.main_window import MainWindow
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playground.file_kinds import read_any
 from playground.files.disk import FileFormatError
 from playground.learn.model.lesson import LessonFormatError, load_lesson
+from playground.shell.file_kinds import read_any
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 BAD_LESSONS = sorted((CORPUS / "lessons").iterdir())
@@ -50,7 +50,7 @@ def test_file_open_of_each_bad_lesson_shows_its_message_and_changes_nothing(qtbo
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard

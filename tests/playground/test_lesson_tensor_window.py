@@ -11,8 +11,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from playground.animator.model.timeline import maths_of
-from playground.app import MainWindow
 from playground.learn.model.lesson import load_lesson
+from playground.shell.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = load_lesson(ROOT / "resources" / "lessons" / "09-tensor-layer.lesson")

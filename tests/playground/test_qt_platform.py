@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from playground import cli, qt_platform
+from playground.shell import cli, qt_platform
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ def test_the_app_stops_with_that_line_instead_of_qts_abort(monkeypatch, capsys):
 
 
 def test_the_check_runs_without_loading_qt():
-    code = ("import sys, playground.qt_platform as q; q.problem(); "
+    code = ("import sys, playground.shell.qt_platform as q; q.problem(); "
             "print(any(m.startswith('PySide6.Qt') for m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

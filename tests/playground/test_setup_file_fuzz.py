@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from playground.file_kinds import read_any
 from playground.files.disk import FileFormatError
+from playground.shell.file_kinds import read_any
 from playground.training.model.setup_file import SetupFormatError, from_dict, from_text, restore, to_dict, to_text
 from tests.json_damage import damaged
 
@@ -80,7 +80,7 @@ def test_file_open_of_each_bad_setup_shows_its_message_and_changes_nothing(qtbot
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard

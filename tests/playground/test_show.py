@@ -241,7 +241,8 @@ def test_in_ipython_show_turns_on_the_qt_event_loop_and_returns_at_once(tmp_path
     process = run_script(tmp_path, code, {"XDG_CONFIG_HOME": str(tmp_path)})
     out, err = process.communicate(timeout=120)
     lines = out.splitlines()
-    assert lines[0] == "showing" and lines[1].startswith("returned <playground.app.MainWindow"), (out, err)
+    assert lines[0] == "showing", (out, err)
+    assert lines[1].startswith("returned <playground.shell.main_window.MainWindow"), (out, err)
     assert lines[2] == "gui ['qt']" and lines[3] == "visible True t3"
 
 

@@ -167,7 +167,7 @@ def test_choosing_forward_mode_on_the_training_network_in_the_window(qtbot, tmp_
     from PySide6.QtCore import QSettings
 
     from playground.animator.forward_view import FORWARD_NETWORK_SOURCE
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)

@@ -14,7 +14,7 @@ def window(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard

@@ -95,7 +95,7 @@ def test_lesson_7_too_small_starts_fresh_and_too_large_pauses_by_itself(qtbot, t
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from playground.app import MainWindow
+    from playground.shell.main_window import MainWindow
 
     window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard

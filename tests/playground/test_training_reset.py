@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
-from playground.app import MainWindow
+from playground.shell.main_window import MainWindow
 from playground.training.panel import TrainingPanel
 
 WAIT = 20_000

@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from playground.app import MainWindow
+from playground.shell.main_window import MainWindow
 from playground.training.model.settings import TrainingSettings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from playground.app import MainWindow
+from playground.shell.main_window import MainWindow
 
 WAIT = 20_000
 

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QApplication
 
 from engine import Tensor
 
+from ..animator.model.tensor_timeline import graph_animation
+from ..graph.from_engine import document_from_values
+from ..graph.from_engine_tensors import document_from_tensors
 from . import qt_platform
-from .animator.model.tensor_timeline import graph_animation
-from .graph.from_engine import document_from_values
-from .graph.from_engine_tensors import document_from_tensors
 
 _open_windows: list = []  # windows opened without blocking: kept alive until they are closed
 _own_app: QApplication | None = None  # made here where nobody else runs Qt's loop: show() runs it each time
@@ -61,7 +61,7 @@ def _application(shell) -> tuple[QApplication, bool]:
     missing = qt_platform.problem()
     if missing:
         raise RuntimeError(missing)
-    from .app import APP_NAME
+    from .main_window import APP_NAME
 
     app = QApplication([sys.argv[0] if sys.argv and sys.argv[0] else "autograd-playground"])
     app.setApplicationName(APP_NAME)
@@ -104,8 +104,8 @@ def show(x, title: str = "Graph from Python", *, inputs=(), parameters=(), const
         document = document_from_values(list(x) if isinstance(x, (list, tuple)) else [x],
                                         inputs=inputs, parameters=parameters, constants=constants)
     app, loop_elsewhere = _application(_ipython())
-    from .app import MainWindow
-    from .widgets.errors import ExceptionReporter
+    from ..widgets.errors import ExceptionReporter
+    from .main_window import MainWindow
 
     window = MainWindow()
     if document is None:

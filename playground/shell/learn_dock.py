@@ -11,10 +11,10 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 
+from ..learn.driver import LessonDriver
+from ..learn.model.lesson import Lesson
+from ..learn.panel import LearnPanel
 from ..widgets.errors import guarded
-from .driver import LessonDriver
-from .model.lesson import Lesson
-from .panel import LearnPanel
 from .presentation import Presentation
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QActionGroup, QKeySequence
 
-from .canvas.view import ZOOM_STEP
-from .widgets.errors import report_handled
+from ..canvas.view import ZOOM_STEP
+from ..widgets.errors import report_handled
 
 
 class ViewMenu(QObject):

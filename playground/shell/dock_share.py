@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from .widgets.errors import report_handled
+from ..widgets.errors import report_handled
 
 SHARE = 0.3  # of the window's width, at most
 

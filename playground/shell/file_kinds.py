@@ -8,16 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files.disk import FileFormatError, read_json, read_text
-from .files.validation import shown
-from .graph.document import FORMAT_NAME as GRAPH_FORMAT
-from .graph.document import DocumentFormatError, GraphDocument
-from .graph.file_format import MAX_FILE_BYTES as GRAPH_FILE_BYTES
-from .learn.model.lesson import FORMAT_NAME as LESSON_FORMAT
-from .learn.model.lesson import LessonFormatError, parse_lesson
-from .training.model.setup_file import FORMAT_NAME as SETUP_FORMAT
-from .training.model.setup_file import SetupFormatError
-from .training.model.setup_file import from_dict as setup_from_dict
+from ..files.disk import FileFormatError, read_json, read_text
+from ..files.validation import shown
+from ..graph.document import FORMAT_NAME as GRAPH_FORMAT
+from ..graph.document import DocumentFormatError, GraphDocument
+from ..graph.file_format import MAX_FILE_BYTES as GRAPH_FILE_BYTES
+from ..learn.model.lesson import FORMAT_NAME as LESSON_FORMAT
+from ..learn.model.lesson import LessonFormatError, parse_lesson
+from ..training.model.setup_file import FORMAT_NAME as SETUP_FORMAT
+from ..training.model.setup_file import SetupFormatError
+from ..training.model.setup_file import from_dict as setup_from_dict
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
 from ..files.disk import write_atomic
+from ..training.model.export_script import training_script
+from ..training.model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 from ..widgets.errors import guarded
-from .model.export_script import training_script
-from .model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 
 WITH_WEIGHTS_FILTER = "Training setup with its trained weights (*.json)"
 UNTRAINED_FILTER = "Training setup, untrained (*.json)"

@@ -22,22 +22,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .animator.panel import AnimatorPanel
+from ..animator.panel import AnimatorPanel
+from ..editor.panel import EditorPanel
+from ..files.disk import FileFormatError, without_file_name, write_atomic
+from ..files.paths import EXAMPLES
+from ..graph.document import DocumentFormatError, GraphDocument
+from ..graph.export_code import to_python
+from ..graph.file_io import load_document, save_document
+from ..learn.model.lesson import LessonFormatError
+from ..training.panel import TrainingPanel
 from .dock_share import DockShare
-from .editor.panel import EditorPanel
 from .file_kinds import ReadFile, read_any
-from .files.disk import FileFormatError, without_file_name, write_atomic
-from .files.paths import EXAMPLES
-from .graph.document import DocumentFormatError, GraphDocument
-from .graph.export_code import to_python
-from .graph.file_io import load_document, save_document
-from .learn.model.lesson import LessonFormatError
-from .learn.wiring import install_learning
+from .learn_dock import install_learning
 from .panel_tabs import PanelTabs
 from .status_bar import StatusBar
 from .theme import apply_theme
-from .training.panel import TrainingPanel
-from .training.setup_actions import install_setup_actions
+from .training_setups import install_setup_actions
 from .view_menu import ViewMenu
 from .window_size import first_window
 

@@ -9,7 +9,7 @@ cause was. ``ldd`` on the plugin names the real cause; this module maps every li
 plugin needs to the Debian/Ubuntu package that provides it, so that ``make run`` can install
 what is missing (as root) or stop with the one ``apt-get`` line that fixes it.
 
-Run ``python -m playground.qt_platform [--install]``. Nothing here imports Qt's libraries.
+Run ``python -m playground.shell.qt_platform [--install]``. Nothing here imports Qt's libraries.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def install_missing() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m playground.qt_platform",
+    parser = argparse.ArgumentParser(prog="python -m playground.shell.qt_platform",
                                      description="Check (and with --install, install) the system libraries "
                                                  "Qt's X11 platform plugin needs.")
     parser.add_argument("--install", action="store_true",

@@ -15,9 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, qt_platform
+from .. import __version__
+from ..files.disk import FileFormatError, without_file_name
+from . import qt_platform
 from .file_kinds import read_any
-from .files.disk import FileFormatError, without_file_name
 
 DESCRIPTION = ("See backpropagation happen: build a computation graph and watch its gradients, step through "
                "the backward pass, train a small network.")
@@ -71,9 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if missing:  # Qt would abort with a misleading hint: say what to install instead
             print(missing, file=sys.stderr)
             return 1
-    from .app import APP_NAME, MainWindow
+    from ..widgets.errors import ExceptionReporter, configure_logging
     from .gc_pauses import freeze_startup_objects
-    from .widgets.errors import ExceptionReporter, configure_logging
+    from .main_window import APP_NAME, MainWindow
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)

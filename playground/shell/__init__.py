@@ -1,0 +1,1 @@
+"""The shell: the main window and everything around the panels."""
