@@ -63,14 +63,14 @@ def main() -> None:
     for node_id, (x, y) in layered_layout(document).items():
         document.move_node(node_id, x, y)
     start = time.perf_counter()
-    window._set_document(document, None, "bench")  # what File > Open does after reading the file
+    window.files.set_document(document, None, "bench")  # what File > Open does after reading the file
     app.processEvents()
     paint(window)
     open_ms = 1e3 * (time.perf_counter() - start)
 
     # Auto-layout of a graph whose cards all stand at one spot: compute and push, then the glide.
     unplaced = random_graph(NODES)
-    window._set_document(unplaced, None, "bench")
+    window.files.set_document(unplaced, None, "bench")
     app.processEvents()
     start = time.perf_counter()
     window.editor.auto_layout()
@@ -126,7 +126,7 @@ def tensor_figures(app, window) -> None:
     for node_id, (x, y) in layered_layout(document).items():
         document.move_node(node_id, x, y)
     start = time.perf_counter()
-    window._set_document(document, None, "bench")
+    window.files.set_document(document, None, "bench")
     app.processEvents()
     paint(window)
     open_ms = 1e3 * (time.perf_counter() - start)

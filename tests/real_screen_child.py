@@ -30,7 +30,8 @@ def settle(app: QApplication, seconds: float) -> None:
 def main() -> int:
     request = json.loads(sys.argv[1])
     app = QApplication([sys.argv[0]])
-    from playground.shell.main_window import APP_NAME, MainWindow
+    from playground.shell.main_window import MainWindow
+    from playground.shell.names import APP_NAME
 
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)

@@ -74,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     from ..widgets.errors import ExceptionReporter, configure_logging
     from .gc_pauses import freeze_startup_objects
-    from .main_window import APP_NAME, MainWindow
+    from .main_window import MainWindow
+    from .names import APP_NAME
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)

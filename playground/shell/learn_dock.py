@@ -1,7 +1,6 @@
-"""The Learn panel in the main window: a dock beside every tab, File > Open lesson…, View > Learn
-panel, Help > Lessons, View > Presentation mode and F11. On the very first run (no saved settings)
-the dock is shown with the first lesson selected, so a new student finds it. Kept here so that the
-main window only calls `install_learning`."""
+"""The Learn panel in the main window: a dock beside every tab, File > Open lesson…, View > Learn panel,
+Help > Lessons. On the very first run (no saved settings) the dock is shown with the first lesson selected,
+so a new student finds it. Kept here so that the main window only calls `install_learning`."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from ..learn.driver import LessonDriver
 from ..learn.model.lesson import Lesson
 from ..learn.panel import LearnPanel
 from ..widgets.errors import guarded
-from .presentation import Presentation
 
 
 class Learning(QObject):
@@ -37,7 +35,6 @@ class Learning(QObject):
             self.panel.invite()
         self.dock.setVisible(window.settings.value("learn/visible", False, type=bool))
         self.driver = LessonDriver(window)
-        self.presentation = Presentation(window, window.settings)
 
         self.panel.set_document(window.document)
         self.panel.step_shown.connect(self._on_panel_step_shown)
@@ -67,9 +64,6 @@ class Learning(QObject):
         view = window.view_menu
         view.addSeparator()
         view.addAction(self.learn_action)
-        view.addAction(self.presentation.action)
-        view.addMenu(self.presentation.zoom_menu)
-        view.addAction(self.presentation.full_screen_action)
         self.help_action = QAction("&Lessons", window)
         self.help_action.setObjectName("actionHelpLessons")
         self.help_action.setToolTip("Guided lessons on backpropagation, with exercises the app checks")

@@ -61,7 +61,7 @@ def _application(shell) -> tuple[QApplication, bool]:
     missing = qt_platform.problem()
     if missing:
         raise RuntimeError(missing)
-    from .main_window import APP_NAME
+    from .names import APP_NAME
 
     app = QApplication([sys.argv[0] if sys.argv and sys.argv[0] else "autograd-playground"])
     app.setApplicationName(APP_NAME)

@@ -58,7 +58,7 @@ class SetupActions(QObject):
         try:
             save_setup(path, self.training.current_setup(with_weights))
         except (OSError, TimeoutError) as error:
-            self.window._show_error(f"{path.name} could not be saved", str(error))
+            self.window.show_error(f"{path.name} could not be saved", str(error))
             return False
         self._say(f"Saved the training setup{' with its trained weights' if with_weights else ''} to {path}")
         return True
@@ -84,7 +84,7 @@ class SetupActions(QObject):
         try:
             setup = from_text(text)
         except SetupFormatError as error:
-            self.window._show_error("The training setup could not be pasted", f"{error}. The tab is unchanged.")
+            self.window.show_error("The training setup could not be pasted", f"{error}. The tab is unchanged.")
             return False
         return self.open(setup, "the clipboard")
 
@@ -95,7 +95,7 @@ class SetupActions(QObject):
         try:
             write_atomic(path, training_script(setup.settings, data, use_torch))
         except OSError as error:
-            self.window._show_error(f"{path.name} could not be written", str(error))
+            self.window.show_error(f"{path.name} could not be written", str(error))
             return False
         self._say(f"Wrote {path}: run it with the project's Python to take the run again")
         return True
@@ -103,7 +103,7 @@ class SetupActions(QObject):
     # -- dialogs -----------------------------------------------------------------------------------------
 
     def _folder(self) -> str:
-        return str(self.window._start_folder())
+        return str(self.window.files.start_folder())
 
     @guarded
     def _on_save_triggered(self, _checked: bool = False) -> None:

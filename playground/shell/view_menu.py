@@ -10,6 +10,7 @@ from PySide6.QtGui import QActionGroup, QKeySequence
 
 from ..canvas.view import ZOOM_STEP
 from ..widgets.errors import report_handled
+from .actions import add_action
 
 
 class ViewMenu(QObject):
@@ -17,7 +18,9 @@ class ViewMenu(QObject):
         super().__init__(window)
         self.window = window
         self.menu = menu = window.menuBar().addMenu("&View")
-        action = window._action
+        def action(*args):
+            return add_action(window, *args)
+
         self.fit_action = action(menu, "&Fit", self._on_fit_triggered, "F", "actionFit")
         self.zoom_in_action = action(menu, "Zoom &in", lambda: self._zoom(ZOOM_STEP), QKeySequence.StandardKey.ZoomIn,
                                      "actionZoomIn")
@@ -27,7 +30,7 @@ class ViewMenu(QObject):
         self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L")
         menu.addSeparator()
         menu.addActions([window.editor.palette_action, window.editor.side_action, window.animator.steps_action])
-        self.minimap_action = action(menu, "&Minimap", window._on_minimap_toggled, "M", "actionMinimap")
+        self.minimap_action = action(menu, "&Minimap", window.set_minimap_visible, "M", "actionMinimap")
         self.minimap_action.setCheckable(True)
         theme_menu = menu.addMenu("&Theme")
         self.theme_group = QActionGroup(self)

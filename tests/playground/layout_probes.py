@@ -56,8 +56,8 @@ def fitted_zooms(window, settle, presentation: float | None = None) -> dict:
     closed and open: ``{"editor closed": 1.72, ...}``, and whether it was then whole. ``presentation``:
     turn presentation mode on at that zoom first, as a teacher does in a window already open."""
     if presentation is not None:
-        window.learning.presentation.set_zoom(presentation)
-        window.learning.presentation.set_on(True)
+        window.presentation.set_zoom(presentation)
+        window.presentation.set_on(True)
         settle(0.5)
     fit = window.findChild(QAction, "actionFit")
     result = {"frame": _rect(window.frameGeometry()), "available": _rect(window.screen().availableGeometry())}

@@ -188,13 +188,13 @@ def test_open_example_asks_before_dropping_unsaved_changes(window, monkeypatch):
 def test_save_and_open_round_trip_exactly(window, tmp_path):
     window.editor.build_from_expression("x=1.1; y=x*x + sin(x); z=log(y)")
     path = tmp_path / "graph.json"
-    assert window.save_to(path)
+    assert window.files.save_to(path)
     saved = window.document.to_dict()
     assert "*" not in window.windowTitle().replace("[*]", "")
-    window.open_example("neuron.json")
+    window.files.open_example("neuron.json")
     assert window.open_path(path)
     assert window.document.to_dict() == saved
-    assert window.recent_files()[0] == str(path.resolve())
+    assert window.recent.paths()[0] == str(path.resolve())
     assert json.loads(path.read_text())["version"] == 1
 
 
@@ -226,13 +226,13 @@ def test_examples_menu_opens_each_example(window):
 
 
 def test_export_png_svg_and_runnable_python(window, tmp_path, capsys):
-    window.export_image(tmp_path / "graph.png")
+    window.exports.export_image(tmp_path / "graph.png")
     image = QImage(str(tmp_path / "graph.png"))
     assert image.width() > 200 and image.height() > 100
-    window.export_image(tmp_path / "graph.svg")
+    window.exports.export_image(tmp_path / "graph.svg")
     svg = (tmp_path / "graph.svg").read_text()
     assert svg.startswith("<?xml") and "<svg" in svg
-    window.export_code(tmp_path / "graph.py")
+    window.exports.export_code(tmp_path / "graph.py")
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     runpy.run_path(str(tmp_path / "graph.py"), run_name="__main__")
     printed = capsys.readouterr().out
@@ -262,14 +262,14 @@ def test_settings_persist_theme_geometry_and_recent_files(qtbot, settings, tmp_p
     first.resize(900, 640)
     first.set_theme("dark")
     path = tmp_path / "kept.json"
-    first.save_to(path)
+    first.files.save_to(path)
     first.close()
     second = MainWindow(settings)
     second.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(second)
     assert second.settings.value("theme") == "dark"
     assert second.theme_group.checkedAction().data() == "dark"
-    assert second.recent_files() == [str(path.resolve())]
+    assert second.recent.paths() == [str(path.resolve())]
     assert [a.text() for a in second.recent_menu.actions()] == ["kept.json"]
     second.set_theme("light")
 
@@ -330,7 +330,7 @@ def test_auto_layout_is_one_undo_step(window):
 
 def test_a_new_document_is_empty_and_says_what_to_do(window):
     window.undo_stack.setClean()
-    window.new_document()
+    window.files.new_document()
     assert window.document.to_dict()["nodes"] == []
     assert "Empty graph" in window.findChild(object, "evaluationLabel").text()
     assert GraphDocument.from_dict(window.document.to_dict()).nodes == []
@@ -403,7 +403,7 @@ def test_the_graph_is_fitted_at_start_on_resize_and_on_tab_show_until_the_person
 
 def test_a_graph_too_big_to_read_whole_is_shown_from_its_inputs_at_a_readable_zoom(window, qtbot):
     window.resize(1135, 666)
-    window.open_example("two_layer.json")
+    window.files.open_example("two_layer.json")
     view = window.editor.view
     qtbot.waitUntil(lambda: view.zoom() == pytest.approx(READABLE_ZOOM))  # never smaller: the text stays readable
     shown = visible_scene_rect(view)
@@ -473,7 +473,7 @@ def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_
     assert bar.currentMessage() == long  # what was said, whole (and in the tooltip)
     shown = QStatusBar.currentMessage(bar)  # what Qt draws
     assert shown.endswith("…") and len(shown) < len(long) and bar.toolTip() == long
-    room = bar.width() - window.evaluation_label.width()
+    room = bar.width() - window.status.evaluation_label.width()
     assert bar.fontMetrics().horizontalAdvance(shown) < room
     bar.showMessage("Saved")
     assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""

@@ -22,7 +22,7 @@ def window(qtbot, tmp_path):
     window.show()
     qtbot.waitExposed(window)
     yield window
-    window.learning.presentation.set_on(False)  # the application's font is shared by every test
+    window.presentation.set_on(False)  # the application's font is shared by every test
 
 
 def action(window, name: str) -> QAction:
@@ -62,8 +62,8 @@ def test_a_panel_opened_by_hand_stays_open_until_presentation_mode_changes(windo
     window.resize(1800, 900)  # closed by hand: room does not bring it back
     qtbot.wait(50)
     assert not editor.side.isVisible() and editor.palette.isVisible()
-    window.learning.presentation.set_on(True)  # a new layout: the room decides again
-    window.learning.presentation.set_on(False)
+    window.presentation.set_on(True)  # a new layout: the room decides again
+    window.presentation.set_on(False)
     qtbot.waitUntil(lambda: editor.side.isVisible())
 
 
@@ -79,14 +79,14 @@ def test_presentation_mode_grows_the_graph_not_the_panels(window, qtbot):
     editor = window.editor
     qtbot.waitUntil(lambda: editor.side.isVisible())
     before = editor.view.zoom()
-    window.learning.presentation.set_zoom(1.5)
-    window.learning.presentation.set_on(True)
+    window.presentation.set_zoom(1.5)
+    window.presentation.set_on(True)
     # The graph wants 0.9 x 150%: the side panel (435 px at 150%) gives way; the palette leaves it that room.
     qtbot.waitUntil(lambda: not editor.side.isVisible())
     qtbot.waitUntil(lambda: editor.view.zoom() >= 0.9 * 1.5)
     assert editor.palette.isVisible()
     print(f"neuron example at 1800x900: zoom {before:.2f}, in presentation mode at 150% {editor.view.zoom():.2f}")
-    window.learning.presentation.set_on(False)
+    window.presentation.set_on(False)
     qtbot.waitUntil(lambda: editor.side.isVisible() and editor.view.zoom() == pytest.approx(before))
 
 
@@ -188,7 +188,7 @@ def test_the_learn_dock_leaves_the_tabs_most_of_a_small_window(qtbot, tmp_path):
         assert window.editor.side_button.isVisible()
         print(f"Learn dock at 150% in a 1024-wide window: {dock.width()} px")
     finally:
-        window.learning.presentation.set_on(False)  # the application's font is shared by every test
+        window.presentation.set_on(False)  # the application's font is shared by every test
 
 
 def test_selecting_a_card_already_in_view_leaves_the_fitted_graph_whole(window, qtbot):

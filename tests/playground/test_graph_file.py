@@ -128,7 +128,7 @@ def test_file_open_of_each_bad_graph_shows_its_message_and_changes_nothing(qtbot
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(window)
     shown = []
-    window._show_error = lambda title, message: shown.append((title, message))
+    window.show_error = lambda title, message: shown.append((title, message))
     before = _window_state(window)
     for path in BAD_GRAPHS:
         assert window.open_path(path) is False

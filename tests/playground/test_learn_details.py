@@ -49,7 +49,7 @@ def window(qtbot, settings, asked):
 
 
 def test_a_graph_built_from_an_expression_is_a_new_untitled_graph(window, asked):
-    assert window.open_example("neuron.json") and window.windowTitle().startswith("neuron (example)")
+    assert window.files.open_example("neuron.json") and window.windowTitle().startswith("neuron (example)")
     assert window.editor.build_from_expression("a=2; b=3; L=a*b")
     assert window.windowTitle().startswith("Untitled[*]") and window.isWindowModified()
     assert window.current_path is None
@@ -59,7 +59,7 @@ def test_a_graph_built_from_an_expression_is_a_new_untitled_graph(window, asked)
 
 
 def test_a_lesson_replacing_an_unchanged_example_asks_nothing(window, asked):
-    assert window.open_example("neuron.json")
+    assert window.files.open_example("neuron.json")
     window.learning.start("02-chain-rule")
     assert asked == [] and window.document_name.endswith("(lesson)")
 

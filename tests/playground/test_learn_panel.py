@@ -53,7 +53,7 @@ def open_window(qtbot, settings) -> MainWindow:
 def window(qtbot, settings):
     window = open_window(qtbot, settings)
     yield window
-    window.learning.presentation.set_on(False)  # the application's font is shared by every test
+    window.presentation.set_on(False)  # the application's font is shared by every test
     window.training.pause()
 
 
@@ -331,7 +331,7 @@ def test_presentation_mode_zooms_the_whole_ui_and_is_remembered(qtbot, settings)
     heading = window.animator.steps.heading
     heading_size = heading.font().pointSizeF()
     editor_zoom = window.editor.view.zoom()
-    presentation = window.learning.presentation
+    presentation = window.presentation
     child(window, QAction, "presentationZoom150").trigger()
     child(window, QAction, "presentationAction").trigger()
     try:
@@ -342,7 +342,7 @@ def test_presentation_mode_zooms_the_whole_ui_and_is_remembered(qtbot, settings)
         assert window.animator.fitting.readable_zoom == pytest.approx(0.85 * 1.5)
         window.close()
         again = open_window(qtbot, settings)  # remembered
-        assert again.learning.presentation.is_on and again.learning.presentation.factor == 1.5
+        assert again.presentation.is_on and again.presentation.factor == 1.5
         child(again, QAction, "presentationAction").trigger()
         assert QApplication.font().pointSizeF() == pytest.approx(app_size)
         assert heading.font().pointSizeF() == pytest.approx(heading_size) or not heading.isVisible()

@@ -47,7 +47,7 @@ def open_window(qtbot, settings, size=(1500, 900)) -> MainWindow:
 def window(qtbot, settings):
     window = open_window(qtbot, settings)
     yield window
-    window.learning.presentation.set_on(False)
+    window.presentation.set_on(False)
     window.training.pause()
 
 
@@ -416,7 +416,7 @@ def test_the_learn_dock_and_the_animator_fit_a_laptop_and_a_classroom_screen(win
     window.learning.start("02-chain-rule")
     window.learning.panel.next()  # an exercise: the widest the panel gets
     assert minimum_width_without_training(window) <= 1366
-    presentation = window.learning.presentation
+    presentation = window.presentation
     presentation.set_zoom(1.5)
     presentation.set_on(True)
     try:

@@ -67,7 +67,7 @@ def leaks(window, where: str) -> list[str]:
     table = editor.gradcheck_table
     checked = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
     selected = editor.properties.node_id
-    status = [window.statusBar().currentMessage(), window.evaluation_label.text(), editor.summary()]
+    status = [window.statusBar().currentMessage(), window.status.evaluation_label.text(), editor.summary()]
     for what, name, number, along in asked:
         node = id_of(document, name)
         if isinstance(number, np.ndarray):  # a tensor graph's gradient: its cards, wires and replay are other

@@ -56,7 +56,7 @@ def test_file_open_of_each_bad_lesson_shows_its_message_and_changes_nothing(qtbo
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(window)
     shown = []
-    window._show_error = lambda title, message: shown.append(title)
+    window.show_error = lambda title, message: shown.append(title)
     panel = window.learning.panel
 
     def state():

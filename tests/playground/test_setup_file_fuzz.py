@@ -86,7 +86,7 @@ def test_file_open_of_each_bad_setup_shows_its_message_and_changes_nothing(qtbot
     window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
     qtbot.addWidget(window)
     shown = []
-    window._show_error = lambda title, message: shown.append(title)
+    window.show_error = lambda title, message: shown.append(title)
     before = _tab_state(window)
     for path in BAD_SETUPS:
         assert window.open_path(path) is False

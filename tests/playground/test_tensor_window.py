@@ -53,11 +53,11 @@ def test_every_node_of_a_tensor_graph_can_be_selected_checked_copied_and_exporte
     assert np.array_equal(pasted.array, document.node(w_id).array)
 
     path = tmp_path / "graph.py"
-    window.export_code(path)
+    window.exports.export_code(path)
     namespace: dict = {}
     exec(compile(path.read_text(), str(path), "exec"), namespace)  # the script runs and computes the same loss
     image = tmp_path / "graph.png"
-    window.export_image(image)
+    window.exports.export_image(image)
     assert image.stat().st_size > 1000
 
 

@@ -1,0 +1,125 @@
+"""The editor's graph as a file: which file it is (or the example, lesson or new graph it came from), its
+name in the window's title with a mark while it has unsaved changes, and the ways it is replaced or written:
+File > New, Open example, a lesson's graph, Save, Save as. Work not saved is asked about before it goes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+
+from ..files.paths import EXAMPLES
+from ..graph.document import DocumentFormatError, GraphDocument
+from ..graph.file_io import load_document, save_document
+from .names import APP_NAME
+
+GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
+LESSON_SUFFIX = " (lesson)"
+
+
+def example_index() -> list[dict]:
+    """The examples shown under File > Open example, in menu order."""
+    try:
+        return json.loads((EXAMPLES / "index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [{"file": p.name, "title": p.stem.replace("_", " "), "description": ""}
+                for p in sorted(EXAMPLES.glob("*.json")) if p.name != "index.json"]
+
+
+class DocumentFiles(QObject):
+    def __init__(self, window: QMainWindow):
+        """``window`` is the main window: its document, undo stack, editor and recent files, its title and
+        status bar, and its two questions (`ask_save_changes`, `show_error`) that tests may answer."""
+        super().__init__(window)
+        self.window = window
+        self.current_path: Path | None = None
+        self.name = "Untitled"
+
+    @property
+    def is_clean(self) -> bool:
+        return self.window.undo_stack.isClean()
+
+    def set_document(self, document: GraphDocument, path: Path | None, name: str) -> None:
+        """Show ``document`` in the editor as the file ``path`` (None: not a file yet) called ``name``."""
+        window = self.window
+        window.document.replace_with(document)
+        window.undo_stack.clear()
+        window.undo_stack.setClean()
+        self.current_path, self.name = path, name
+        window.editor.refresh()
+        window.editor.view.fit()
+        self.update_title()
+
+    def new_document(self) -> None:
+        if self.confirm_discard():
+            self.set_document(GraphDocument(), None, "Untitled")
+
+    def open_example(self, file_name: str) -> bool:
+        try:
+            document = load_document(EXAMPLES / file_name)
+        except (OSError, DocumentFormatError) as error:
+            self.window.show_error("The example could not be opened", str(error))
+            return False
+        self.set_document(document, None, f"{Path(file_name).stem.replace('_', ' ')} (example)")
+        return True
+
+    def open_lesson_graph(self, document: GraphDocument, lesson: str) -> bool:
+        """Show a lesson step's graph, as an example is shown; unsaved work of one's own is asked about first
+        (a lesson's graph, edited or not, is the lesson's)."""
+        if not self.name.endswith(LESSON_SUFFIX) and not self.confirm_discard():
+            return False
+        self.set_document(document, None, f"{lesson}{LESSON_SUFFIX}")
+        return True
+
+    def forget_file(self) -> None:
+        """The graph shown is a new one (built from an expression), not an edit of the example, lesson or file
+        shown before: the title and the save question must not name that one, nor Save overwrite its file."""
+        self.current_path, self.name = None, "Untitled"
+        self.update_title()
+
+    def save(self) -> bool:
+        if self.current_path is None:
+            return self.save_as()
+        return self.save_to(self.current_path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save graph", str(self.start_folder() / "graph.json"),
+                                              GRAPH_FILTER)
+        return bool(path) and self.save_to(Path(path))
+
+    def save_to(self, path: str | Path) -> bool:
+        path = Path(path)
+        try:
+            save_document(path, self.window.document)
+        except OSError as error:
+            self.window.show_error(f"{path.name} could not be saved", str(error))
+            return False
+        except DocumentFormatError as error:  # past a graph file's limits: it would not open again
+            self.window.show_error(f"{path.name} could not be saved",
+                                   f"{error}. File > Export > Python code keeps a graph of any size.")
+            return False
+        self.current_path, self.name = path, path.name
+        self.window.undo_stack.setClean()
+        self.window.recent.remember(path)
+        self.update_title()
+        self.window.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def start_folder(self) -> Path:
+        """Where a file dialog opens: beside the graph's file, else the home folder."""
+        return self.current_path.parent if self.current_path else Path.home()
+
+    def confirm_discard(self) -> bool:
+        """True if the graph shown may be replaced: it is saved, or the person says so."""
+        if self.is_clean:
+            return True
+        answer = self.window.ask_save_changes()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def update_title(self) -> None:
+        self.window.setWindowTitle(f"{self.name}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
+        self.window.setWindowModified(not self.is_clean)
