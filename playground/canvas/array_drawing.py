@@ -1,7 +1,7 @@
 """How a card draws an array: up to 4×4 elements as numbers, a larger array as a small heat map.
 
 A 1-D array is drawn as one row, a scalar as one cell. The heat map colours each element on the
-training panel's diverging map (`training.model.colours.diverging_lut`), symmetric about zero so that
+training panel's diverging map (`common.colours.diverging_lut`), symmetric about zero so that
 white is zero, orange negative and blue positive. `ArrayGrid` measures the drawing and finds the
 element under a point, so a card can read out the element under the mouse.
 """

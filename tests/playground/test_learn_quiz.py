@@ -20,7 +20,7 @@ from playground.shell.main_window import MainWindow
 
 LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
-# What gives away the answer to a gradient health question (`learn.health_facts`): the number, or the norms.
+# What gives away the answer to a gradient health question (`learn.model.health_facts`): the number, or the norms.
 NORMS = {f"health.norm({k})" for k in range(1, 8)} | {"health.first", "health.output"}
 HEALTH_GIVEN = {"health.ratio": {"health.ratio"} | NORMS, "health.slowest": {"health.slowest"} | NORMS}
 TEACHERS_CHAIN_RULE = (LESSONS / "02-chain-rule.lesson").read_text(encoding="utf-8").replace(

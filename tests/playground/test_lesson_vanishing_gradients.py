@@ -1,4 +1,4 @@
-"""Lesson 10, "Vanishing gradients": every number it states is the engine's (`learn.health_facts`, the first
+"""Lesson 10, "Vanishing gradients": every number it states is the engine's (`learn.model.health_facts`, the first
 point of the gradient health plot), every claim it makes about training holds over five seeds (driven through
 the Qt-free session as the worker drives it), and its two questions are checked as a student answers them."""
 

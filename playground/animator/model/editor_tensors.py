@@ -1,6 +1,6 @@
 """The backward animator's replay of an editor graph that holds tensors. Qt-free.
 
-The editor evaluates such a graph with engine Tensors (`editor.tensor_evaluate.build_tensors`, then the
+The editor evaluates such a graph with engine Tensors (`graph.tensor_evaluate.build_tensors`, then the
 output's backward steps). The animator builds the same tensors with the same function (the editor's own
 evaluation has already run its backward, which frees the graph as PyTorch does) and replays them at tensor
 level with `graph_animation`: each node titled with the document's name for it (X, W, t1, ...), and where

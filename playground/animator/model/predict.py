@@ -90,7 +90,7 @@ def step_arithmetic(step: ChainStep, node: str, parent: str) -> str:
 def step_slip(step: ChainStep, names: dict[str, str], answer: float) -> str | None:
     """What ``answer`` is when it is a common slip on one chain-rule step (Predict asks what the step
     carries, or the parent's new gradient): the local derivative or the upstream gradient alone, or the
-    sign flipped, as the Learn panel's questions tell them (`learn.slips`); None when it is none of them."""
+    sign flipped, as the Learn panel's questions tell them (`learn.model.slips`); None when it is none of them."""
     if is_close(answer, step.contribution) or is_close(answer, step.total):
         return None
     node, parent, shown = names[step.node], names[step.parent], format_number(answer)
