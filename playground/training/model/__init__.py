@@ -4,4 +4,5 @@ plane: boundary and every neuron's map), `contour`, `wires` (the diagram's wires
 `health` and `learned` (watching a run), `session` (one run), `summary`, `setup_file` and
 `setup_schema` (a setup on disk), `export_script` (a run as a plain Python script).
 
-An import-linter contract in pyproject keeps this package free of Qt."""
+May import: the engine, `playground.graph`, `playground.files`, `playground.common`. Never Qt (a contract in
+pyproject.toml holds it)."""
