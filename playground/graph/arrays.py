@@ -5,8 +5,10 @@ is kept as a Python float, exactly as scalar graphs have always stored it; anyth
 read-only float64 array, so a node's value can be shared (undo, copies) without being changed behind
 anyone's back. `as_array` gives either as an array.
 
-A generator (zeros, ones, arange, eye, randn, rand) is remembered beside the values it made, so the UI
-can say how a table was filled; the values themselves are what the graph computes with.
+A generator (zeros, ones, arange, eye, randn, rand, points) is remembered beside the values it made, so the
+UI can say how a table was filled; the values themselves are what the graph computes with. ``points()`` makes
+a preview of the training points, (8, 2) by default: a leaf made by it is fed the points themselves when the
+graph is trained (`feeding`), and shows these 8 in the editor meanwhile.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.data import make_moons
+
 from ..common.numbers import format_number
 
 MAX_DIMS = 2
 MAX_ELEMENTS = 4_096
-GENERATORS = ("zeros", "ones", "arange", "eye", "randn", "rand")
+GENERATORS = ("zeros", "ones", "arange", "eye", "randn", "rand", "points")
 RANDOM_GENERATORS = ("randn", "rand")
+PREVIEW_POINTS = 8  # the points ``points()`` shows in the editor, before training feeds every one
 
 Shape = tuple[int, ...]
 
@@ -96,6 +101,14 @@ class Generator:
     def __post_init__(self):
         if self.name not in GENERATORS:
             raise ValueProblem(f"unknown generator {self.name!r}; the generators are {', '.join(GENERATORS)}")
+        if self.name == "points":  # points() is (8, 2), points(20) is (20, 2): two coordinates a point
+            sizes = tuple(self.shape)
+            if len(sizes) <= 1:
+                sizes = (sizes[0] if sizes else PREVIEW_POINTS, 2)
+            if len(sizes) != 2 or int(sizes[1]) != 2:
+                raise ValueProblem(f"points makes a row of two coordinates a point, (n, 2), not shape "
+                                   f"{shape_text(sizes)}")
+            object.__setattr__(self, "shape", sizes)
         object.__setattr__(self, "shape", check_shape(self.shape))
         if self.name == "eye" and len(self.shape) != 2:
             raise ValueProblem(f"eye makes a matrix: give it 2 sizes, not shape {shape_text(self.shape)}")
@@ -119,13 +132,17 @@ class Generator:
             data = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.float64).reshape(shape)
         elif self.name == "eye":
             data = np.eye(*shape)
+        elif self.name == "points":
+            data = preview_points(shape[0])
         else:
             rng = np.random.default_rng(self.seed)
             data = rng.standard_normal(shape) if self.name == "randn" else rng.random(shape)
         return as_leaf_value(data)
 
     def call_text(self) -> str:
-        """How the expression box writes it: ``randn(2, 3, seed=0)``, ``zeros(4)``, ``eye(2, 2)``."""
+        """How the expression box writes it: ``randn(2, 3, seed=0)``, ``zeros(4)``, ``eye(2, 2)``, ``points()``."""
+        if self.name == "points":
+            return "points()" if self.shape[0] == PREVIEW_POINTS else f"points({self.shape[0]})"
         sizes = ", ".join(str(n) for n in self.shape)
         seed = f", seed={self.seed}" if self.seed is not None else ""
         return f"{self.name}({sizes}{seed})" if sizes else f"{self.name}({seed.lstrip(', ')})"
@@ -135,6 +152,13 @@ class Generator:
         if self.seed is not None:
             entry["seed"] = self.seed
         return entry
+
+
+def preview_points(count: int) -> np.ndarray:
+    """The first ``count`` points of the training tab's first data, two moons (200 points, noise 0.1, seed 0):
+    what a data input shows in the editor until training feeds it every point."""
+    X, _labels = make_moons(n_samples=max(count, 200), noise=0.1, random_state=0)
+    return X[:count]
 
 
 def format_array(value, digits: int | None = None, limit: int = 64) -> str:

@@ -16,6 +16,7 @@ import numpy as np
 from ..common.numbers import format_number
 from .arrays import Generator, ValueProblem, as_array, as_leaf_value, same_value, shape_of, shape_text
 from .catalog import DEFAULT_SUM_INPUTS, kind
+from .feeding import check_feed
 from .file_format import FORMAT_NAME, FORMAT_VERSION, DocumentFormatError  # noqa: F401 - the file's names
 from .graph_file import check
 from .graph_file_v2 import document_dict, read_nodes
@@ -36,6 +37,8 @@ class Node:
     inputs: int = 0  # number of ports of a Sum node; other kinds have a fixed arity
     params: dict = field(default_factory=dict)  # a tensor kind's parameters (axis, keepdims, shape), defaults filled
     generator: Generator | None = None  # how a leaf's values were made, remembered for the UI
+    # What the training points feed an input when the graph is trained (`feeding.FEEDS`); None: by its name.
+    feed: str | None = None
 
     def __post_init__(self):
         self.x, self.y = float(self.x), float(self.y)
@@ -44,6 +47,8 @@ class Node:
         self.params = check_params(node_kind.title, dict(self.params), node_kind.default_params)
         if self.generator is not None:
             _check_generator(node_kind, self.generator, self.value)
+        if self.feed is not None:
+            check_feed(self.kind, self.feed)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Node):
@@ -459,6 +464,14 @@ class GraphDocument:
 
     def set_label(self, node_id: str, label: str) -> None:
         self._nodes[node_id].label = label
+        self._announce("node_changed", node_id)
+
+    def set_feed(self, node_id: str, feed: str | None) -> None:
+        """What the training points feed an input (`feeding.FEEDS`; None: by its name)."""
+        node = self._nodes[node_id]
+        if feed is not None:
+            check_feed(node.kind, feed)
+        node.feed = feed
         self._announce("node_changed", node_id)
 
     def set_inputs(self, node_id: str, count: int) -> None:

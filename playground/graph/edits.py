@@ -16,6 +16,7 @@ from ..common.numbers import format_number
 from .arrays import Generator, as_leaf_value, format_array, shape_of, shape_text
 from .catalog import kind
 from .document import Edge, GraphDocument, Node
+from .feeding import FEEDS, check_feed
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class MoveNode:
 
 @dataclass(frozen=True)
 class SetField:
-    """Set a node's ``value``, ``label`` or ``inputs`` (Sum ports)."""
+    """Set a node's ``value``, ``label``, ``inputs`` (Sum ports), ``params`` or ``feed``."""
 
     node_id: str
     name: str
@@ -93,7 +94,7 @@ class SetField:
 
     def _set(self, doc: GraphDocument, value) -> None:
         setter = {"value": doc.set_value, "label": doc.set_label, "inputs": doc.set_inputs,
-                  "params": doc.set_params}[self.name]
+                  "params": doc.set_params, "feed": doc.set_feed}[self.name]
         setter(self.node_id, value)
 
 
@@ -233,6 +234,13 @@ def set_params(doc: GraphDocument, node_id: str, params: dict) -> Edit:
 def set_label(doc: GraphDocument, node_id: str, label: str) -> Edit:
     node = doc.node(node_id)
     return Edit(f"Rename {doc.name(node_id)}", [SetField(node_id, "label", node.label, label)])
+
+
+def set_feed(doc: GraphDocument, node_id: str, feed: str | None) -> Edit:
+    """Change what the training points feed an input (None: by its name); raises ``ValueError`` when refused."""
+    node = doc.node(node_id)
+    check_feed(node.kind, feed)
+    return Edit(f"Feed {doc.name(node_id)} {FEEDS[feed]}", [SetField(node_id, "feed", node.feed, feed)])
 
 
 def set_inputs(doc: GraphDocument, node_id: str, count: int) -> Edit:

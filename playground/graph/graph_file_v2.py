@@ -18,6 +18,7 @@ from pydantic import Field, field_validator, model_validator
 from ..files.validation import shown
 from .arrays import GENERATORS, Generator, ValueProblem, as_leaf_value, shape_of, shape_text
 from .catalog import ALL_KINDS, kind
+from .feeding import STORED_FEEDS
 from .file_format import (
     FORMAT_NAME,
     MAX_EDGES,
@@ -81,6 +82,7 @@ class NodeEntryV2(StrictEntry):
     inputs: Annotated[int, Field(ge=1, le=MAX_SUM_INPUTS)] | None = None
     params: dict[str, Any] | None = None  # a tensor kind's parameters: axis, keepdims, shape
     generator: GeneratorEntry | None = None  # a leaf's generator, remembered
+    feed: Literal[tuple(STORED_FEEDS)] | None = None  # type: ignore[valid-type]  # an input's, where not by name
 
     @field_validator("x", "y")
     @classmethod
@@ -127,6 +129,8 @@ class NodeEntryV2(StrictEntry):
                 self.params = check_params(self.kind, self.params, node_kind.default_params)
             except ShapeError as error:
                 raise ValueError(f"params: {error}") from None
+        if self.feed is not None and self.kind != "input":
+            raise ValueError(f"feed: only an input is fed by the training points, not a {self.kind}")
         if self.generator is not None and tuple(self.generator.shape) != shape_of(self.value):
             raise ValueError(f"generator: it makes shape {shape_text(tuple(self.generator.shape))}, but the value "
                              f"has shape {shape_text(shape_of(self.value))}")
@@ -148,7 +152,7 @@ def read_nodes(checked, node_class) -> list:
         extra = {}
         if isinstance(entry, NodeEntryV2):
             extra = {"params": entry.params or {},
-                     "generator": entry.generator.generator() if entry.generator else None}
+                     "generator": entry.generator.generator() if entry.generator else None, "feed": entry.feed}
         nodes.append(node_class(entry.id, entry.kind, entry.x, entry.y, entry.label,
                                 0.0 if entry.value is None else entry.value, entry.inputs or 0, **extra))
     return nodes
@@ -159,9 +163,10 @@ def _json_value(value):
 
 
 def document_dict(nodes, edges, output) -> dict:
-    """A document's file content: version 1 when every node is a scalar one without parameters or
-    generator (older versions of the app open it), else version 2."""
-    tensor = any(node.is_tensor or node.params or node.generator is not None for node in nodes)
+    """A document's file content: version 1 when every node is a scalar one without parameters, generator
+    or feed (older versions of the app open it), else version 2."""
+    tensor = any(node.is_tensor or node.params or node.generator is not None or node.feed is not None
+                 for node in nodes)
     entries = []
     for node in nodes:
         node_kind = kind(node.kind)
@@ -170,6 +175,8 @@ def document_dict(nodes, edges, output) -> dict:
             entry["value"] = _json_value(node.value)
             if node.generator is not None:
                 entry["generator"] = node.generator.to_dict()
+            if node.feed is not None:
+                entry["feed"] = node.feed
         if node_kind.is_variadic:
             entry["inputs"] = node.inputs
         if node.params:
