@@ -45,10 +45,14 @@ REGULARIZATIONS = ("none", "l1", "l2")
 
 
 def weights(model) -> list[Tensor]:
-    """The parameters named ``*.weight`` of ``model`` (a `Linear`'s matrix): what L1 and L2 regularise."""
-    found = [p for name, p in model.named_parameters() if name.rsplit(".", 1)[-1] == "weight"]
+    """What L1 and L2 regularise: the parameters named ``*.weight`` of ``model`` (a `Linear`'s matrix), or those
+    a model that knows better names itself, with a ``weights()`` method (a network without layers)."""
+    if callable(getattr(model, "weights", None)):
+        found = list(model.weights())
+    else:
+        found = [p for name, p in model.named_parameters() if name.rsplit(".", 1)[-1] == "weight"]
     if not found:
-        raise ValueError("the model has no parameter named 'weight' to regularise")
+        raise ValueError("the model has no weight to regularise (a parameter named 'weight')")
     return found
 
 

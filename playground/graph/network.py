@@ -202,6 +202,18 @@ class GraphNetwork(Module):
             values = self._run(X)
         return {node_id: values[self._position[node_id]].data for node_id in wanted}
 
+    def weights(self) -> list[Tensor]:
+        """The parameters L1 and L2 regularise: the weights, not the biases. A bias is a parameter that is only
+        ever added (``+ b``, ``X @ W + b1``); a weight is one that multiplies or passes through anything else."""
+        added = {"add", "sub", "sum"}
+        uses: dict[str, set[str]] = {}
+        for edge in self._document.edges:
+            if edge.source in self.plan.parameter_names and edge.target in self._position:
+                uses.setdefault(edge.source, set()).add(self._document.node(edge.target).kind)
+        names = self.plan.parameter_names
+        tensors = dict(self._parameters)
+        return [tensors[names[node_id]] for node_id in self.plan.parameters if not uses.get(node_id, set()) <= added]
+
     def node_id_of(self, parameter_name: str) -> str:
         """The document node a parameter name (a `state_dict` key) stands for."""
         return {name: node_id for node_id, name in self.plan.parameter_names.items()}[parameter_name]

@@ -1,6 +1,7 @@
 """Gradient health, free of Qt: each layer's weight-gradient norm after every training step, kept as it
 comes, and the share of each hidden layer's saturated tanh/sigmoid units and dead ReLUs
-(`engine.nn.gradient_health`), handed to the GUI as copies (`HealthFrame`)."""
+(`engine.nn.gradient_health`), handed to the GUI as copies (`HealthFrame`). A graph drawn in the editor has
+no layers: each of its parameters' gradient norm is logged instead, a line a parameter, named."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.nn import Linear, gradient_health
+
+from ...graph.network import GraphNetwork
 
 MAX_SHOWN = 1000  # at most this many points go to the plot: two a pixel of a plot 500 pixels wide
 
@@ -27,6 +30,7 @@ class HealthFrame:
     dead: tuple[float | None, ...]
     latest: np.ndarray = field(default_factory=lambda: np.empty(0))
     steps_per_bin: int = 1
+    names: tuple[str, ...] = ()  # a graph's: the parameter each line is (the layer form's lines are layers 1..n)
 
 
 def peak_bins(steps: np.ndarray, norms: np.ndarray, limit: int = MAX_SHOWN) -> tuple[np.ndarray, np.ndarray, int]:
@@ -52,12 +56,19 @@ def peak_bins(steps: np.ndarray, norms: np.ndarray, limit: int = MAX_SHOWN) -> t
 
 
 class GradientLog:
-    """Each `Linear`'s weight-gradient norm (Frobenius) after each step, grown by doubling."""
+    """Each `Linear`'s weight-gradient norm (Frobenius) after each step, grown by doubling; for a graph, each
+    parameter's."""
 
     def __init__(self, model):
-        self.layers = [module for module in model.modules if isinstance(module, Linear)]
+        if isinstance(model, GraphNetwork):
+            named = list(model.named_parameters())
+            self.names = tuple(name for name, _ in named)
+            self._watched = [parameter for _, parameter in named]
+        else:
+            self.names = ()
+            self._watched = [module.weight for module in model.modules if isinstance(module, Linear)]
         self._steps = np.empty(256)
-        self._norms = np.empty((256, len(self.layers)))
+        self._norms = np.empty((256, len(self._watched)))
         self.size = 0
 
     def record(self, step: int) -> None:
@@ -66,8 +77,8 @@ class GradientLog:
             self._steps = np.concatenate([self._steps, np.empty_like(self._steps)])
             self._norms = np.concatenate([self._norms, np.empty_like(self._norms)])
         self._steps[self.size] = step
-        for column, layer in enumerate(self.layers):
-            grad = layer.weight.grad
+        for column, watched in enumerate(self._watched):
+            grad = watched.grad
             self._norms[self.size, column] = np.sqrt(np.sum(grad * grad)) if grad is not None else np.nan
         self.size += 1
 
@@ -83,8 +94,11 @@ class GradientLog:
         """Copies for the plot (at most `MAX_SHOWN` points, `peak_bins`), with the unit shares over the
         points ``x`` (one forward pass)."""
         steps, norms, steps_per_bin = peak_bins(self.steps, self.norms)
+        latest = self.norms[-1].copy() if self.size else np.empty(0)
+        if self.names:  # a graph: no layers of units to count saturated or dead
+            nothing = (None,) * len(self.names)
+            return HealthFrame(steps, norms, nothing, nothing, nothing, latest, steps_per_bin, self.names)
         with np.errstate(all="ignore"):
             layers = gradient_health(model, x=x)
-        latest = self.norms[-1].copy() if self.size else np.empty(0)
         return HealthFrame(steps, norms, tuple(h.activation for h in layers), tuple(h.saturated for h in layers),
                            tuple(h.dead for h in layers), latest, steps_per_bin)

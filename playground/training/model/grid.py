@@ -12,6 +12,10 @@ The grid is as fine as the pictures want (`DISPLAY`, 150 x 150) when the network
 one is run on a coarser grid (`grid_resolution`, down to 76 x 76 for six layers of 64) so that one
 pass costs about the same, and its images are interpolated up to the display's size.
 
+A graph drawn in the editor (``settings.network == "graph"``) is run the same way, its twin a float32
+`GraphNetwork`: every node computed per point gives its maps (one a column, up to `MAX_NODE_MAPS`), keyed
+by node id (`PlaneDrawing.node_maps`), and a focus is a node's column at full resolution.
+
 The data's square is the middle of the grid. When the plot it is shown on is wider or taller than
 square (`aspect`, width / height, up to `MAX_STRETCH`), the grid reaches as far beyond the square on
 both sides as the plot does, with pixels of the same size: the picture fills the plot, and the
@@ -27,8 +31,10 @@ import numpy as np
 
 from engine import Tensor, no_grad
 
+from ...graph.catalog import kind
+from ...graph.network import BATCH
 from .contour import contour_segments
-from .network import layer_outputs, model_for
+from .network import input_features, layer_outputs, model_for
 from .points import expand_features, grid_axes
 from .settings import TrainingSettings
 
@@ -40,17 +46,21 @@ MAX_STRETCH = 2.0                # a plot up to twice as tall as wide (or wide a
 # The level line drawn over one neuron's map: where it changes sign (a sigmoid: where it is one half).
 ACTIVATION_MIDPOINT = {"tanh": 0.0, "relu": 0.0, "leaky_relu": 0.0, "sigmoid": 0.5, "linear": 0.0}
 PROBABILITY_MIDPOINT = 0.5
+MAX_NODE_MAPS = 16               # a graph node's maps: its first 16 columns (its card says how many more)
+NODE_MIDPOINT = {"sigmoid": 0.5}  # a graph node's level line, by its kind (0 for every other)
 
 
 @dataclass(frozen=True)
 class FocusMap:
-    """One neuron's values over the plane at the boundary's resolution, and its level line."""
+    """One neuron's values over the plane at the boundary's resolution, and its level line; for a graph,
+    one column of a node (``node``; ``layer`` is then -1)."""
 
     layer: int
     index: int
     image: np.ndarray                         # (resolution, resolution) float32, row i at the i-th y
     level: float
     contour: tuple[np.ndarray, np.ndarray]
+    node: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,15 +73,34 @@ class PlaneDrawing:
     maps: tuple[np.ndarray, ...]              # per layer 0..n+1: (neurons, r, r) float32
     dead: tuple[np.ndarray, ...]              # per layer: (neurons,) bool, a ReLU neuron zero over the whole plane
     focus: FocusMap | None = None
+    # A graph's: per node computed per point, (columns, r, r) float32 maps (its first MAX_NODE_MAPS columns).
+    node_maps: dict[str, np.ndarray] | None = None
 
 
 def grid_resolution(settings: TrainingSettings, largest: int = DISPLAY, smallest: int = 60,
-                    stretch: float = 1.0) -> int:
-    """The side of the data's square in grid pixels for the network of ``settings``: the finest within
-    `GRID_BUDGET` for a grid ``stretch`` times as long as the square."""
-    sizes = settings.layer_sizes
-    per_point = sum(a * b for a, b in zip(sizes, sizes[1:]))
-    return int(np.clip(np.sqrt(GRID_BUDGET / per_point / stretch), smallest, largest))
+                    stretch: float = 1.0, per_point: float | None = None) -> int:
+    """The side of the data's square in grid pixels for the network of ``settings`` (or one of ``per_point``
+    multiply-adds a point): the finest within `GRID_BUDGET` for a grid ``stretch`` times as long as the square."""
+    if per_point is None:
+        sizes = settings.layer_sizes
+        per_point = sum(a * b for a, b in zip(sizes, sizes[1:]))
+    return int(np.clip(np.sqrt(GRID_BUDGET / max(per_point, 1) / stretch), smallest, largest))
+
+
+def graph_cost(network) -> float:
+    """About how many multiply-adds a graph takes a point: each per-point node's numbers a point, and for a
+    matrix product its inner size times as many."""
+    plan, document = network.plan, network.document
+    cost = 0.0
+    for node_id in plan.per_point:
+        shape = plan.shapes[node_id]
+        numbers = float(np.prod(shape[1:])) if len(shape) > 1 else 1.0
+        node = document.node(node_id)
+        if node.kind == "matmul":
+            inner = plan.shapes[document.edge_at(node_id, 1).source]
+            numbers *= inner[0] if inner and inner[0] != BATCH else 1
+        cost += numbers
+    return cost
 
 
 def stretched(extent, resolution: int, aspect: float) -> tuple[tuple[float, float, float, float], int, int]:
@@ -134,20 +163,25 @@ class PlaneGrid:
     """The grid over the data's square ``extent`` (and around it, for a plot of ``aspect``) for the
     network of ``settings``; `draw` runs it."""
 
-    def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY, aspect: float = 1.0):
+    def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY, aspect: float = 1.0,
+                 graph=None):
+        """``graph``: the graph document trained, for ``settings.network == "graph"``."""
         self.settings = settings
         self.extent = extent
         self.display = display
         aspect = aspect if aspect > 0 else 1.0
         stretch = min(max(aspect, 1 / aspect), MAX_STRETCH)
-        self.resolution = resolution = min(display, grid_resolution(settings, display, stretch=stretch))
+        self._twin = model_for(settings, graph, np.float32)
+        per_point = graph_cost(self._twin) if settings.trains_graph else None
+        self.resolution = resolution = min(display, grid_resolution(settings, display, stretch=stretch,
+                                                                    per_point=per_point))
         self.view_extent, pad_x, pad_y = stretched(extent, resolution, aspect)
         self.shape = (resolution + 2 * pad_y, resolution + 2 * pad_x)  # rows (y), columns (x)
         # The pictures at the display's scale: the data's square `display` pixels a side.
         self.display_shape = tuple(round(n * display / resolution) for n in self.shape)
         self.xs, self.ys = grid_axes(self.view_extent, self.shape[1], self.shape[0])
         gx, gy = np.meshgrid(self.xs, self.ys)  # row i is y = ys[i]: row-major image, y up
-        features = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), settings.features)
+        features = expand_features(np.column_stack([gx.ravel(), gy.ravel()]), input_features(settings))
         self._features = features.astype(np.float32)
         # In chunks, so that a layer's outputs stay small; the training worker keeps BLAS on its own
         # thread (`worker_threads.single_threaded_blas`), so a chunk's size is no matter of threads.
@@ -162,20 +196,19 @@ class PlaneGrid:
         width = self.shape[1]
         self._sampled = ((pad_y + picked[:, None]) * width + pad_x + picked[None, :]).ravel()
         self._input_maps = self._as_maps(self._features[self._sampled])
-        self._twin = model_for(settings)
-        for parameter in self._twin.parameters():
-            parameter.data = parameter.data.astype(np.float32)
 
     def _as_maps(self, values: np.ndarray) -> np.ndarray:
         """(r * r, neurons) sampled values -> (neurons, r, r) maps."""
         r = self.map_size
         return np.ascontiguousarray(values.T.reshape(-1, r, r), dtype=np.float32)
 
-    def draw(self, model, focus: tuple[int, int] | None = None) -> PlaneDrawing:
+    def draw(self, model, focus: tuple | None = None) -> PlaneDrawing:
         """One pass over the grid with ``model``'s weights; ``focus`` = (layer, neuron) also gives that
-        neuron at full resolution (layer 0: an input feature)."""
+        neuron at full resolution (layer 0: an input feature); for a graph, (node id, column)."""
         for twin, parameter in zip(self._twin.parameters(), model.parameters()):
             twin.data[...] = parameter.data
+        if self.settings.trains_graph:
+            return self._draw_graph(focus)
         hidden = len(self.settings.hidden)
         relu = self.settings.activation == "relu"
         sampled = [[] for _ in range(hidden)]
@@ -234,3 +267,43 @@ class PlaneGrid:
         image = np.ascontiguousarray(values.reshape(self.shape), dtype=np.float32)
         contour = contour_segments(image, level, self.xs, self.ys)
         return FocusMap(layer, index, upsample(image, self.display_shape), level, contour)
+
+    # -- a graph --
+
+    def _draw_graph(self, focus: tuple[str, int] | None) -> PlaneDrawing:
+        """The pass of `draw` for a graph: every per-point node's maps, and a node's column as the focus."""
+        plan = self._twin.plan
+        shown = plan.per_point
+        sampled: dict[str, list[np.ndarray]] = {node_id: [] for node_id in shown}
+        focus_node = focus[0] if focus is not None and focus[0] in shown else None
+        focus_parts, logits = [], []
+        with no_grad(), np.errstate(all="ignore"):
+            for start, chunk in self._chunks:
+                values = self._twin.node_values(chunk, shown)
+                here = self._sampled[(self._sampled >= start) & (self._sampled < start + len(chunk.data))] - start
+                for node_id in shown:
+                    columns = _columns(values[node_id])
+                    sampled[node_id].append(columns[here, :MAX_NODE_MAPS])
+                    if node_id == focus_node:
+                        focus_parts.append(columns[:, min(focus[1], columns.shape[1] - 1)])
+                logits.append(_columns(values[plan.output]))
+        probability, _output_values = self._probabilities(np.concatenate(logits))
+        node_maps = {node_id: self._as_maps(np.concatenate(parts)) for node_id, parts in sampled.items()}
+        if probability.ndim == 2:
+            level = 0.0 if self.settings.regression else PROBABILITY_MIDPOINT
+            contour = contour_segments(probability, level, self.xs, self.ys)
+        else:
+            contour = class_boundaries(probability, self.xs, self.ys)
+        focus_map = None
+        if focus_node is not None:
+            node_kind = self._twin.document.node(focus_node).kind
+            image = np.ascontiguousarray(np.concatenate(focus_parts).reshape(self.shape), dtype=np.float32)
+            level = NODE_MIDPOINT.get(kind(node_kind).name, 0.0)
+            focus_map = FocusMap(-1, int(focus[1]), upsample(image, self.display_shape), level,
+                                 contour_segments(image, level, self.xs, self.ys), focus_node)
+        return PlaneDrawing(upsample(probability, self.display_shape), contour, (), (), focus_map, node_maps)
+
+
+def _columns(values: np.ndarray) -> np.ndarray:
+    """A node's values with a row a point, as (points, columns)."""
+    return values.reshape(len(values), -1)

@@ -71,6 +71,7 @@ class Stall:
     regularization_rate: float
     layers: int = 0           # hidden layers
     gradient_ratio: float = math.nan  # the output layer's weight-gradient norm over the first layer's, first step
+    saturated_nodes: tuple[str, ...] = ()  # a graph's: the tanh and sigmoid nodes saturated on most points
 
     def message(self) -> str:
         if self.kind == "collapsed":
@@ -81,7 +82,12 @@ class Stall:
                     f"({format_number(self.loss)}) stays far above its best ({format_number(self.best_loss)} "
                     f"at step {format_number(self.best_step)})")
         limited = ""
-        if self.hidden and self.limited * 2 >= self.hidden:
+        if self.saturated_nodes:
+            joint = ", and" if self.kind == "stuck" else ";"
+            nodes = _listed(self.saturated_nodes)
+            limited = (f"{joint} {nodes} {'is' if len(self.saturated_nodes) == 1 else 'are'} saturated (at the flat "
+                       "ends of its curve on most points)")
+        elif self.hidden and self.limited * 2 >= self.hidden:
             state = "dead (zero on every point)" if self.activation in ("relu", "leaky_relu") else "saturated"
             joint = ", and" if self.kind == "stuck" else ";"
             limited = f"{joint} {self.limited} of {self.hidden} hidden neurons are {state}"
@@ -90,6 +96,10 @@ class Stall:
 
     def advice(self) -> str:
         typical = TYPICAL_LEARNING_RATE[self.optimizer]
+        if self.saturated_nodes:  # a drawn graph starts where it was drawn: its parameters may start too large
+            return ("almost no gradient passes back through a saturated node: set the parameters before it nearer "
+                    "0 in the editor (a bias of 0, small weights) and train the graph again, or raise the learning "
+                    "rate")
         if self.init == "zeros":
             return ("every weight started at zero, so the neurons of a layer stay alike: choose other "
                     "initial weights")
@@ -106,6 +116,21 @@ class Stall:
             return (f"the {self.regularization.upper()} regularisation rate {format_number(self.regularization_rate)} "
                     "probably pulls every weight to zero: lower it")
         return "try a smaller learning rate, other initial weights, or Reset"
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def saturated(values: np.ndarray, activation: str) -> bool:
+    """Whether a node's values over the points (a row a point) sit at the flat ends of a tanh or sigmoid for
+    most of them, unit by unit: at least half of its units saturated on `SATURATED_SHARE` of the points."""
+    if activation not in SATURATION:
+        return False
+    low, high = SATURATION[activation]
+    columns = values.reshape(len(values), -1)
+    at_limit = np.mean((columns <= low) | (columns >= high), axis=0) >= SATURATED_SHARE
+    return bool(2 * np.count_nonzero(at_limit) >= columns.shape[1])
 
 
 def limited_neurons(hidden_outputs: list[np.ndarray], activation: str) -> tuple[int, int]:
@@ -143,9 +168,9 @@ class RunWatch:
 
     def observe(self, step: int, loss: float, predicted: np.ndarray, labels: np.ndarray,
                 hidden_outputs: list[np.ndarray], settings, class_names: tuple[str, ...],
-                gradient_norms: np.ndarray | None = None) -> Stall | None:
+                gradient_norms: np.ndarray | None = None, saturated_nodes: tuple[str, ...] = ()) -> Stall | None:
         """``gradient_norms``: each layer's weight-gradient norm at the network's first step, first layer first
-        (to tell a vanished gradient)."""
+        (to tell a vanished gradient); ``saturated_nodes``: a graph's saturated nodes, by name."""
         if not math.isfinite(loss):
             return None  # the divergence check's business
         if self._progress_step is None:
@@ -178,7 +203,7 @@ class RunWatch:
         return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
                      settings.activation, settings.optimizer, settings.learning_rate, settings.init,
                      settings.regularization, settings.regularization_rate, len(hidden_outputs),
-                     _gradient_ratio(gradient_norms))
+                     _gradient_ratio(gradient_norms), tuple(saturated_nodes))
 
 
 def _gradient_ratio(norms: np.ndarray | None) -> float:

@@ -2,6 +2,9 @@
 each layer's output over many points at once, and copies of a trained network for the animator and
 for a JSON file.
 
+The network is the layer form's `Sequential` MLP, or (``settings.network == "graph"``) the graph drawn in
+the editor, trained as a `playground.graph.network.GraphNetwork` on the points' two coordinates.
+
 Layers are numbered as the diagram draws them: layer 0 is the inputs, 1..n the hidden layers, n + 1
 the outputs. Layer L's incoming weights are the `Linear` module at index 2 (L - 1) of the
 `Sequential`, so its parameters are named ``"{2(L-1)}.weight"`` and ``"{2(L-1)}.bias"``.
@@ -20,6 +23,7 @@ from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
 from engine.train import classification_loss
 
 from ...common.numbers import format_number
+from ...graph.network import GraphNetwork, GraphProblem
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
 
@@ -75,10 +79,28 @@ def _initialise(layer: Linear, scheme: str, nonlinearity: str, rng: np.random.Ge
     init.zeros_(layer.bias)
 
 
-def model_for(settings: TrainingSettings) -> Sequential:
-    """The network ``settings`` describe, with its initial weights."""
-    return build_model(len(settings.features), settings.hidden, settings.activation, settings.seed,
-                       settings.outputs, settings.init)
+GRAPH_FEATURES = ("x1", "x2")  # a graph takes the points' coordinates; its inputs say which it uses
+
+
+def model_for(settings: TrainingSettings, graph=None, dtype=np.float64):
+    """The network ``settings`` describe, with its initial weights: the layer form's, or ``graph`` (a graph
+    document) at its drawn values, for ``settings.network == "graph"`` (raises `GraphProblem` if it cannot
+    be trained)."""
+    if settings.trains_graph:
+        if graph is None:
+            raise GraphProblem("There is no graph to train: build one in the graph editor")
+        return GraphNetwork(graph, settings.outputs, dtype)
+    model = build_model(len(settings.features), settings.hidden, settings.activation, settings.seed,
+                        settings.outputs, settings.init)
+    if dtype != np.float64:
+        for parameter in model.parameters():
+            parameter.data = parameter.data.astype(dtype)
+    return model
+
+
+def input_features(settings: TrainingSettings) -> tuple[str, ...]:
+    """What the network reads of each point: the layer form's chosen features, or a graph's two coordinates."""
+    return GRAPH_FEATURES if settings.trains_graph else settings.features
 
 
 def parameter_name(layer: int, kind: str) -> str:
@@ -140,18 +162,19 @@ class NetworkSnapshot:
 
 
 def network_snapshot(settings: TrainingSettings, state: dict[str, np.ndarray], step: int,
-                     data: SplitData) -> NetworkSnapshot:
-    """The network of ``settings`` with the weights ``state`` (at ``step``), and the batch it trains on
-    first: the whole training set, or with a batch size the first points of it."""
-    model = model_for(settings)
+                     data: SplitData, graph=None) -> NetworkSnapshot:
+    """The network of ``settings`` (or ``graph``) with the weights ``state`` (at ``step``), and the batch it
+    trains on first: the whole training set, or with a batch size the first points of it."""
+    model = model_for(settings, graph)
     model.load_state_dict(state)
-    X, y = expand_features(data.X_train, settings.features), np.asarray(data.y_train)
+    X, y = expand_features(data.X_train, input_features(settings)), np.asarray(data.y_train)
     if settings.batch_size is not None and settings.batch_size < len(X):
         X, y = X[:settings.batch_size], y[:settings.batch_size]
         batch = f"a batch of {len(X)} training points"
     else:
         batch = f"all {len(X)} training points"
-    description = f"the {settings.architecture()} network at step {format_number(step)} on {batch}"
+    network = "the editor's graph" if settings.trains_graph else f"the {settings.architecture()} network"
+    description = f"{network} at step {format_number(step)} on {batch}"
     return NetworkSnapshot(model, classification_loss(settings.loss), X, y, description)
 
 

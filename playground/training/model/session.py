@@ -10,6 +10,9 @@ keeps both, and new data or a new architecture rebuilds the network from the see
 the stop condition (by default once the run has learned: `learned.LearnedWatch`), and reports a run
 that goes nowhere (`health.RunWatch`).
 
+The network is the layer form's, or the graph drawn in the editor (``settings.network == "graph"``): the
+session keeps its own copy of that graph document (`set_graph` gives it another).
+
 The worker thread drives a session; a test drives it directly.
 """
 
@@ -34,13 +37,15 @@ from engine.train import (
 )
 
 from ...common.numbers import format_number
+from ...graph.network import plan_training
 from .contour import contour_segments
 from .gradient_log import GradientLog, HealthFrame
 from .grid import PlaneDrawing, PlaneGrid
-from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median
+from .health import CHECK_EVERY, Blowup, DivergenceWatch, RunWatch, Stall, median, saturated
 from .learned import Learned, LearnedWatch, percent
 from .network import (
     NetworkSnapshot,
+    input_features,
     layer_outputs,
     make_optimizer,
     make_scheduler,
@@ -141,11 +146,13 @@ class TrainingSession:
     """One training run: data, features, network, optimizer, step count; no Qt."""
 
     def __init__(self, settings: TrainingSettings | None = None, *, data: SplitData | None = None,
-                 custom: tuple | None = None, resolution: int = 150, aspect: float = 1.0):
+                 custom: tuple | None = None, resolution: int = 150, aspect: float = 1.0, graph=None):
         """``data`` fixes the split (the optimizer race uses the panel's); ``custom`` is a person's CSV
         ``(X, y, name)`` or ``(X, y, name, class names)``, used when ``settings.dataset == 'csv'``;
-        ``aspect``: the plot's shape, as in `set_aspect`."""
+        ``aspect``: the plot's shape, as in `set_aspect`; ``graph``: the graph document a session with
+        ``settings.network == "graph"`` trains (copied; raises `GraphProblem` if it cannot be trained)."""
         self.settings = settings or TrainingSettings()
+        self.graph = graph.copy() if graph is not None else None
         self.resolution = resolution
         self.aspect = checked_aspect(aspect)  # width / height of the plot the plane is drawn for (`grid.PlaneGrid`)
         self._custom = custom
@@ -169,15 +176,15 @@ class TrainingSession:
             self.data = split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset], regression=s.regression)
 
     def _build_features(self) -> None:
-        features = self.settings.features
+        features = input_features(self.settings)
         self.F_train = expand_features(self.data.X_train, features)
         self.F_test = expand_features(self.data.X_test, features)
-        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect)
+        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect, self.graph)
 
     def _build_model(self) -> None:
+        self.model = model_for(self.settings, self.graph)  # first: a graph that cannot be trained changes nothing
         self._build_features()
-        self.model = model_for(self.settings)
-        self.gradient_log = GradientLog(self.model)  # each layer's weight-gradient norm, step by step
+        self.gradient_log = GradientLog(self.model)  # each layer's (a graph's: parameter's) gradient norm
         self.step = 0
         self._epochs_before = 0.0  # epochs done on training sets of other sizes (before points were added)
         self._points_seen = 0      # points seen since the training set last changed size
@@ -214,7 +221,10 @@ class TrainingSession:
     # -- changes --
 
     def apply(self, settings: TrainingSettings) -> Change:
-        """Switch to ``settings``, resetting only what the change requires; returns what was reset."""
+        """Switch to ``settings``, resetting only what the change requires; returns what was reset (raises
+        `GraphProblem`, changing nothing, when the graph cannot be trained with them: another class count)."""
+        if settings.trains_graph:
+            model_for(settings, self.graph)
         change = classify_change(self.settings, settings)
         self.settings = settings
         if change == Change.DATA:
@@ -232,6 +242,17 @@ class TrainingSession:
             self.guard.rearm()
         self.arm_stop()
         return change
+
+    def set_graph(self, graph) -> Change:
+        """Train ``graph`` (a graph document, copied) from now on, when the session trains a graph: a new
+        network at its drawn values (raises `GraphProblem`, changing nothing, if it cannot be trained)."""
+        if self.settings.trains_graph:
+            plan_training(graph, self.settings.outputs)
+        self.graph = graph.copy()
+        if not self.settings.trains_graph:
+            return Change.NONE
+        self._build_model()
+        return Change.MODEL
 
     def set_points(self, X: np.ndarray, y: np.ndarray, name: str, classes: tuple[str, ...] | None = None) -> Change:
         """Train on a person's points (already read and checked), labels 0..k-1 named ``classes``: the
@@ -276,7 +297,7 @@ class TrainingSession:
         self._epochs_before, self._points_seen = self.epoch, 0
         self.data = replace(d, X_train=np.vstack([d.X_train, [[float(x1), float(x2)]]]),
                             y_train=np.append(d.y_train, np.int64(label)))
-        self.F_train = expand_features(self.data.X_train, self.settings.features)
+        self.F_train = expand_features(self.data.X_train, input_features(self.settings))
         self._new_steps()
         self._rewatch()
         self.learned = LearnedWatch(self.settings.regression)  # a new point to learn: the figures start over
@@ -429,14 +450,30 @@ class TrainingSession:
         collapse to, and is not watched."""
         if self.settings.regression:
             return None
+        saturated_nodes = ()
         with no_grad(), np.errstate(all="ignore"):
-            outputs = layer_outputs(self.model, Tensor(self.F_train))
+            if self.settings.trains_graph:  # no layers: its tanh and sigmoid nodes are watched one by one
+                outputs = [self.model(Tensor(self.F_train)).data]
+                saturated_nodes = self._saturated_nodes()
+            else:
+                outputs = layer_outputs(self.model, Tensor(self.F_train))
             loss = self.loss_fn(Tensor(outputs[-1]), self.data.y_train).item()
         # The gradient at the network's first step: how far it vanishes through the layers before the output
         # layer's own gradient dies down (six sigmoid layers: 10^4 times at first, about 2 by step 200).
-        norms = self.gradient_log.norms[0] if self.gradient_log.size else None
+        norms = self.gradient_log.norms[0] if self.gradient_log.size and not self.settings.trains_graph else None
+        settings = replace(self.settings, init="default") if self.settings.trains_graph else self.settings
         return self.watch.observe(self.step, loss, predict(outputs[-1]), self.data.y_train, outputs[:-1],
-                                  self.settings, self.data.classes, norms)
+                                  settings, self.data.classes, norms, saturated_nodes)
+
+    def _saturated_nodes(self) -> tuple[str, ...]:
+        """A graph's tanh and sigmoid nodes that sit at the flat ends of their curves on most training points."""
+        plan, document = self.model.plan, self.model.document
+        squashing = [node_id for node_id in plan.per_point if document.node(node_id).kind in ("tanh", "sigmoid")]
+        if not squashing:
+            return ()
+        values = self.model.node_values(Tensor(self.F_train), squashing)
+        return tuple(plan.names[node_id] for node_id in squashing
+                     if saturated(values[node_id], document.node(node_id).kind))
 
     def evaluate(self) -> Metrics:
         """Loss, accuracy and confusion matrices of the current weights on the whole training and test sets
@@ -486,13 +523,13 @@ class TrainingSession:
         if abs(aspect - self.aspect) < 0.01:
             return False
         self.aspect = aspect
-        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect)
+        self.grid = PlaneGrid(self.settings, self.data.extent, self.resolution, self.aspect, self.graph)
         return True
 
-    def draw(self, focus: tuple[int, int] | None = None) -> PlaneDrawing:
+    def draw(self, focus: tuple | None = None) -> PlaneDrawing:
         """The plane through the current weights: one batched float32 pass over the grid gives the
         boundary and every neuron's map (`grid.PlaneGrid`); ``focus`` = (layer, neuron) adds that
-        neuron at full resolution."""
+        neuron at full resolution (a graph's: (node id, column))."""
         return self.grid.draw(self.model, focus)
 
     def boundary(self) -> np.ndarray:
@@ -544,4 +581,5 @@ class TrainingSession:
 
     def fork(self, **changes) -> TrainingSession:
         """A session on the same data with some settings changed and the same initial weights."""
-        return TrainingSession(replace(self.settings, **changes), data=self.data, resolution=self.resolution)
+        return TrainingSession(replace(self.settings, **changes), data=self.data, resolution=self.resolution,
+                               graph=self.graph)

@@ -62,6 +62,10 @@ STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy":
                    "train_loss": "Train loss ≤", "epochs": "Epochs ="}
 STOP_DEFAULTS = {"learned": 0.0, "never": 0.0, "test_accuracy": 0.97, "train_loss": 0.01, "epochs": 100.0}
 
+# What is trained: the network the layer form describes, or the graph drawn in the editor (issue 28).
+NETWORKS = {"layers": "Layers", "graph": "The editor's graph"}
+LAYER_FIELDS = ("features", "hidden", "activation", "init")  # what the layer form sets and a graph ignores
+
 MAX_LAYERS = 6
 MAX_NEURONS = 64
 MIN_LR, MAX_LR = 1e-5, 10.0
@@ -100,9 +104,11 @@ class TrainingSettings:
     stop_when: str = "learned"      # pause by itself once learned, or when a figure (STOP_CONDITIONS) reaches stop_at
     stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
     problem: str = "classification"  # PROBLEMS: regression learns a real number per point with one linear output
+    network: str = "layers"         # NETWORKS: the layer form's network, or the editor's graph (given beside)
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
+        _check_choice("network", self.network, NETWORKS)
         _check_choice("activation", self.activation, ACTIVATIONS)
         _check_choice("loss", self.loss, LOSSES)
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
@@ -180,12 +186,18 @@ class TrainingSettings:
         return 1 if self.regression or self.loss in BINARY_LOSSES else self.classes
 
     @property
+    def trains_graph(self) -> bool:
+        return self.network == "graph"
+
+    @property
     def layer_sizes(self) -> tuple[int, ...]:
         """Neurons per layer: inputs, hidden layers, outputs."""
         return (len(self.features), *self.hidden, self.outputs)
 
     def architecture(self) -> str:
-        """``2 → 16 → 16 → 1``: inputs, hidden neurons, outputs."""
+        """``2 → 16 → 16 → 1``: inputs, hidden neurons, outputs (or "the editor's graph")."""
+        if self.trains_graph:
+            return "the editor's graph"
         return " → ".join(str(n) for n in self.layer_sizes)
 
 
@@ -226,7 +238,7 @@ class Change(enum.IntEnum):
     OPTIMIZER = 2       # learning rate, momentum, schedule, regularisation: the running optimizer goes on
     TRAINING = 3        # loss or batch size: same weights, same optimizer state
     OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
-    MODEL = 5           # features, layers, activation, initialisation, outputs: a new network from the seed
+    MODEL = 5           # features, layers, activation, initialisation, outputs, the network trained: a new network
     DATA = 6            # dataset, points, noise, split, seed: new data and a new network
 
     @property
@@ -245,6 +257,7 @@ _FIELD_CHANGE = {
     "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
     "problem": Change.DATA,
+    "network": Change.MODEL,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
@@ -252,6 +265,8 @@ assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
 
 def classify_change(old: TrainingSettings, new: TrainingSettings) -> Change:
     changed = [name for name in _FIELD_CHANGE if getattr(old, name) != getattr(new, name)]
+    if old.trains_graph and new.trains_graph:  # the layer form's own fields change nothing of a graph
+        changed = [name for name in changed if name not in LAYER_FIELDS]
     change = max((_FIELD_CHANGE[name] for name in changed), default=Change.NONE)
     if old.outputs != new.outputs:  # a binary loss and cross-entropy: another output layer
         change = max(change, Change.MODEL)

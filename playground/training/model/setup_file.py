@@ -118,6 +118,8 @@ def _regenerates(settings: TrainingSettings, data: SplitData) -> bool:
 def to_dict(setup: TrainingSetup) -> dict:
     settings = {f.name: getattr(setup.settings, f.name) for f in fields(TrainingSettings)}
     settings["features"], settings["hidden"] = list(settings["features"]), list(settings["hidden"])
+    if settings["network"] == "layers":  # the layer form's setup reads as every version-1 file
+        del settings["network"]
     out = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "settings": settings, "data": None}
     if setup.data is not None:
         d = setup.data
