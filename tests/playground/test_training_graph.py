@@ -77,8 +77,8 @@ def test_every_node_computed_per_point_has_its_maps_and_a_focus_is_one_of_its_co
 
 
 def test_each_parameters_gradient_is_logged_by_name_and_l1_l2_act_on_the_weights_not_the_biases():
-    session = TrainingSession(replace(GRAPH, regularization="l1", regularization_rate=0.05), graph=parse_expression(MLP),
-                              resolution=8)
+    l1 = replace(GRAPH, regularization="l1", regularization_rate=0.05)
+    session = TrainingSession(l1, graph=parse_expression(MLP), resolution=8)
     assert [p.shape for p in session.model.weights()] == [(2, 16), (16, 1)]
     session.train_steps(300)
     frame = session.health()
