@@ -10,9 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 
 from ..canvas.follower import DocumentFollower
-from ..graph.document import Change, GraphDocument
+from ..graph.document import Change, GraphDocument, maths_of
 from ..widgets.errors import guarded
-from .model.timeline import maths_of
 
 
 class GraphFollowing:

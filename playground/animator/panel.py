@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 from ..canvas.view import GraphView
 from ..graph.concealment import NOTHING_CONCEALED
-from ..graph.document import GraphDocument
+from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded, report_handled
 from .arrangement import STEPS_WIDTH, arrange, legend_label, message_label, source_combo
 from .colors import PHASE_COLORS, legend_html
@@ -29,7 +29,7 @@ from .hiding import QuizHiding
 from .model.editor_tensors import document_animation
 from .model.predict import PredictQuiz
 from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
-from .model.timeline import DocumentAnimation, Timeline, maths_of, terms
+from .model.timeline import DocumentAnimation, Timeline, terms
 from .pitfall_view import PitfallView
 from .playback import Playback
 from .player import SPEEDS

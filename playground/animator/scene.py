@@ -1,38 +1,19 @@
-"""What the backward animator draws on: a read-only scene of a graph document or of a network's tensor graph.
+"""What the backward animator draws on: a read-only scene of a graph document (the canvas's `DocumentScene`)
+or of a network's tensor graph.
 
-A graph document is drawn with the editor's own `NodeItem`s, so it looks the same in both
-tabs (a bare number such as the 3 of ``3 * x`` on a `ConstantCard`); a tensor graph with
-`TensorCard`s, the same cards with a tensor's shape on them, and `TensorWire`s, whose label is
-the norm of the gradient they carry. The panel recolours and relabels the items as the
-animation moves.
+A tensor graph is drawn with `TensorCard`s, the editor's cards with a tensor's shape on them, and
+`TensorWire`s, whose label is the norm of the gradient they carry. The panel recolours and relabels the
+items as the animation moves.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGraphicsScene
-
-from ..canvas.card_scene import CardScene
 from ..canvas.cards import CardItem
-from ..canvas.node_card import NodeItem
+from ..canvas.document_scene import DocumentScene
 from ..canvas.wires import WireItem
 from ..common.numbers import format_number, full_number
-from ..graph.document import Edge, GraphDocument
+from ..graph.document import Edge
 from .model.tensor_timeline import TENSOR_CARD_WIDTH, TensorAnimation, TensorNode, shape_text
-from .model.timeline import is_bare_constant
-
-
-class ConstantCard(NodeItem):
-    """A number written in a formula (the 3 of ``3 * x``): titled by its value and tagged "constant", so that
-    it does not read as an input with a made-up name."""
-
-    def title(self) -> str:
-        return format_number(self.node.value)
-
-    def kind_title(self) -> str:
-        return "constant"
-
-    def display_name(self) -> str:
-        return self.title()
 
 
 class TensorCard(CardItem):
@@ -88,28 +69,8 @@ class TensorWire(WireItem):
         self.setToolTip(text)
 
 
-class AnimatorScene(CardScene):
-    """Shows one graph at a time, read-only; `show_document` or `show_tensor_graph` replaces it."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        # Nothing moves here (the editor's scene indexes nothing because its nodes are dragged about):
-        # a BSP index makes painting a big graph look at the visible items only, ~6x faster at 1000 nodes.
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-
-    def show_document(self, document: GraphDocument) -> None:
-        """Draw ``document`` with the editor's cards; its output node is marked."""
-        self._clear_items()
-        for node in document.nodes:
-            card = ConstantCard if is_bare_constant(document, node.id) else NodeItem
-            item = card(node, document.name(node.id))
-            item.set_editable(False)
-            self._add(node.id, item)
-        for edge in document.edges:
-            self._connect(edge, WireItem(edge, self._nodes[edge.source], self._nodes[edge.target]))
-        output = document.effective_output()
-        if output in self._nodes:
-            self._nodes[output].set_is_output(True)
+class AnimatorScene(DocumentScene):
+    """Shows one graph at a time, read-only: a document (`show_document`) or a network's tensor graph."""
 
     def show_tensor_graph(self, animation: TensorAnimation) -> None:
         """Draw a network's tensor graph; the loss is marked as the output."""
@@ -119,12 +80,3 @@ class AnimatorScene(CardScene):
         for edge in animation.edges:
             self._connect(edge, TensorWire(edge, self._nodes[edge.source], self._nodes[edge.target]))
         self._nodes[animation.output].set_is_output(True)
-
-    def _add(self, node_id: str, item: CardItem) -> None:
-        self.add_card(node_id, item)
-
-    def _connect(self, edge: Edge, wire: WireItem) -> None:
-        wire.set_label_visible(False)
-        self.addItem(wire)
-        self._wires[edge] = wire
-        self._nodes[edge.target].input_port(edge.port).set_connected(True)

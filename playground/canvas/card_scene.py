@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -23,7 +23,11 @@ CARD_CELL = 256.0  # the cell of the grid that finds the cards near a wire label
 
 
 class CardScene(QGraphicsScene):
-    """Holds a `CardItem` per node id and a `WireItem` per edge; subclasses fill them."""
+    """Holds a `CardItem` per node id and a `WireItem` per edge; subclasses fill them. While a graph trains,
+    `show_maps` puts a picture of what each node computes over the plane on its card, and the map under the
+    mouse is announced (`map_hovered`)."""
+
+    map_hovered = Signal(str, int)  # the node and column whose map is under the mouse ("", -1: none)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -40,6 +44,15 @@ class CardScene(QGraphicsScene):
         self._label_rects: dict[WireItem, QRectF] = {}
         self._label_grid: dict[tuple[int, int], set[WireItem]] = {}
         self.setBackgroundBrush(self.colors["background"])
+
+    def show_maps(self, maps: dict, totals: dict[str, int] | None = None) -> None:
+        """Each node's maps on its card (`NodeItem.set_maps`): node id -> (columns, r, r) 0xffRRGGBB words, row 0
+        at the top; ``totals``: a node's columns in all, where it has more than it shows. A card not named
+        shows none."""
+        totals = totals or {}
+        for node_id, item in self._nodes.items():
+            if hasattr(item, "set_maps"):
+                item.set_maps(maps.get(node_id), totals.get(node_id))
 
     # -- theme -------------------------------------------------------------------------------
 

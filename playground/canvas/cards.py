@@ -154,6 +154,9 @@ class CardItem(QGraphicsObject):
         """Room below the header for a drawing of the card's own (`paint_extra`), beside the ports; 0: none."""
         return 0.0
 
+    def paint_from_afar(self, painter: QPainter, rect: QRectF) -> None:
+        """What a card shows over its plain colour when zoomed out too far for text (nothing, unless it has maps)."""
+
     def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
         """Draw what `extra_height` made room for, from ``top`` down (item coordinates)."""
 
@@ -323,6 +326,7 @@ class CardItem(QGraphicsObject):
             width = max(border.widthF(), 2.5 / max(lod, 0.01))  # about 2.5 px on screen at any zoom
             painter.setPen(QPen(border.color(), width) if special else Qt.PenStyle.NoPen)
             painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+            self.paint_from_afar(painter, rect)
             return
 
         # shadow, card, header

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..common.numbers import format_number, full_number
@@ -22,6 +22,10 @@ from .style import pixel_font
 
 ARRAY_LABEL_HEIGHT = 13.0  # "value" and "grad" above an array card's two drawings
 ARRAY_GAP = 10.0  # between the value's drawing and the gradient's
+MAP_SIDE = 26.0  # a node's map over the plane, a side (scene units)
+MAP_GAP = 3.0
+MAPS_A_ROW = 4
+MORE_HEIGHT = 13.0  # "+ 48 more" under a node's first maps
 
 
 def node_height(node: Node) -> float:
@@ -47,6 +51,11 @@ class NodeItem(CardItem):
         self._tensor_tooltip: str | None = None
         self._grid: ArrayGrid | None = None  # how the arrays are drawn; None: a scalar card
         self.hovered_element: tuple[str, tuple[int, ...]] | None = None  # ("value" or "grad", index)
+        # What the node computes over the plane, while its graph trains: one image a column, in place of its
+        # value (`set_maps`); how many columns it has in all; the map under the mouse.
+        self._maps: list[QImage] = []
+        self._map_total = 0
+        self.hovered_map: int | None = None
         self.setAcceptHoverEvents(True)
         self._refresh_grid()
         self._layout()
@@ -118,6 +127,78 @@ class NodeItem(CardItem):
     def grid(self) -> ArrayGrid | None:
         return self._grid
 
+    # -- maps over the plane ------------------------------------------------------------------
+
+    def set_maps(self, words: np.ndarray | None, total: int | None = None) -> None:
+        """Show what the node computes over the plane, one small map a column, in place of its value (its graph
+        is being trained): ``words`` (columns, r, r) 0xffRRGGBB, row 0 at the top; ``total``: its columns in all
+        when it has more than it shows. None: no maps, the value again."""
+        had = bool(self._maps)
+        if words is None:
+            self._maps, self._map_total = [], 0
+        else:
+            words = np.ascontiguousarray(words, dtype=np.uint32)
+            side = words.shape[-1]
+            self._maps = [QImage(column.tobytes(), side, side, side * 4, QImage.Format.Format_RGB32).copy()
+                          for column in words]
+            self._map_total = max(int(total or 0), len(self._maps))
+        if bool(self._maps) != had or self._refresh_grid():
+            self._layout()
+            self._refresh_tooltip()
+        self.update()
+
+    @property
+    def map_count(self) -> int:
+        """The maps shown (0: none)."""
+        return len(self._maps)
+
+    def _maps_height(self) -> float:
+        if not self._maps:
+            return 0.0
+        rows = -(-len(self._maps) // MAPS_A_ROW)
+        more = MORE_HEIGHT if self._map_total > len(self._maps) else 0.0
+        return rows * (MAP_SIDE + MAP_GAP) + more
+
+    def map_rect(self, column: int) -> QRectF:
+        """Where map ``column`` is drawn, in item coordinates."""
+        top = HEADER_HEIGHT + BODY_PADDING + len(self.body_lines()) * ROW_HEIGHT
+        row, place = divmod(column, MAPS_A_ROW)
+        return QRectF(self._text_left() + place * (MAP_SIDE + MAP_GAP), top + row * (MAP_SIDE + MAP_GAP),
+                      MAP_SIDE, MAP_SIDE)
+
+    def map_at(self, pos: QPointF) -> int | None:
+        """The map under ``pos`` (item coordinates), or None."""
+        return next((column for column in range(len(self._maps)) if self.map_rect(column).contains(pos)), None)
+
+    def paint_from_afar(self, painter: QPainter, rect: QRectF) -> None:
+        """Zoomed out, a card with maps is its maps: up to four across the card, as large as it lets them be (the
+        TF Playground's neurons), so a whole network in view still shows what each node computes."""
+        if not self._maps:
+            return
+        shown = self._maps[:MAPS_A_ROW]
+        inset = 4.0
+        side = min(rect.height() - 2 * inset, (rect.width() - inset) / len(shown) - inset)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for index, image in enumerate(shown):
+            painter.drawImage(QRectF(rect.left() + inset + index * (side + inset), rect.top() + inset, side, side),
+                              image)
+
+    def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for column, image in enumerate(self._maps):
+            rect = self.map_rect(column)
+            painter.drawImage(rect, image)
+            painter.setPen(QPen(colors["selected"] if column == self.hovered_map else colors["card_border"],
+                                2.0 if column == self.hovered_map else 0.8))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect)
+        if self._map_total > len(self._maps):
+            last = self.map_rect(len(self._maps) - 1)
+            painter.setFont(pixel_font(9, italic=True))
+            painter.setPen(colors["muted"])
+            painter.drawText(QPointF(self._text_left(), last.bottom() + MAP_GAP + 9),
+                             f"+ {self._map_total - len(self._maps)} more")
+
     def _shown_array(self):
         if self._result is not None and self._result.value is not None:
             return self._result.value
@@ -126,7 +207,7 @@ class NodeItem(CardItem):
     def _refresh_grid(self) -> bool:
         """Measure the arrays' drawing again; True if its size changed."""
         shape = self.array_shape()
-        if not shape:
+        if not shape or self._maps:  # maps stand in for the value
             grid = None
         else:
             grad = self._result.grad if self._result is not None else None
@@ -139,12 +220,17 @@ class NodeItem(CardItem):
         return self._text_left()
 
     def card_width(self) -> float:
+        if self._maps:
+            shown = min(len(self._maps), MAPS_A_ROW)
+            return max(NODE_WIDTH, self._text_left() + shown * (MAP_SIDE + MAP_GAP) + 8)
         if self._grid is None:
             return NODE_WIDTH
         width = self._arrays_left() + 2 * self._grid.size[0] + ARRAY_GAP + 12
         return max(NODE_WIDTH, width)
 
     def extra_height(self) -> float:
+        if self._maps:  # below the body's lines
+            return len(self.body_lines()) * ROW_HEIGHT + self._maps_height()
         return 0.0 if self._grid is None else ARRAY_LABEL_HEIGHT + self._grid.size[1] + 2
 
     def array_corners(self) -> tuple[QPointF, QPointF]:
@@ -154,6 +240,9 @@ class NodeItem(CardItem):
         return QPointF(left, top), QPointF(left + self._grid.size[0] + ARRAY_GAP, top)
 
     def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
+        if self._maps:
+            self._paint_maps(painter, colors)
+            return
         if self._grid is None:
             return
         scene = self.scene()
@@ -204,19 +293,39 @@ class NodeItem(CardItem):
         if found != self.hovered_element:
             self.hovered_element = found
             self.setToolTip(self.element_text(*found) if found else self.tooltip_text())
+        self._hover_map(self.map_at(event.pos()) if self._maps else None)
         super().hoverMoveEvent(event)
 
     def hoverLeaveEvent(self, event) -> None:
         if self.hovered_element is not None:
             self.hovered_element = None
             self._refresh_tooltip()
+        self._hover_map(None)
         super().hoverLeaveEvent(event)
+
+    def _hover_map(self, column: int | None) -> None:
+        """The map under the mouse is drawn ringed and announced by the scene (`map_hovered`), if it can."""
+        if column == self.hovered_map:
+            return
+        self.hovered_map = column
+        if column is not None:
+            self.setToolTip(f"{self._name}[:, {column}] over the plane: hovered, it is drawn on the big plot"
+                            if self._map_total > 1 else f"{self._name} over the plane: hovered, it is drawn on "
+                            "the big plot")
+        else:
+            self._refresh_tooltip()
+        announce = getattr(self.scene(), "map_hovered", None)
+        if announce is not None:
+            announce.emit(self.node.id if column is not None else "", -1 if column is None else column)
+        self.update()
 
     def group(self) -> str:
         return kind(self._node.kind).group
 
     def title(self) -> str:
         node_kind = kind(self._node.kind)
+        if self._maps:
+            return self._name if self._map_total == 1 else f"{self._name} (n, {self._map_total})"
         if self._grid is not None:
             return f"{self._name} {shape_text(self._grid.shape)}"
         if node_kind.is_leaf:
@@ -259,7 +368,7 @@ class NodeItem(CardItem):
         return self._result.grad if self._result is not None else None
 
     def default_body_lines(self) -> list[str]:
-        if self._grid is not None:
+        if self._grid is not None or self._maps:
             return []
         value, grad = self._concealed
         return [f"value {self._shown(self.shown_value(), value)}", f"grad {self._shown(self.shown_grad(), grad)}"]

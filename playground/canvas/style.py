@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from ..graph.catalog import ARITHMETIC_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
+from ..graph.catalog import ARITHMETIC_GROUP, DATA_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
 
 DETAIL_THRESHOLD = 0.45  # below this scale a card is drawn as a plain coloured card, a wire without its label
 
@@ -25,6 +25,7 @@ LIGHT_COLORS: dict[str, QColor] = {
     "muted": QColor("#6b7280"),
     "header_text": QColor("#ffffff"),
     LEAF_GROUP: QColor("#3b78e7"),
+    DATA_GROUP: QColor("#3b78e7"),  # a data input is an input
     ARITHMETIC_GROUP: QColor("#d9730d"),
     FUNCTION_GROUP: QColor("#8656d6"),
     TENSOR_GROUP: QColor("#0f8579"),
@@ -58,6 +59,7 @@ DARK_COLORS: dict[str, QColor] = {
     "text": QColor("#e7e8eb"),
     "muted": QColor("#9aa1ab"),
     LEAF_GROUP: QColor("#2f65c8"),
+    DATA_GROUP: QColor("#2f65c8"),
     ARITHMETIC_GROUP: QColor("#b45f0c"),
     FUNCTION_GROUP: QColor("#7043bf"),
     TENSOR_GROUP: QColor("#0c6d63"),

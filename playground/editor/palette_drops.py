@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsSceneDragDropEvent
 from ..canvas.card_scene import CardScene
 from ..canvas.wires import WireItem
 from ..graph import edits
-from ..graph.catalog import kind
+from ..graph.catalog import KINDS
 from .canvas_edits import CanvasEdits
 from .palette import kind_from_mime
 from .scene_part import ScenePart
@@ -49,7 +49,7 @@ class PaletteDrops(ScenePart):
     def drop_kind(self, kind_name: str, pos: QPointF) -> str | None:
         """Add a node where a palette item was dropped; on a wire, insert it into the wire."""
         canvas_edits = self.canvas_edits
-        wire = self.scene.wire_at(pos) if kind(kind_name).arity != 0 else None
+        wire = self.scene.wire_at(pos) if KINDS[kind_name].arity != 0 else None
         if wire is None:
             return canvas_edits.add_node_at(kind_name, pos)
         node = canvas_edits.new_node(kind_name, pos)
@@ -67,7 +67,7 @@ class PaletteDrops(ScenePart):
 
     def _update_drop_wire(self, event: QGraphicsSceneDragDropEvent) -> None:
         kind_name = kind_from_mime(event.mimeData())
-        wire = self.scene.wire_at(event.scenePos()) if kind_name and kind(kind_name).arity != 0 else None
+        wire = self.scene.wire_at(event.scenePos()) if kind_name and KINDS[kind_name].arity != 0 else None
         self._set_drop_wire(wire)
 
     def _set_drop_wire(self, wire: WireItem | None) -> None:

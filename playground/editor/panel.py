@@ -38,6 +38,7 @@ from ..graph.evaluate import Evaluation, evaluate
 from ..graph.expression import ExpressionError, parse_expression
 from ..graph.gradient_check import check_gradients
 from ..graph.layout import layered_layout
+from ..graph.network import GraphProblem, plan_training
 from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled
 from .commands import EditCommand
@@ -49,6 +50,7 @@ TOO_BIG = ("The graph is larger than the view at a readable size: press F to see
            "button or Space+drag, or press M for the minimap")
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
+TRAINABLE_DELAY_MS = 150  # "Train this graph" is checked again this long after the last edit
 SIDE_WIDTH = 290
 PALETTE_WIDTH = 115
 QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
@@ -71,6 +73,7 @@ class EditorPanel(QWidget):
     status_message = Signal(str)
     status_withdrawn = Signal(str)  # a message said before that is no longer true (the main window clears it)
     animate_backward_requested = Signal()  # "Animate backward": the main window opens the animator on this graph
+    train_graph_requested = Signal()  # "Train this graph": the main window has the training tab train it
     graph_built = Signal(str)  # an expression's graph replaced the document (the expression)
 
     def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
@@ -107,6 +110,13 @@ class EditorPanel(QWidget):
         self.animate_button = QPushButton("Animate backward ▶")
         self.animate_button.setObjectName("animateBackwardButton")
         self.animate_button.setAccessibleName("Animate the backward pass of this graph")
+        self.train_button = QPushButton("Train this graph ▶")
+        self.train_button.setObjectName("trainGraphButton")
+        self.train_button.setAccessibleName("Train this graph on the training points")
+        self._training_outputs = 1  # the scores a point the training tab wants (k classes: k)
+        # Whether the graph can be trained is read again once edits pause (a slider drag is many edits).
+        self._trainable_timer = QTimer(self, singleShot=True, interval=TRAINABLE_DELAY_MS)
+        self._trainable_timer.timeout.connect(self._show_trainable)
         self.gradcheck_button = QPushButton("Check gradients")
         self.gradcheck_button.setObjectName("gradCheckButton")
         self.gradcheck_button.setAccessibleName("Check gradients against finite differences")
@@ -128,6 +138,7 @@ class EditorPanel(QWidget):
         expression_row.addWidget(self.expression_input, 1)
         expression_row.addWidget(self.build_button)
         expression_row.addWidget(self.animate_button)
+        expression_row.addWidget(self.train_button)
         self.side_button = expression_row_button("sidePanelToggle", "Show or hide the side panel")
         expression_row.addWidget(self.side_button)
         self.side = side = QWidget()
@@ -169,6 +180,7 @@ class EditorPanel(QWidget):
         self.build_button.clicked.connect(self._on_expression_entered)
         self.gradcheck_button.clicked.connect(self.run_gradient_check)
         self.animate_button.clicked.connect(self.animate_backward_requested)
+        self.train_button.clicked.connect(self.train_graph_requested)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.scene.edit_requested.connect(self._on_edit_requested)
@@ -206,8 +218,40 @@ class EditorPanel(QWidget):
         self.scene.show_evaluation(self._evaluation)
         self.properties.set_evaluation(self._evaluation)
         self._show_paths()
+        self._trainable_timer.start()
         self.evaluated.emit(self._evaluation)
         self.summary_changed.emit(self.summary())
+
+    # -- training this graph ---------------------------------------------------------------
+
+    def training_problem(self) -> str | None:
+        """Why this graph cannot be trained as the training tab stands (its number of classes), or None."""
+        try:
+            plan_training(self.document, self._training_outputs)
+        except GraphProblem as problem:
+            return str(problem)
+        return None
+
+    def set_training_outputs(self, outputs: int) -> None:
+        """The scores a point the training tab needs (1: two classes or a regression; k: k classes)."""
+        if outputs != self._training_outputs:
+            self._training_outputs = outputs
+            self._show_trainable()
+
+    def _show_trainable(self) -> None:
+        """Train this graph: enabled for a graph that can be trained, else greyed with the reason in its tooltip
+        (and in what a screen reader says of it)."""
+        problem = self.training_problem()
+        self.train_button.setEnabled(problem is None)
+        tip = ("Train this graph on the training points: its output is each point's score" if problem is None
+               else f"Cannot train this graph: {problem}")
+        self.train_button.setToolTip(tip)
+        self.train_button.setAccessibleDescription(tip)
+
+    def show_training_maps(self, maps: dict | None, totals: dict[str, int] | None = None) -> None:
+        """While the training tab trains this graph, what each node computes over the plane on its card (node id ->
+        (columns, r, r) colours); None: the values again."""
+        self.scene.show_maps(maps or {}, totals)
 
     def summary(self) -> str:
         """The evaluation's summary, but "Output = ?" while a quiz asks for the output's value."""

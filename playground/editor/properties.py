@@ -1,5 +1,6 @@
-"""The properties panel: the selected node's label, value (typed or scrubbed with a slider), Sum inputs,
-output choice, and its computed value and gradient in full precision.
+"""The properties panel: the selected node's label, value (typed or scrubbed with a slider), a leaf's role
+(input, parameter: trained, or constant) and what the training points feed an input, Sum inputs, output
+choice, and its computed value and gradient in full precision.
 
 It reads the document every time it refreshes and changes it only through undo commands.
 """
@@ -13,6 +14,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
+    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
@@ -32,10 +34,14 @@ from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from ..graph.document import GraphDocument
 from ..graph.evaluate import Evaluation
+from ..graph.feeding import feed_text
 from .commands import EditCommand
 from .tensor_properties import TensorProperties
 
 SLIDER_STEPS = 1000
+ROLES = {"input": "Input: data, kept as it is", "parameter": "Parameter: trained", "constant": "Constant"}
+FEED_CHOICES = {None: "By its name", "x1": "x₁ of each point", "x2": "x₂ of each point",
+                "points": "The points (n × 2)", "none": "Nothing: it keeps its value"}
 
 
 # What the panel says while no node is selected: how to get going, in the words of the canvas.
@@ -81,6 +87,16 @@ class PropertiesPanel(QWidget):
         self.slider.setRange(0, SLIDER_STEPS)
         self.low_spin = self._named(self._range_spin(), "sliderMinimum", "Slider minimum")
         self.high_spin = self._named(self._range_spin(), "sliderMaximum", "Slider maximum")
+        self.role_combo = self._named(QComboBox(), "leafRoleCombo", "What this leaf is: an input, a parameter "
+                                      "(training changes it) or a constant")
+        for key, title in ROLES.items():
+            self.role_combo.addItem(title, key)
+        self.feed_combo = self._named(QComboBox(), "feedCombo", "What the training points feed this input when "
+                                      "the graph is trained")
+        for key, title in FEED_CHOICES.items():
+            self.feed_combo.addItem(title, key)
+        self.feed_label = self._named(QLabel(), "feedLabel", "What the training points feed this input")
+        self.feed_label.setWordWrap(True)
         self.inputs_spin = self._named(QSpinBox(), "sumInputs", "Number of inputs")
         self.inputs_spin.setRange(1, 64)
         self.output_button = self._named(QPushButton("Make this the output"), "makeOutputButton", "Make output")
@@ -103,6 +119,9 @@ class PropertiesPanel(QWidget):
         self.form.addRow("Scrub", self.slider)
         self.form.addRow("Range", range_row)
         self.form.addRow("Inputs", self.inputs_spin)
+        self.form.addRow("Role", self.role_combo)
+        self.form.addRow("Fed by", self.feed_combo)
+        self.form.addRow("", self.feed_label)
         self.form.addRow("Computed", self.computed_value)
         self.form.addRow("Gradient", self.computed_grad)
         layout = QVBoxLayout(self)
@@ -122,6 +141,8 @@ class PropertiesPanel(QWidget):
         self.low_spin.valueChanged.connect(self._on_range_edited)
         self.high_spin.valueChanged.connect(self._on_range_edited)
         self.inputs_spin.valueChanged.connect(self._on_inputs_edited)
+        self.role_combo.activated.connect(self._on_role_chosen)
+        self.feed_combo.activated.connect(self._on_feed_chosen)
         self.output_button.clicked.connect(self._on_output_clicked)
         self.refresh()
 
@@ -160,14 +181,14 @@ class PropertiesPanel(QWidget):
         if self.node_id is not None and not self.document.has_node(self.node_id):
             self.node_id = None
         node = self.document.node(self.node_id) if self.node_id else None
-        for widget in (self.label_edit, self.value_edit, self.slider, self.low_spin, self.high_spin,
-                       self.inputs_spin, self.output_button):
+        widgets = (self.label_edit, self.value_edit, self.slider, self.low_spin, self.high_spin, self.inputs_spin,
+                   self.output_button, self.role_combo, self.feed_combo)
+        for widget in widgets:
             widget.blockSignals(True)
         try:
             self._fill(node)
         finally:
-            for widget in (self.label_edit, self.value_edit, self.slider, self.low_spin, self.high_spin,
-                           self.inputs_spin, self.output_button):
+            for widget in widgets:
                 widget.blockSignals(False)
 
     def _fill(self, node) -> None:
@@ -183,7 +204,10 @@ class PropertiesPanel(QWidget):
         for row in (1, 2, 3):  # Value, Scrub, Range
             self.form.setRowVisible(row, is_leaf)
         self.form.setRowVisible(4, is_sum)
-        for row in (5, 6):  # computed value and gradient
+        self.form.setRowVisible(5, editable and node.is_leaf)  # Role
+        for row in (6, 7):  # Fed by, and what that means now
+            self.form.setRowVisible(row, editable and node.kind == "input")
+        for row in (8, 9):  # computed value and gradient
             self.form.setRowVisible(row, editable)
         self.output_button.setEnabled(editable and self.document.effective_output() != node.id)
         if node is None:
@@ -212,6 +236,11 @@ class PropertiesPanel(QWidget):
                 self.slider.setValue(position)
         if is_sum:
             self.inputs_spin.setValue(node.inputs)
+        if node.is_leaf:
+            self.role_combo.setCurrentIndex(self.role_combo.findData(node.kind))
+        if node.kind == "input":
+            self.feed_combo.setCurrentIndex(self.feed_combo.findData(node.feed))
+            self.feed_label.setText(feed_text(self.document, node.id))
         result = self._evaluation.results.get(node.id) if self._evaluation else None
         # About four significant figures to read; every digit in the tooltip, for whoever asks.
         hidden = self._concealment
@@ -298,6 +327,16 @@ class PropertiesPanel(QWidget):
     def _on_inputs_edited(self, count: int) -> None:
         if self.node_id and count != self.document.node(self.node_id).inputs:
             self._push(edits.set_inputs(self.document, self.node_id, count))
+
+    def _on_role_chosen(self, index: int) -> None:
+        kind_name = self.role_combo.itemData(index)
+        if self.node_id and kind_name != self.document.node(self.node_id).kind:
+            self._push(edits.set_role(self.document, self.node_id, kind_name))
+
+    def _on_feed_chosen(self, index: int) -> None:
+        feed = self.feed_combo.itemData(index)
+        if self.node_id and feed != self.document.node(self.node_id).feed:
+            self._push(edits.set_feed(self.document, self.node_id, feed))
 
     def _on_output_clicked(self) -> None:
         if self.node_id:

@@ -94,6 +94,7 @@ def _pow_problem(a: float, b: float) -> str | None:
 
 
 LEAF_GROUP, ARITHMETIC_GROUP, FUNCTION_GROUP, TENSOR_GROUP = "Inputs", "Arithmetic", "Functions", "Tensors"
+DATA_GROUP = "Data"  # the palette's inputs the training points feed (presets of an input, below)
 
 
 def _added(params, *terms):
@@ -191,12 +192,37 @@ _KINDS = [
                  label_ports=(1,), problem=_cross_entropy_problem),
 ]
 
-# ALL_KINDS is every kind a document and a graph file may hold, and what the palette and the quick search
-# offer (KINDS, the same): the editor's cards draw arrays. SCALAR_KINDS are those a version-1 file holds.
+@dataclass(frozen=True)
+class Preset:
+    """A palette entry that makes a node of an existing kind ready-made: the Data group's inputs, named as the
+    training points feed them (`feeding`)."""
+
+    name: str         # its key in the palette, a drag and the quick search
+    title: str
+    kind: str         # the node it makes is of this kind...
+    label: str        # ... with this label...
+    value: float = 0.0          # ... and this value,
+    generator: str | None = None  # or the values of this generator (its default shape)
+    description: str = ""
+
+    def as_entry(self) -> NodeKind:
+        """The preset as the palette lists it: a leaf of the Data group."""
+        return NodeKind(self.name, self.title, DATA_GROUP, 0, description=self.description)
+
+
+PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
+    Preset("data_x1", "x1", "input", "x1", 0.0, description="The points' first coordinate, x₁ (trained: one a point)"),
+    Preset("data_x2", "x2", "input", "x2", 0.0, description="The points' second coordinate, x₂ (trained: one a point)"),
+    Preset("data_points", "X", "input", "X", generator="points",
+           description="The training points, one row each, (n, 2): 8 of them until trained"),
+)}
+
+# ALL_KINDS is every kind a document and a graph file may hold; KINDS is what the palette and the quick search
+# offer: those kinds, and the Data group's presets before them. SCALAR_KINDS are those a version-1 file holds.
 ALL_KINDS: dict[str, NodeKind] = {kind.name: kind for kind in _KINDS}
-KINDS: dict[str, NodeKind] = ALL_KINDS
+KINDS: dict[str, NodeKind] = {**{name: preset.as_entry() for name, preset in PRESETS.items()}, **ALL_KINDS}
 SCALAR_KINDS: dict[str, NodeKind] = {name: k for name, k in ALL_KINDS.items() if not k.tensor_only}
-GROUPS: tuple[str, ...] = (LEAF_GROUP, ARITHMETIC_GROUP, FUNCTION_GROUP, TENSOR_GROUP)
+GROUPS: tuple[str, ...] = (DATA_GROUP, LEAF_GROUP, ARITHMETIC_GROUP, FUNCTION_GROUP, TENSOR_GROUP)
 LEAF_KINDS = tuple(kind.name for kind in _KINDS if kind.is_leaf)
 FUNCTION_NAMES = tuple(kind.name for kind in _KINDS if kind.group == FUNCTION_GROUP)
 TENSOR_KINDS = tuple(kind.name for kind in _KINDS if kind.tensor_only)

@@ -84,6 +84,20 @@ class Node:
 
 
 
+def maths_of(document) -> tuple:
+    """Everything a computation depends on (not where the nodes sit): equal tuples, equal graphs to compute, to
+    animate and to train."""
+    nodes = tuple((n.id, n.kind, n.label, repr(n.value.tolist() if hasattr(n.value, "tolist") else n.value),
+                   n.port_count, repr(n.params), n.feed) for n in document.nodes)
+    return nodes, tuple(document.edges), document.effective_output()
+
+
+def is_bare_constant(document, node_id: str) -> bool:
+    """A constant without a label of its own: a number in a formula (``3`` in ``3 * x``)."""
+    node = document.node(node_id)
+    return node.kind == "constant" and not node.label
+
+
 def _check_generator(node_kind, generator: Generator, value) -> None:
     if not node_kind.is_leaf:
         raise ValueProblem(f"a {node_kind.name} node is computed: it has no generator")
@@ -464,6 +478,18 @@ class GraphDocument:
 
     def set_label(self, node_id: str, label: str) -> None:
         self._nodes[node_id].label = label
+        self._announce("node_changed", node_id)
+
+    def set_kind(self, node_id: str, kind_name: str) -> None:
+        """Make a leaf another kind of leaf (input, parameter, constant): what it is, not what it holds. Only an
+        input is fed by the points: take a feed away first."""
+        node = self._nodes[node_id]
+        if not node.is_leaf or not kind(kind_name).is_leaf:
+            raise ValueError(f"only a leaf becomes another kind of leaf, not {node.kind} into {kind_name}")
+        if node.feed is not None:
+            check_feed(kind_name, node.feed)
+        node.kind = kind_name
+        self._names = None  # an unlabelled leaf is named by its kind (x1, w1)
         self._announce("node_changed", node_id)
 
     def set_feed(self, node_id: str, feed: str | None) -> None:

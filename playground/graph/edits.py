@@ -79,7 +79,7 @@ class MoveNode:
 
 @dataclass(frozen=True)
 class SetField:
-    """Set a node's ``value``, ``label``, ``inputs`` (Sum ports), ``params`` or ``feed``."""
+    """Set a node's ``value``, ``label``, ``inputs`` (Sum ports), ``params``, ``feed`` or (a leaf's) ``kind``."""
 
     node_id: str
     name: str
@@ -94,7 +94,7 @@ class SetField:
 
     def _set(self, doc: GraphDocument, value) -> None:
         setter = {"value": doc.set_value, "label": doc.set_label, "inputs": doc.set_inputs,
-                  "params": doc.set_params, "feed": doc.set_feed}[self.name]
+                  "params": doc.set_params, "feed": doc.set_feed, "kind": doc.set_kind}[self.name]
         setter(self.node_id, value)
 
 
@@ -241,6 +241,18 @@ def set_feed(doc: GraphDocument, node_id: str, feed: str | None) -> Edit:
     node = doc.node(node_id)
     check_feed(node.kind, feed)
     return Edit(f"Feed {doc.name(node_id)} {FEEDS[feed]}", [SetField(node_id, "feed", node.feed, feed)])
+
+
+def set_role(doc: GraphDocument, node_id: str, kind_name: str) -> Edit:
+    """Make a leaf an input, a parameter (trained) or a constant, keeping its value; a feed goes with the input."""
+    node = doc.node(node_id)
+    if not node.is_leaf or not kind(kind_name).is_leaf:
+        raise ValueError(f"only a leaf becomes an input, a parameter or a constant, not a {node.kind}")
+    actions = []
+    if node.feed is not None and kind_name != "input":
+        actions.append(SetField(node_id, "feed", node.feed, None))
+    actions.append(SetField(node_id, "kind", node.kind, kind_name))
+    return Edit(f"Make {doc.name(node_id)} a {kind(kind_name).title.lower()}", actions)
 
 
 def set_inputs(doc: GraphDocument, node_id: str, count: int) -> Edit:

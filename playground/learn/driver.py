@@ -23,7 +23,7 @@ from dataclasses import fields, replace
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
-from ..animator.model.timeline import maths_of
+from ..graph.document import maths_of
 from ..training.model.session import TrainingSettings
 from .highlight import Highlight
 from .model.facts import GraphFacts, NetworkFacts

@@ -31,8 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..animator.model.predict import AnswerError
-from ..animator.model.timeline import maths_of
-from ..graph.document import GraphDocument
+from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .model.facts import GraphFacts

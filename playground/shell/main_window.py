@@ -25,6 +25,7 @@ from .dock_share import DockShare
 from .document_files import DocumentFiles
 from .file_kinds import ReadFile
 from .graph_exports import GraphExports
+from .graph_training import GraphTrainingLink
 from .help_menu import build_help_menu
 from .learn_dock import install_learning
 from .menus import build_edit_menu, build_file_menu
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.presentation.full_screen_action)
         self.dock_share = DockShare(self, self.learning.dock)  # the Learn dock leaves the tabs most of the width
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
+        self.graph_link = GraphTrainingLink(self)  # the editor's graph trained in the training tab
         self._install_reset_question()
         self._restore_settings()
         self.files.open_example("neuron.json")

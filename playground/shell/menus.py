@@ -77,4 +77,5 @@ def build_edit_menu(window: QMainWindow, undo_group: QUndoGroup) -> tuple[QMenu,
     menu.addSeparator()
     editor_actions.append(add_action(window, menu, "Check &gradients", editor.run_gradient_check, "Ctrl+G"))
     add_action(window, menu, "Animate &backward", window.animate_backward, "Ctrl+B")
+    add_action(window, menu, "&Train this graph", lambda: window.graph_link.train(), "Ctrl+T", "actionTrainGraph")
     return menu, editor_actions

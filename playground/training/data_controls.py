@@ -124,7 +124,7 @@ class DataControls(QWidget):
         return data
 
     def _build_features_group(self) -> QGroupBox:
-        features = QGroupBox("FEATURES")
+        features = self.features_group = QGroupBox("FEATURES")
         grid = QGridLayout(features)
         self.feature_checks: dict[str, QCheckBox] = {}
         for index, (key, title) in enumerate(FEATURES.items()):
@@ -176,6 +176,7 @@ class DataControls(QWidget):
         self.noise_slider.setEnabled(not csv)
         self.noise_value.setText(format_number(s.noise))
         self.test_value.setText(f"{format_number(round(s.test_fraction * 100))}%")
+        self.features_group.setVisible(not s.trains_graph)  # a graph reads x1 and x2 by its own inputs
 
     def _show_class_range(self, dataset: str) -> None:
         low, high = CLASS_COUNTS.get(dataset, (2, 2))

@@ -1,5 +1,6 @@
-"""The network column: the hidden layers, their activation and initialisation, and how the network
-trains (loss, optimizer, learning rate and its schedule, momentum, regularisation, batch size)."""
+"""The network column: what is trained (the layer form's network or the editor's graph), the hidden layers,
+their activation and initialisation, and how the network trains (loss, optimizer, learning rate and its
+schedule, momentum, regularisation, batch size)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .model.settings import (
     MAX_LAYERS,
     MAX_NEURONS,
     MAX_REGULARIZATION_RATE,
+    NETWORKS,
     OPTIMIZERS,
     REGRESSION_LOSSES,
     REGULARIZATIONS,
@@ -59,7 +61,24 @@ class NetworkControls(QWidget):
 
     def _build_network_group(self) -> QGroupBox:
         network = QGroupBox("NETWORK")
-        box = QVBoxLayout(network)
+        outer = QVBoxLayout(network)
+        source = QFormLayout()
+        self.source_combo = named(QComboBox(), "networkSourceCombo",
+                                  "What is trained: the network of the layers below, or the graph built in the "
+                                  "graph editor (its output is the score of each point)")
+        for key, title in NETWORKS.items():
+            self.source_combo.addItem(title, key)
+        self.source_combo.currentIndexChanged.connect(self.edited)
+        source.addRow("Train", self.source_combo)
+        outer.addLayout(source)
+        self.graph_label = named(QLabel(), "graphDescriptionLabel", "The graph the tab trains, as the editor drew it")
+        self.graph_label.setWordWrap(True)
+        outer.addWidget(self.graph_label)
+        # The layer form's own controls: hidden while the editor's graph is trained (it has its own shape).
+        self.layers_box = QWidget()
+        box = QVBoxLayout(self.layers_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.layers_box)
         self.architecture_label = named(QLabel(), "architectureLabel", "Inputs → hidden neurons → output")
         font = QFont(self.architecture_label.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
@@ -167,7 +186,7 @@ class NetworkControls(QWidget):
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.activation_combo, self.init_combo, self.loss_combo, self.optimizer_combo,
+        return (self.source_combo, self.activation_combo, self.init_combo, self.loss_combo, self.optimizer_combo,
                 self.learning_rate_input, self.learning_rate_slider, self.schedule_combo, self.schedule_steps_spin,
                 self.schedule_gamma_input, self.momentum_input, self.regularization_combo,
                 self.regularization_rate_input, self.batch_size_spin)
@@ -178,6 +197,7 @@ class NetworkControls(QWidget):
         for control in controls:
             control.blockSignals(True)
         try:
+            self.source_combo.setCurrentIndex(self.source_combo.findData(s.network))
             self.activation_combo.setCurrentIndex(self.activation_combo.findData(s.activation))
             self.init_combo.setCurrentIndex(self.init_combo.findData(s.init))
             self.loss_combo.setCurrentIndex(self.loss_combo.findData(s.loss))
@@ -233,6 +253,12 @@ class NetworkControls(QWidget):
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
         self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
         self.architecture_label.setText(s.architecture())
+        self.layers_box.setVisible(not s.trains_graph)
+        self.graph_label.setVisible(s.trains_graph)
+
+    def show_graph(self, description: str) -> None:
+        """What the editor's graph trained is: ``the editor's graph: 4 parameters (W1, b1, W2, b2), output out``."""
+        self.graph_label.setText(description[0].upper() + description[1:] if description else "")
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -241,6 +267,7 @@ class NetworkControls(QWidget):
     def values(self) -> dict:
         """The fields of `TrainingSettings` this column edits, as the controls show them."""
         return dict(
+            network=self.source_combo.currentData(),
             hidden=self.hidden,
             activation=self.activation_combo.currentData(),
             init=self.init_combo.currentData(),

@@ -18,6 +18,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 
 from .boundary_plot import BoundaryColumn
 from .curves import CurvesColumn
+from .graph_view import TrainedGraphView
 from .model.summary import NOTHING, ReadoutPace, summary_text
 from .network_view import NetworkView
 from .picture import focus_caption, network_picture
@@ -81,26 +82,34 @@ class _Round(QEvent):
 
 class Painter:
     def __init__(self, toolbar: TrainingToolbar, boundary_column: BoundaryColumn, network_view: NetworkView,
-                 curves: CurvesColumn):
-        self.toolbar, self.boundary_column, self.network_view, self.curves = (
-            toolbar, boundary_column, network_view, curves)
+                 curves: CurvesColumn, graph_view: TrainedGraphView):
+        self.toolbar, self.boundary_column, self.network_view, self.curves, self.graph_view = (
+            toolbar, boundary_column, network_view, curves, graph_view)
         self.readouts = ReadoutPace()
         self.summary = ""  # the summary last handed to the status bar
         self._lines_due = NOTHING  # the report whose gradient health lines are still to be drawn
         self._last_curve_draw = 0.0
 
-    def paint_frame(self, frame: BoundaryFrame, hovered: tuple[int, int] | None) -> None:
+    def paint_frame(self, frame: BoundaryFrame, hovered: tuple | None) -> None:
         self.boundary_column.view.set_probability(frame.probability, frame.extent, frame.contour,
                                                   frame.misclassified)
         if hovered is not None:
             self.show_focus(frame, hovered)
-        self.network_view.show_picture(network_picture(frame))
+        if frame.settings.trains_graph:
+            self.graph_view.show_frame(frame)
+        else:
+            self.network_view.show_picture(network_picture(frame))
 
-    def show_focus(self, frame: BoundaryFrame | None, hovered: tuple[int, int] | None) -> None:
-        """The hovered neuron's map on the big plot, once the worker has drawn it; the output until then."""
+    def show_focus(self, frame: BoundaryFrame | None, hovered: tuple | None) -> None:
+        """The hovered neuron's map (a graph's node's column) on the big plot, once the worker has drawn it; the
+        output until then."""
         focus = frame.focus if frame is not None else None
-        if hovered is None or focus is None or (focus.layer, focus.index) != hovered:
+        shown = None if focus is None else ((focus.node, focus.index) if focus.node else (focus.layer, focus.index))
+        if hovered is None or shown != hovered:
             self.boundary_column.show_focus(None, "")
+            return
+        if focus.node:
+            self.boundary_column.show_focus(focus, *self.graph_view.caption(focus))
             return
         title, levels = focus_caption(frame, *hovered)
         self.boundary_column.show_focus(focus, title, levels)

@@ -29,6 +29,8 @@ from .curves import CurvesColumn
 from .data_controls import DataControls
 from .edits import ParameterEdit
 from .exports import unusable_file_message, write_dataset, write_weights
+from .graph_training import GraphTraining
+from .graph_view import NetworkSlot, TrainedGraphView
 from .model.network import NetworkSnapshot, network_snapshot
 from .model.points import load_points, load_values
 from .model.settings import REGRESSION_LOSSES, TrainingSettings
@@ -66,6 +68,10 @@ class TrainingPanel(QWidget):
     parameter_requested = Signal(int, str, object, float)
     setup_requested = Signal(object)
     theme_requested = Signal(bool)  # dark: the worker colours the diagram's maps for it
+    graph_requested = Signal(object)  # a graph document to train (`graph_training`): the worker's own copy
+    graph_focus_requested = Signal(str, int)  # a graph's node and column drawn at full resolution ("": none)
+    graph_wanted = Signal()  # "The editor's graph" chosen: the main window hands it to `train_graph`
+    graph_maps_shown = Signal(object, object)  # a trained graph's node maps just painted (colours, column counts)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -90,8 +96,9 @@ class TrainingPanel(QWidget):
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
         self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
 
+        self.graph_training = GraphTraining(self)
         self._build_ui()
-        self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves)
+        self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves, self.graph_view)
         self._follow_theme()  # the app's theme may be dark already
         self._show_settings(self.settings)
 
@@ -143,15 +150,18 @@ class TrainingPanel(QWidget):
         self.network_view.wire_layout_changed.connect(self.wire_layout_requested)
         self.network_view.set_undo_actions(self.undo_stack.createUndoAction(self, "Undo"),
                                            self.undo_stack.createRedoAction(self, "Redo"))
+        self.graph_view = TrainedGraphView()
+        self.graph_view.map_hovered.connect(self.graph_training.on_map_hovered)
+        self.network_slot = NetworkSlot(self.network_view, self.graph_view)
         self.boundary_column = BoundaryColumn()
         self.boundary_column.clicked.connect(self._on_boundary_clicked)
         self.curves = CurvesColumn(self.settings.loss)
 
         self.body = TrainingBody((self.data_controls, self.network_controls),
-                                 (self.network_view, self.boundary_column, self.curves))
+                                 (self.network_slot, self.boundary_column, self.curves))
         self.splitter = self.body.splitter
         root.addWidget(self.body, 1)
-        self.form = SettingsForm(self.data_controls, self.network_controls, self.toolbar, self.network_view)
+        self.form = SettingsForm(self.data_controls, self.network_controls, self.toolbar, self.network_slot)
 
     @property
     def boundary(self) -> BoundaryView:
@@ -200,7 +210,16 @@ class TrainingPanel(QWidget):
     @Slot()
     def _on_control_edited(self, *_) -> None:
         self.status.settings_edited()
-        self._request_settings(self.form.read(self.settings))
+        settings = self.form.read(self.settings)
+        if settings.trains_graph and not self.settings.trains_graph:  # a graph is trained once it is given
+            self.graph_training.wanted()
+            return
+        self._request_settings(settings)
+
+    def train_graph(self, document) -> str | None:
+        """Train the graph ``document`` from its drawn values (`graph_training`); returns why it cannot be
+        trained (nothing changed then), or None."""
+        return self.graph_training.train(document)
 
     # -- the toolbar and the plot --------------------------------------------------------------------
 
@@ -400,7 +419,8 @@ class TrainingPanel(QWidget):
         the first drawing."""
         if self._frame is None or self._data is None:
             return None
-        return network_snapshot(self._frame.settings, self._frame.state, self._frame.step, self._data.data)
+        return network_snapshot(self._frame.settings, self._frame.state, self._frame.step, self._data.data,
+                                self.graph_training.graph)
 
     # -- exports -------------------------------------------------------------------------------------
 
@@ -505,6 +525,8 @@ class TrainingPanel(QWidget):
             self._frame_dirty = False
             self.painter.paint_frame(self._frame, self._hovered)
             self.painted_notice.post()
+            if self._frame.node_images is not None:
+                self.graph_maps_shown.emit(self._frame.node_images, self.graph_view.map_totals())
         if self._progress_dirty:
             self._progress_dirty = False
             # While frames flow, the gradient health lines are drawn with the next frame, in its second
@@ -546,6 +568,7 @@ class TrainingPanel(QWidget):
         ``factor`` times larger."""
         self.curves.set_text_scale(factor)
         self.network_view.set_text_scale(factor)
+        self.graph_view.set_text_scale(factor)
         self.boundary_column.set_text_scale(factor)
         self.body.set_text_scale(factor)
 
@@ -560,6 +583,7 @@ class TrainingPanel(QWidget):
         self.curves.restyle(palette)
         dark = palette.color(palette.ColorRole.Window).lightness() < 128
         self.network_view.set_theme(dark)
+        self.graph_view.set_theme(dark)
         self.theme_requested.emit(dark)
 
     def closeEvent(self, event) -> None:

@@ -11,18 +11,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .data_controls import DataControls
+from .graph_view import NetworkSlot
 from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
 from .network_controls import NetworkControls
-from .network_view import NetworkView
 from .picture import names_of_inputs, names_of_outputs
 from .toolbar import TrainingToolbar
 
 
 class SettingsForm:
     def __init__(self, data_controls: DataControls, network_controls: NetworkControls, toolbar: TrainingToolbar,
-                 network_view: NetworkView):
-        self.data_controls, self.network_controls, self.toolbar, self.network_view = (
-            data_controls, network_controls, toolbar, network_view)
+                 network_slot: NetworkSlot):
+        self.data_controls, self.network_controls, self.toolbar, self.network_slot = (
+            data_controls, network_controls, toolbar, network_slot)
         self._binary_loss: str | None = None  # the loss to go back to when more classes made it cross-entropy
 
     def show(self, s: TrainingSettings, classes: tuple[str, ...] = ()) -> None:
@@ -38,8 +38,9 @@ class SettingsForm:
         self.data_controls.show_dependent(s)
         self.network_controls.show_dependent(s)
         # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
-        # its +/- buttons always edit the architecture the controls show.
-        self.network_view.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
+        # its +/- buttons always edit the architecture the controls show; a graph trained is shown instead.
+        self.network_slot.show_network(s.trains_graph)
+        self.network_slot.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
 
     def shows_loss(self, loss: str) -> bool:
         return self.network_controls.values()["loss"] == loss

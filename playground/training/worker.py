@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6.QtCore import Signal, Slot
 
+from ..graph.network import GraphProblem
 from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
 from .model.network import parameter_name
-from .model.neuron_images import NeuronImages, neuron_images
+from .model.neuron_images import NeuronImages, neuron_images, node_images
 from .model.points import SplitData
 from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
@@ -71,6 +72,8 @@ class BoundaryFrame:
     classes: tuple[str, ...]         # the name of each label
     wires: tuple[int, np.ndarray] | None = None  # the diagram's wires, drawn for layout serial: (serial, RGBA)
     images: NeuronImages | None = None  # the diagram's maps and biases in colour
+    # A graph's: each per-point node's maps in colour, node id -> (columns, r, r) uint32 0xffRRGGBB, row 0 on top.
+    node_images: dict[str, np.ndarray] | None = None
 
     @property
     def probability(self) -> np.ndarray:
@@ -113,6 +116,7 @@ class TrainingWorker(ThreadedWorker):
     stalled = Signal(str)             # message: the run goes nowhere (training goes on)
     stop_reached = Signal(str)        # message: the stop condition is met; training has paused
     paused = Signal()                 # a run has stopped (pause, divergence, failure)
+    graph_refused = Signal(str)       # why the graph cannot be trained (nothing changed)
     _setup_asked = Signal(object)     # a _SetupRequest, from `setup_now` in another thread
 
     def __init__(self, settings: TrainingSettings | None = None, resolution: int = 150):
@@ -123,7 +127,7 @@ class TrainingWorker(ThreadedWorker):
         self._rate_window: deque[tuple[float, int]] = deque()
         self._owed = 0.0              # steps the pace asks for and not yet taken
         self._last_tick = 0.0
-        self._focus: tuple[int, int] | None = None  # the neuron drawn at full resolution
+        self._focus: tuple | None = None  # drawn at full resolution: (layer, neuron), or a graph's (node, column)
         self._wire_layout: WireLayout | None = None
         self._dark = False            # the theme the diagram's maps are coloured for
         self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
@@ -214,7 +218,12 @@ class TrainingWorker(ThreadedWorker):
     @Slot(object)
     @guarded
     def apply_settings(self, settings: TrainingSettings) -> None:
-        change = self.session.apply(settings)
+        try:
+            change = self.session.apply(settings)
+        except GraphProblem as problem:  # the graph cannot be trained with these: nothing changed
+            self.graph_refused.emit(str(problem))
+            self.settings_applied.emit(self.session.settings, Change.NONE)
+            return
         if change.resets_weights:
             self._after_rebuild("data" if change == Change.DATA else "model")
         elif change != Change.NONE:
@@ -251,6 +260,29 @@ class TrainingWorker(ThreadedWorker):
         self._focus = (layer, index) if layer >= 0 else None
         if not self._timer.isActive():
             self._emit_frame()
+
+    @Slot(str, int)
+    @guarded
+    def set_graph_focus(self, node_id: str, column: int) -> None:
+        """Draw column ``column`` of the graph's node ``node_id`` at full resolution in every frame ("": none)."""
+        self._focus = (node_id, column) if node_id else None
+        if not self._timer.isActive():
+            self._emit_frame()
+
+    @Slot(object)
+    @guarded
+    def set_graph(self, document) -> None:
+        """The editor's graph (a copy only this thread touches), trained from its drawn values when the settings
+        say so; refused with `graph_refused`, changing nothing, if it cannot be trained."""
+        try:
+            change = self.session.set_graph(document)
+        except GraphProblem as problem:
+            self.graph_refused.emit(str(problem))
+            return
+        self._focus = None
+        if change.resets_weights:
+            self._after_rebuild("graph")
+        self.settings_applied.emit(self.session.settings, change)
 
     @Slot(bool)
     @guarded
@@ -326,7 +358,7 @@ class TrainingWorker(ThreadedWorker):
         made every sixth frame of the default network a third late, and drawn while the GUI thread
         painted, its picture twice as long."""
         layout, sizes = self._wire_layout, self.session.settings.layer_sizes
-        if layout is None or layout.sizes != sizes or self._sent_state is None:
+        if layout is None or layout.sizes != sizes or self._sent_state is None or self.session.settings.trains_graph:
             return
         serial, drawn_at = self._wires_drawn
         if time.perf_counter() - drawn_at >= max(1.0 / WIRE_RATE, self._wire_cost / WIRE_SHARE):
@@ -399,12 +431,23 @@ class TrainingWorker(ThreadedWorker):
         session = self.session
         self._last_frame = time.perf_counter()
         state = self._sent_state = session.state_dict()
-        drawing = session.draw(self._focus)
-        biases = tuple(state[parameter_name(layer, "bias")] for layer in range(1, len(session.settings.layer_sizes)))
+        graph = session.settings.trains_graph
+        focus = self._focus if self._focus is None or isinstance(self._focus[0], str) == graph else None
+        drawing = session.draw(focus)
+        if graph:
+            images, nodes, wires = None, self._node_images(drawing), None
+        else:
+            biases = tuple(state[parameter_name(layer, "bias")]
+                           for layer in range(1, len(session.settings.layer_sizes)))
+            images, nodes, wires = neuron_images(drawing.maps, biases, self._dark), None, self._wires(state)
         self.boundary_updated.emit(BoundaryFrame(
             self._run, session.step, drawing, session.grid.view_extent, session.misclassified(),
-            state, self._current_gradients(), session.settings, session.data.classes, self._wires(state),
-            neuron_images(drawing.maps, biases, self._dark)))
+            state, self._current_gradients(), session.settings, session.data.classes, wires, images, nodes))
+
+    def _node_images(self, drawing) -> dict[str, np.ndarray]:
+        plan, document = self.session.model.plan, self.session.model.document
+        kinds = {node_id: document.node(node_id).kind for node_id in drawing.node_maps}
+        return node_images(drawing.node_maps, kinds, plan.output, not self.session.settings.regression, self._dark)
 
     def _current_gradients(self) -> dict[str, np.ndarray]:
         """The gradients at the current weights: fresh when paused, at most `GRADIENT_RATE` a second while

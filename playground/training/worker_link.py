@@ -15,6 +15,7 @@ REQUESTS = {
     "points_requested": "set_points", "values_requested": "set_values", "point_requested": "add_point",
     "focus_requested": "set_focus", "wire_layout_requested": "set_wire_layout",
     "parameter_requested": "set_parameter", "setup_requested": "load_setup", "theme_requested": "set_dark",
+    "graph_requested": "set_graph", "graph_focus_requested": "set_graph_focus",
 }
 
 
@@ -30,6 +31,7 @@ def link_worker(panel) -> tuple[TrainingWorker, QThread]:
     worker.stalled.connect(panel.show_message)
     worker.stop_reached.connect(panel._on_worker_paused_itself)
     worker.failed.connect(panel._on_worker_failed)
+    worker.graph_refused.connect(panel.show_message)
     thread = start_thread(worker, "trainingWorkerThread")
     shut_down_at_exit(panel)
     for request, slot in REQUESTS.items():

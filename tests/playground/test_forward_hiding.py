@@ -8,8 +8,8 @@ import pytest
 
 from playground.animator.model.forward_hiding import TANGENT_NOTE, ForwardReveal, forward_hiding
 from playground.animator.model.forward_timeline import ForwardAnimation
-from playground.animator.model.timeline import maths_of
 from playground.animator.panel import AnimatorPanel
+from playground.graph.document import maths_of
 from playground.graph.expression import parse_expression
 
 LESSON_2 = "a=2; b=3; c=4; d=5; t1=a*b; t2=t1+c; t3=a+d; L=t2*t3"

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QApplication
 
 from playground.animator.model.forward_timeline import dotted, pretty
 from playground.animator.model.tensor_timeline import describe
-from playground.animator.model.timeline import maths_of
 from playground.common.numbers import format_number, full_number
 from playground.graph.arrays import format_array
+from playground.graph.document import maths_of
 from playground.learn.model.facts import GraphFacts
 from playground.learn.model.lesson import load_lesson
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from playground.animator.model.timeline import maths_of
+from playground.graph.document import maths_of
 from playground.learn.model.lesson import load_lesson
 from playground.shell.main_window import MainWindow
 

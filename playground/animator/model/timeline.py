@@ -20,7 +20,7 @@ from enum import Enum
 
 from ...common.numbers import format_number, full_number
 from ...graph.catalog import kind
-from ...graph.document import Edge, GraphDocument
+from ...graph.document import Edge, GraphDocument, is_bare_constant
 from ...graph.evaluate import Evaluation, build_values, evaluate
 
 
@@ -96,13 +96,6 @@ class DisplayTracker:
         setattr(self.shown[node_id], name, new)
 
 
-def maths_of(document: GraphDocument) -> tuple:
-    """Everything the frames depend on (not where the nodes sit): equal tuples give equal timelines."""
-    nodes = tuple((n.id, n.kind, n.label, repr(n.value.tolist() if hasattr(n.value, "tolist") else n.value),
-                   n.port_count, repr(n.params)) for n in document.nodes)
-    return nodes, tuple(document.edges), document.effective_output()
-
-
 def terms(document: GraphDocument) -> dict[str, str]:
     """How a formula writes each node: its name (`GraphDocument.names`), but an unlabelled constant as
     its number, the way a textbook writes ``3 * x`` rather than ``c1 * x``."""
@@ -111,12 +104,6 @@ def terms(document: GraphDocument) -> dict[str, str]:
         if node.kind == "constant" and not node.label:
             names[node.id] = format_number(node.value)
     return names
-
-
-def is_bare_constant(document: GraphDocument, node_id: str) -> bool:
-    """A constant without a label of its own: a number in a formula (``3`` in ``3 * x``)."""
-    node = document.node(node_id)
-    return node.kind == "constant" and not node.label
 
 
 def local_derivative_formula(document: GraphDocument, node_id: str, port: int,

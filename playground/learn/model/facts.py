@@ -21,9 +21,9 @@ from engine.nn.functional import binary_cross_entropy_with_logits
 
 from ...animator.model.forward_timeline import ForwardAnimation, inputs_of, work_of_graph
 from ...animator.model.tensor_timeline import TensorAnimation, describe, shape_text, tensor_animation
-from ...animator.model.timeline import Timeline, is_bare_constant, terms
+from ...animator.model.timeline import Timeline, terms
 from ...common.numbers import format_number
-from ...graph.document import GraphDocument
+from ...graph.document import GraphDocument, is_bare_constant
 from ...graph.evaluate import Evaluation, evaluate
 
 

@@ -6,6 +6,10 @@ converting.
 An input's map spans its own range, symmetric about 0; a hidden neuron's spans -1 to 1; one output is
 P(class 1) with the boundary plot's contrast; several outputs are each class's probability from the
 theme's neutral to the class's colour. A bias is a colour on the hidden neurons' scale.
+
+A graph's node maps (`node_images`) follow the same rules by what each node is: a tanh's span -1 to 1, a
+sigmoid's 0 to 1, the output's are the probabilities (a regression's, its own range), and any other node's
+its own range, symmetric about 0.
 """
 
 from __future__ import annotations
@@ -46,3 +50,31 @@ def neuron_images(maps: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...], 
     flipped = tuple(np.ascontiguousarray(np.asarray(images)[:, ::-1]) for images in coloured)
     bias_colours = tuple(map_rgb(b, -1.0, 1.0, dark) for b in biases)
     return NeuronImages(dark, flipped, bias_colours)
+
+
+def node_images(node_maps: dict[str, np.ndarray], kinds: dict[str, str], output: str, classify: bool,
+                dark: bool) -> dict[str, np.ndarray]:
+    """A graph's ``node_maps`` (node id -> (columns, r, r), row 0 at the plane's bottom) coloured for the theme:
+    by each node's kind (``kinds``), the ``output`` node's as probabilities when ``classify``."""
+    coloured = {}
+    for node_id, maps in node_maps.items():
+        if node_id == output and classify:
+            if len(maps) > 1:
+                colours = class_colours(dark)
+                exp = np.exp(maps - maps.max(axis=0, keepdims=True))
+                probability = exp / exp.sum(axis=0, keepdims=True)
+                words = rgb_words(np.stack([tint_rgb(m, colours[c % len(colours)], dark)
+                                            for c, m in enumerate(probability)]))
+            else:
+                probability = 0.5 * (1.0 + np.tanh(0.5 * maps))  # sigmoid without overflow
+                words = map_words(probability_contrast(probability), 0.0, 1.0, dark)
+        elif kinds[node_id] == "tanh":
+            words = map_words(maps, -1.0, 1.0, dark)
+        elif kinds[node_id] == "sigmoid":
+            words = map_words(maps, 0.0, 1.0, dark)
+        else:
+            finite = np.abs(np.nan_to_num(maps, nan=0.0, posinf=0.0, neginf=0.0))
+            reach = max(float(finite.max()) if finite.size else 0.0, 1e-9)
+            words = map_words(maps, -reach, reach, dark)
+        coloured[node_id] = np.ascontiguousarray(np.asarray(words)[:, ::-1])
+    return coloured

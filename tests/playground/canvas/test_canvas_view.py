@@ -240,15 +240,16 @@ def test_palette_groups_filters_and_activates(qtbot):
     qtbot.addWidget(palette)
     assert palette.objectName() == palette.accessibleName() == "nodePalette"
     assert palette.search.placeholderText() == "Search nodes…"
-    assert palette.visible_kinds()[:3] == ["input", "parameter", "constant"]
-    assert len(palette.visible_kinds()) == 27  # 18 scalar kinds and 9 for tensors (issue 19)
+    # The Data group's inputs first (issue 28), then the leaves.
+    assert palette.visible_kinds()[:6] == ["data_x1", "data_x2", "data_points", "input", "parameter", "constant"]
+    assert len(palette.visible_kinds()) == 30  # 3 data inputs, 18 scalar kinds and 9 for tensors (issue 19)
     assert palette.kind_item("sigmoid").toolTip(0).endswith("1 / (1 + e^-x)")
 
     palette.set_filter("tanh")
     assert palette.visible_kinds() == ["tanh"]
     assert palette.group_item("Inputs").isHidden()
     palette.set_filter("")
-    assert len(palette.visible_kinds()) == 27
+    assert len(palette.visible_kinds()) == 30
 
     with qtbot.waitSignal(palette.kind_activated) as blocker:
         palette.tree.itemDoubleClicked.emit(palette.kind_item("relu"), 0)

@@ -1,0 +1,141 @@
+"""The editor's graph as the training tab draws it while it trains, in the network diagram's place: the same
+cards as in the editor (the canvas's `DocumentScene`), each node computed per point showing what it computes
+over the plane, a map a column (up to 16), as the TF Playground shows each neuron; each parameter's card its
+value and gradient now. Hovering a map puts it on the big plot (`map_hovered`). `NetworkSlot` holds this view
+and the layer form's diagram, and shows the one that is trained.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from ..canvas.document_scene import DocumentScene
+from ..canvas.view import GraphView
+from ..graph.evaluate import NodeResult
+from ..graph.network import TrainingPlan
+from ..widgets.elided_label import ElidedLabel
+from .model.grid import MAX_NODE_MAPS
+from .network_view import MIN_WIDTH, NetworkView
+from .widgets import heading_font, named
+
+WANTED_WIDTH = 420  # the view's width when the splitter can give it (a graph is panned and zoomed, never cut)
+
+
+class TrainedGraphView(QWidget):
+    """The graph trained, its maps and its parameters as they train (see the module docstring)."""
+
+    map_hovered = Signal(str, int)  # node id and column of the map under the mouse; "", -1 when it leaves
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        named(self, "trainedGraphView", "The editor's graph as it trains: each node's maps over the plane (hover "
+                                        "one to see it on the big plot), each parameter's value and gradient")
+        self.plan: TrainingPlan | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel("THE EDITOR'S GRAPH")
+        self.title.setFont(heading_font(self))
+        layout.addWidget(self.title)
+        self.scene = DocumentScene(self)
+        self.scene.map_hovered.connect(self.map_hovered)
+        self.view = named(GraphView(self.scene), "trainedGraphCanvas",
+                          "The graph being trained; scroll to zoom, drag with the middle button to pan")
+        self.view.keep_fitted = True
+        self.view.set_minimap_visible(False)
+        layout.addWidget(self.view, 1)
+        hint = ElidedLabel("Each card: what the node computes over the plane, orange negative, blue positive.")
+        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        layout.addWidget(hint)
+        self.setMinimumWidth(MIN_WIDTH)
+
+    def show_graph(self, document, plan: TrainingPlan) -> None:
+        """Draw ``document`` (a copy of the graph trained), read as ``plan`` says, fitted in the view."""
+        self.plan = plan
+        self.scene.show_document(document)
+        self.view.fit_whole()  # the maps read as pictures even small: the whole graph in sight
+
+    def show_frame(self, frame) -> None:
+        """The worker's picture of the graph (a `BoundaryFrame`): maps on the per-point cards, the parameters'
+        values and gradients on theirs."""
+        if self.plan is None or frame.node_images is None:
+            return
+        self.scene.show_maps(frame.node_images, self.map_totals())
+        for node_id, name in self.plan.parameter_names.items():
+            item = self.scene.node_item(node_id)
+            if item is not None and name in frame.state:
+                grad = frame.gradients.get(name)
+                item.set_result(NodeResult(_leaf(frame.state[name]), None if grad is None else _leaf(grad)))
+
+    def map_totals(self) -> dict[str, int]:
+        """The columns in all of each per-point node that has more than its card shows."""
+        if self.plan is None:
+            return {}
+        totals = {node_id: _columns(self.plan.shapes[node_id]) for node_id in self.plan.per_point}
+        return {node_id: total for node_id, total in totals.items() if total > MAX_NODE_MAPS}
+
+    def caption(self, focus) -> tuple[str, tuple[float, float]]:
+        """What the big plot says of a node's map (a `FocusMap`), and the values its colours span: a tanh's
+        -1 to 1, a sigmoid's 0 to 1, any other node's own range, symmetric about 0."""
+        if self.plan is None or focus.node not in self.plan.shapes:
+            return "", (-1.0, 1.0)
+        name = self.plan.names[focus.node]
+        which = f"{name}[:, {focus.index}]" if _columns(self.plan.shapes[focus.node]) > 1 else name
+        kind_name = self.scene.node_item(focus.node).node.kind if self.scene.node_item(focus.node) else ""
+        if kind_name == "tanh":
+            levels = (-1.0, 1.0)
+        elif kind_name == "sigmoid":
+            levels = (0.0, 1.0)
+        else:
+            reach = float(np.nanmax(np.abs(focus.image))) if focus.image.size else 1.0
+            levels = (-reach, reach) if np.isfinite(reach) and reach > 0 else (-1.0, 1.0)
+        return f"Showing {which} over the plane: line at {focus.level:g}", levels
+
+    def whole_width(self) -> int:
+        return WANTED_WIDTH
+
+    def set_theme(self, dark: bool) -> None:
+        self.scene.set_theme(dark)
+
+    def set_text_scale(self, factor: float) -> None:
+        self.view.text_scale = factor
+
+
+def _columns(shape: tuple) -> int:
+    return int(np.prod(shape[1:])) if len(shape) > 1 else 1
+
+
+def _leaf(value) -> float | np.ndarray:
+    array = np.asarray(value, dtype=np.float64)
+    return float(array) if array.ndim == 0 else array
+
+
+class NetworkSlot(QStackedWidget):
+    """The network's place in the training tab: the layer form's diagram, or the graph drawn in the editor."""
+
+    def __init__(self, network_view: NetworkView, graph_view: TrainedGraphView, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.network_view, self.graph_view = network_view, graph_view
+        self.addWidget(network_view)
+        self.addWidget(graph_view)
+
+    def show_network(self, trains_graph: bool) -> None:
+        self.setCurrentWidget(self.graph_view if trains_graph else self.network_view)
+
+    @property
+    def shows_graph(self) -> bool:
+        return self.currentWidget() is self.graph_view
+
+    def whole_width(self) -> int:
+        return self.currentWidget().whole_width()
+
+    def show_architecture(self, sizes, input_names, output_names) -> None:
+        self.network_view.show_architecture(sizes, input_names, output_names)
+
+    def minimumSizeHint(self):
+        return self.currentWidget().minimumSizeHint()
+
+    def sizeHint(self):
+        return self.currentWidget().sizeHint()
