@@ -157,6 +157,7 @@ class GraphNetwork(Module):
         self._leaves = leaves
         position = {node_id: index for index, node_id in enumerate(plan.order)}
         # One step per computed node: (its op, its parameters, where its operands are).
+        # Each result is labelled with its node's name, so that a replay of the pass (the animator) names it.
         self._steps = []
         for node_id in plan.order:
             node = document.node(node_id)
@@ -164,8 +165,9 @@ class GraphNetwork(Module):
             if node_kind.is_leaf:
                 continue
             sources = tuple(position[document.edge_at(node_id, port).source] for port in range(node.port_count))
-            self._steps.append((position[node_id], node_kind.tensor_apply, dict(node.params), sources))
-        self._fed = [(position[node_id], feed) for node_id, feed in plan.fed.items()]
+            self._steps.append((position[node_id], node_kind.tensor_apply, dict(node.params), sources,
+                                plan.names[node_id]))
+        self._fed = [(position[node_id], feed, plan.names[node_id]) for node_id, feed in plan.fed.items()]
         self._fixed = [(position[node_id], tensor) for node_id, tensor in leaves.items()]
         self._output = position[plan.output]
         self._position = position
@@ -188,10 +190,15 @@ class GraphNetwork(Module):
         values: list = [None] * len(self.plan.order)
         for at, tensor in self._fixed:
             values[at] = tensor
-        for at, feed in self._fed:
-            values[at] = X if feed == "points" else X[:, COLUMNS[feed]]
-        for at, apply, params, sources in self._steps:
-            values[at] = apply(params, *(values[source] for source in sources))
+        for at, feed, name in self._fed:
+            if feed != "points":
+                values[at] = X[:, COLUMNS[feed]]
+                values[at].label = name
+            else:
+                values[at] = X
+        for at, apply, params, sources, name in self._steps:
+            result = values[at] = apply(params, *(values[source] for source in sources))
+            result.label = name
         return values
 
     def node_values(self, X: Tensor, node_ids=None) -> dict[str, np.ndarray]:

@@ -64,7 +64,10 @@ class SetupActions(QObject):
         return True
 
     def open(self, setup: TrainingSetup, where: str) -> bool:
-        """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown."""
+        """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown. A setup
+        that trains a graph puts that graph in the editor too (unsaved work there is asked about first)."""
+        if setup.graph is not None and self.window.files.confirm_discard():
+            self.window.files.set_document(setup.graph.copy(), None, "The graph of a training setup")
         self.window.tabs.setCurrentWidget(self.training)
         self.training.apply_setup(setup)
         trained = f", step {setup.step}" if setup.has_weights else ""
@@ -93,7 +96,7 @@ class SetupActions(QObject):
         setup = self.training.current_setup(False)
         data = points_of(setup)
         try:
-            write_atomic(path, training_script(setup.settings, data, use_torch))
+            write_atomic(path, training_script(setup.settings, data, use_torch, setup.graph))
         except OSError as error:
             self.window.show_error(f"{path.name} could not be written", str(error))
             return False

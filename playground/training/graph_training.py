@@ -55,6 +55,16 @@ class GraphTraining(QObject):
         panel.set_settings(settings)
         return None
 
+    def adopt(self, graph) -> None:
+        """The graph a setup brings (None: a setup of the layer form), trained from the setup's weights: drawn in
+        the diagram's place; the worker restores it with the rest of the setup."""
+        if graph is None:
+            return
+        self.graph = graph.copy()
+        self.plan = plan_training(self.graph, self.panel.settings.outputs)
+        self.panel.graph_view.show_graph(self.graph, self.plan)
+        self.panel.network_controls.show_graph(self.plan.describe())
+
     @property
     def is_training(self) -> bool:
         """Whether the tab trains a graph (rather than the layer form's network)."""

@@ -369,6 +369,7 @@ class TrainingPanel(QWidget):
         if setup.settings.dataset == "csv":
             self.data_controls.show_csv_name(setup.data.name, regression=setup.settings.regression)
         self.settings = setup.settings
+        self.graph_training.adopt(setup.graph)
         self._show_settings(setup.settings)
         self.clear_message()
         self.setup_requested.emit(setup)

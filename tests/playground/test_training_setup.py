@@ -13,6 +13,7 @@ from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
 from playground.training.model.setup_file import (
     FORMAT_NAME,
+    FORMAT_VERSION,
     SetupFormatError,
     TrainingSetup,
     capture,
@@ -97,7 +98,7 @@ def mutated(change) -> dict:
 BAD = {
     "not a setup": ({"format": "autograd-playground-graph", "version": 1},
                     "format: expected 'autograd-playground-training-setup', got 'autograd-playground-graph'"),
-    "newer version": (mutated(lambda d: d.update(version=2)), "newer"),
+    "newer version": (mutated(lambda d: d.update(version=FORMAT_VERSION + 1)), "newer"),
     "version as text": (mutated(lambda d: d.update(version="1")), "version: expected a whole number ≥ 1, got '1'"),
     "version 1.0": (mutated(lambda d: d.update(version=1.0)), "version: expected a whole number ≥ 1, got 1.0"),
     "unknown setting": (mutated(lambda d: d["settings"].update(colour="red")),

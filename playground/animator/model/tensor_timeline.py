@@ -204,6 +204,8 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
     }
     for parameter in model.parameters():
         parameter.grad = None  # the panel shows this pass's gradients only
+    if not isinstance(model, Sequential):
+        return _labelled_network_animation(model, loss_fn, inputs, y, names, loss_name)
     stage_of: dict[int, str] = {}
     h = inputs
     for stage, module in _stages(model):
@@ -242,6 +244,29 @@ def tensor_animation(model, loss_fn, X, y, loss_name: str = "loss") -> TensorAni
             names[id(t)] = (title, info.word, what)
     for t in order:
         if id(t) not in names and t.shape == logits.shape:
+            names[id(t)] = ("y", "targets", "the labels of the batch, as the loss wants them")
+    return _animation(loss, order, names)
+
+
+def _labelled_network_animation(model, loss_fn, inputs: Tensor, y, names: dict, loss_name: str) -> TensorAnimation:
+    """A network without layers (a graph drawn in the editor): its parameters named as it names them, each op by
+    the label the network gave its result (else t1, t2, ...), then the loss."""
+    for name, parameter in model.named_parameters():
+        names[id(parameter)] = (name, "parameter", "learned: training changes it")
+    loss = loss_fn(model(inputs), y)
+    if loss.shape != ():
+        raise ValueError(f"the loss must be a single number, not of shape {loss.shape}")
+    order = _forward_order(topological_order(loss))
+    taken = {t.label for t in order if t.label}
+    counters: Counter = Counter()
+    for t in order:
+        if t._prev and id(t) not in names:
+            word = _info(t.op, len(t._prev)).word
+            if t is loss:
+                names[id(t)] = (loss_name, word, f"the {loss_name}: one number for the whole batch")
+            else:
+                names[id(t)] = (t.label or _next_name("t", counters, taken), word, f"{word} of its operands")
+        elif id(t) not in names and t.size > 1 and not t.requires_grad and t.ndim == 2 and t.shape[0] == len(y):
             names[id(t)] = ("y", "targets", "the labels of the batch, as the loss wants them")
     return _animation(loss, order, names)
 

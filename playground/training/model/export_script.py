@@ -4,14 +4,16 @@ and minibatches, printing the losses the tab's curves show. Qt-free.
 
 The run starts from the network's initial weights (those of the settings' seed and initialisation),
 so a script exported after 1,000 steps retraces those 1,000 steps rather than starting from where
-they ended; its step k prints the loss the curve showed at step k.
+they ended; its step k prints the loss the curve showed at step k. A graph drawn in the editor is written
+as a module of its own (`graph_script`), starting from its drawn values.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .network import LEAKY_SLOPE, model_for
+from .graph_script import ENGINE_CLASS, TORCH_CLASS, engine_model, torch_model
+from .network import LEAKY_SLOPE, input_features, model_for
 from .points import FEATURE_FORMULAS, SplitData
 from .settings import ACTIVATIONS, DATASETS, TrainingSettings
 
@@ -47,12 +49,23 @@ def _layers(settings: TrainingSettings, activations: dict[str, str], linear: str
     return ",\n    ".join(parts)
 
 
-def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool = False) -> str:
-    """The script's text for a run of ``settings`` on ``data``."""
+def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool = False, graph=None) -> str:
+    """The script's text for a run of ``settings`` on ``data`` (of ``graph``, a graph document, when the settings
+    train the editor's graph)."""
     s = settings
-    weights = model_for(s).state_dict()
-    features = ", ".join(FEATURE_FORMULAS[name] for name in s.features)
-    engine_imports = sorted({"Linear", "Sequential", _ENGINE_ACTIVATIONS[s.activation].split("(")[0]})
+    network = model_for(s, graph)
+    if s.trains_graph:
+        model_lines, weights = engine_model(network)
+        engine_imports = ["Module"]
+        described = f"{network.describe()}; inputs x1, x2"
+        model_part = [*model_lines, "", f"model = {ENGINE_CLASS}()"]
+    else:
+        weights = network.state_dict()
+        engine_imports = sorted({"Linear", "Sequential", _ENGINE_ACTIVATIONS[s.activation].split("(")[0]})
+        described = f"{s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}"
+        model_part = ["model = Sequential(\n    " + _layers(s, _ENGINE_ACTIVATIONS, "Linear") + ",\n)"]
+    inputs = input_features(s)
+    features = ", ".join(FEATURE_FORMULAS[name] for name in inputs)
     optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r})" if s.optimizer == "adam" else
                  f"SGD(model.parameters(), lr={s.learning_rate!r}, momentum="
                  f"{s.momentum if s.optimizer == 'momentum' else 0.0!r})")
@@ -67,7 +80,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "",
         f"Data: {dataset}, {len(data.X_train)} training and {len(data.X_test)} test points, "
         + ("a real value each (regression)." if s.regression else f"{s.classes} classes."),
-        f"Network: {s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}.",
+        f"Network: {described}.",
         f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
         f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}.",
         "",
@@ -100,18 +113,19 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "",
         "",
         "def features(X):",
-        f'    """The network\'s inputs: {", ".join(s.features)}."""',
+        f'    """The network\'s inputs: {", ".join(inputs)}."""',
         "    x1, x2 = X[:, 0], X[:, 1]",
         f"    return np.column_stack([{features}])",
         "",
         "",
         "F_train, F_test = features(X_train), features(X_test)",
         "",
-        f"# The network with the weights it started from (seed {s.seed}, initialisation {s.init!r}).",
-        "model = Sequential(\n    " + _layers(s, _ENGINE_ACTIVATIONS, "Linear") + ",\n)",
+        (f"# The network with the weights it started from (seed {s.seed}, initialisation {s.init!r})."
+         if not s.trains_graph else "# The graph with the values it was drawn with, where training started."),
         "INITIAL_WEIGHTS = {",
         *(f"    {name!r}: {_array(value)}," for name, value in weights.items()),
         "}",
+        *model_part,
         "model.load_state_dict(INITIAL_WEIGHTS)",
         f"optimizer = {optimizer}",
         f"scheduler = {schedule.format('optimizer') if schedule else None}",
@@ -131,7 +145,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "",
     ]
     if use_torch:
-        lines += _torch_part(s, optimizer, schedule)
+        lines += _torch_part(s, optimizer, schedule, torch_model(network) if s.trains_graph else None)
     if use_torch:
         lines += ["worst = 0.0  # the largest difference between the engine's losses and PyTorch's"]
     lines += [
@@ -157,15 +171,21 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
     return "\n".join(lines) + "\n"
 
 
-def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> list[str]:
+def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
+                graph_model: list[str] | None = None) -> list[str]:
     torch_optimizer = optimizer.replace("model.parameters()", "torch_model.parameters()")
     torch_optimizer = ("torch.optim." + torch_optimizer)
     as_targets = "" if s.loss == "cross_entropy" else ".astype(float)"  # class indices, or 0/1 as floats
+    if graph_model is not None:  # its parameters start from INITIAL_WEIGHTS
+        model = [*graph_model, "", f"torch_model = {TORCH_CLASS}()"]
+    else:
+        layers = _layers(s, _TORCH_ACTIVATIONS, "torch.nn.Linear")
+        model = ["torch_model = torch.nn.Sequential(\n    " + layers + ",\n)",
+                 "torch_model.load_state_dict({name: torch.tensor(value) for name, value in INITIAL_WEIGHTS.items()})"]
     lines = [
         "# The same run in PyTorch, float64: the same weights, optimizer, schedule and minibatches.",
         "torch.set_default_dtype(torch.float64)",
-        "torch_model = torch.nn.Sequential(\n    " + _layers(s, _TORCH_ACTIVATIONS, "torch.nn.Linear") + ",\n)",
-        "torch_model.load_state_dict({name: torch.tensor(value) for name, value in INITIAL_WEIGHTS.items()})",
+        *model,
         f"torch_optimizer = {torch_optimizer}",
         "torch_scheduler = " + (("torch.optim.lr_scheduler." + schedule.format("torch_optimizer"))
                                 if schedule else "None"),
@@ -192,7 +212,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
         f"    loss = torch_loss(logits, torch.tensor(y_train[picked]{as_targets}))",
         "    torch_optimizer.zero_grad()",
         "    loss.backward()",
-        *_torch_regularization(s),
+        *_torch_regularization(s, graph_model is not None),
         "    if torch_scheduler is not None:",
         "        torch_scheduler.step()",
         "",
@@ -207,7 +227,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None) -> li
     return lines
 
 
-def _torch_regularization(s: TrainingSettings) -> list[str]:
+def _torch_regularization(s: TrainingSettings, graph: bool = False) -> list[str]:
     """The optimizer's step in `torch_step` with the regularisation `engine.nn.Regularization` applies to
     the weights (not the biases): L2 adds ``rate * w`` to their gradients before the step; L1 takes the
     soft threshold after it, ``rate`` times the optimizer's own step scale (``lr``, or Adam's
@@ -215,7 +235,8 @@ def _torch_regularization(s: TrainingSettings) -> list[str]:
     rate = s.regularization_rate
     if s.regularization == "none" or rate == 0:
         return ["    torch_optimizer.step()"]
-    weights = "[p for name, p in torch_model.named_parameters() if name.endswith('weight')]"
+    weights = ("torch_model.regularized()" if graph
+               else "[p for name, p in torch_model.named_parameters() if name.endswith('weight')]")
     if s.regularization == "l2":
         return [f"    for p in {weights}:", f"        p.grad += {rate!r} * p.detach()",
                 "    torch_optimizer.step()"]

@@ -25,11 +25,20 @@ from engine import Tensor
 
 from ...files.disk import read_json, read_text, write_atomic
 from ...files.validation import parse_json
+from ...graph.document import DocumentFormatError, GraphDocument
+from ...graph.network import GraphProblem
 from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
 from .session import TrainingSession
 from .settings import DATASETS, MAX_CLASSES, TrainingSettings
-from .setup_schema import FORMAT_NAME, FORMAT_VERSION, MAX_POINTS, MAX_STEP, check  # noqa: F401 - the file's names
+from .setup_schema import (  # noqa: F401 - the file's names
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    LAYERS_FORMAT_VERSION,
+    MAX_POINTS,
+    MAX_STEP,
+    check,
+)
 
 TEXT_PREFIX = "agp-setup:"
 
@@ -48,6 +57,7 @@ class TrainingSetup:
     step: int = 0
     weights: dict[str, np.ndarray] | None = None
     optimizer: dict | None = None
+    graph: GraphDocument | None = None  # the graph trained, for settings.network == "graph"
 
     @property
     def has_weights(self) -> bool:
@@ -64,10 +74,12 @@ def capture(session: TrainingSession, with_weights: bool = True) -> TrainingSetu
     the setup does, so that both go on alike step for step.
     """
     data = None if _regenerates(session.settings, session.data) else session.data.copy()
+    graph = session.graph.copy() if session.settings.trains_graph and session.graph is not None else None
     if not with_weights:
-        return TrainingSetup(session.settings, data)
+        return TrainingSetup(session.settings, data, graph=graph)
     session.anchor_batches()
-    return TrainingSetup(session.settings, data, session.step, session.state_dict(), session.optimizer.state_dict())
+    return TrainingSetup(session.settings, data, session.step, session.state_dict(), session.optimizer.state_dict(),
+                         graph)
 
 
 def restore(setup: TrainingSetup, resolution: int = 150, aspect: float = 1.0) -> TrainingSession:
@@ -81,13 +93,16 @@ def restore(setup: TrainingSetup, resolution: int = 150, aspect: float = 1.0) ->
     elif settings.dataset == "csv":
         raise SetupFormatError("a setup on a CSV's points must carry the points")
     try:
-        session = TrainingSession(settings, data=data, custom=custom, resolution=resolution, aspect=aspect)
+        session = TrainingSession(settings, data=data, custom=custom, resolution=resolution, aspect=aspect,
+                                  graph=setup.graph)
         if setup.weights is not None:
             session.model.load_state_dict(setup.weights)
             session.step = setup.step
             if setup.optimizer is not None:
                 session.optimizer.load_state_dict(setup.optimizer)
             session.resume_schedule()
+    except GraphProblem as problem:
+        raise SetupFormatError(f"graph: it cannot be trained: {problem}") from None
     except (KeyError, ValueError) as error:
         raise SetupFormatError(f"the setup's parts do not fit together: {error}") from None
     return session
@@ -120,7 +135,10 @@ def to_dict(setup: TrainingSetup) -> dict:
     settings["features"], settings["hidden"] = list(settings["features"]), list(settings["hidden"])
     if settings["network"] == "layers":  # the layer form's setup reads as every version-1 file
         del settings["network"]
-    out = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "settings": settings, "data": None}
+    version = FORMAT_VERSION if setup.graph is not None else LAYERS_FORMAT_VERSION
+    out = {"format": FORMAT_NAME, "version": version, "settings": settings, "data": None}
+    if setup.graph is not None:
+        out["graph"] = setup.graph.to_dict()
     if setup.data is not None:
         d = setup.data
         out["data"] = {"name": d.name, "classes": list(d.classes), "extent": list(d.extent),
@@ -147,12 +165,13 @@ def from_dict(data) -> TrainingSetup:
     if settings.dataset == "csv" and data.get("data") is None:
         raise SetupFormatError("data: missing (a setup on a CSV's points carries the points)")
     points = None if data.get("data") is None else _points(data["data"], settings)
+    graph = None if checked.graph is None else _graph(data["graph"], settings)
     if "weights" not in data or data["weights"] is None:
-        setup = TrainingSetup(settings, points)
+        setup = TrainingSetup(settings, points, graph=graph)
     else:
-        weights = _weights(data["weights"], settings)
+        weights = _weights(data["weights"], settings, graph)
         optimizer = None if data.get("optimizer") is None else _optimizer(data["optimizer"], settings, weights)
-        setup = TrainingSetup(settings, points, checked.step, weights, optimizer)
+        setup = TrainingSetup(settings, points, checked.step, weights, optimizer, graph)
     restore(setup, resolution=4)  # what the tab will do with it: fails here, before anything on screen changes
     return setup
 
@@ -249,10 +268,22 @@ def _points(data, settings: TrainingSettings) -> SplitData:
     return SplitData(X_train, y_train, X_test, y_test, tuple(float(v) for v in extent), name, tuple(classes))
 
 
-def _weights(data, settings: TrainingSettings) -> dict[str, np.ndarray]:
+def _graph(data, settings: TrainingSettings) -> GraphDocument:
+    """The graph a setup trains, read as a graph file is (its field named), and one the settings can train."""
+    try:
+        graph = GraphDocument.from_dict(data)
+        model_for(settings, graph)
+    except DocumentFormatError as error:
+        raise SetupFormatError(f"graph: {error}") from None
+    except GraphProblem as problem:
+        raise SetupFormatError(f"graph: it cannot be trained: {problem}") from None
+    return graph
+
+
+def _weights(data, settings: TrainingSettings, graph: GraphDocument | None = None) -> dict[str, np.ndarray]:
     if not isinstance(data, dict):
         raise SetupFormatError("'weights' must be an object: parameter name -> numbers")
-    expected = model_for(settings).state_dict()
+    expected = model_for(settings, graph).state_dict()
     if set(data) != set(expected):
         missing, extra = sorted(set(expected) - set(data)), sorted(set(data) - set(expected))
         raise SetupFormatError(f"the weights do not fit the network {settings.architecture()}: "

@@ -1,4 +1,6 @@
-"""The training setup file's shape, version 1, checked whole at the door: Qt-free.
+"""The training setup file's shape, checked whole at the door: Qt-free. Version 2 (issue 28) adds what is
+trained, ``settings.network``, and for the editor's graph the graph itself (``graph``, a graph file's content,
+checked as a graph file is); a setup of the layer form is still written as version 1.
 
 A strict pydantic model says what every field must be: its type, its range, the vocabulary of
 each choice and the limits (points, layers, neurons, classes); the first thing wrong becomes one
@@ -28,6 +30,7 @@ from .settings import (
     MAX_POINTS,
     MAX_REGULARIZATION_RATE,
     MIN_LR,
+    NETWORKS,
     OPTIMIZERS,
     PROBLEMS,
     REGULARIZATIONS,
@@ -36,7 +39,8 @@ from .settings import (
 )
 
 FORMAT_NAME = "autograd-playground-training-setup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest version this app reads; the layer form's setups are still written as version 1
+LAYERS_FORMAT_VERSION = 1
 MAX_STEP = 10**12
 MAX_SEED = 2**32 - 1  # numpy's seeds
 MAX_TEXT = 200
@@ -84,6 +88,7 @@ class SettingsEntry(_Strict):
     stop_when: _choice(STOP_CONDITIONS) = "learned"
     stop_at: Annotated[float, Field(allow_inf_nan=False, ge=0.0)] = 0.0
     problem: _choice(PROBLEMS) = "classification"
+    network: _choice(NETWORKS) = "layers"  # version 2
     steps_per_frame: Annotated[int, Field(ge=1, le=100_000)] | None = None  # the first files' pace (x 50 a second)
 
     @field_validator("noise", "test_fraction", "learning_rate", "momentum", "regularization_rate", "weight_decay",
@@ -114,17 +119,18 @@ class OptimizerEntry(_Strict):
     state: dict[str, dict[str, Any]]
 
 
-class SetupFileV1(_Strict):
+class SetupFile(_Strict):
     format: Literal["autograd-playground-training-setup"]
-    version: Literal[1]
+    version: Literal[1, 2]
     settings: SettingsEntry
     data: DataEntry | None = None
     step: Annotated[int, Field(ge=0, le=MAX_STEP)] | None = None
     weights: dict[str, Any] | None = None
     optimizer: OptimizerEntry | None = None
+    graph: dict[str, Any] | None = None  # version 2: the graph trained (a graph file's content)
 
 
-def check(data: Any, error: type[ValueError]) -> SetupFileV1:
+def check(data: Any, error: type[ValueError]) -> SetupFile:
     """``data`` (parsed JSON) checked field by field; raises ``error`` naming the first bad field."""
     if not isinstance(data, dict):
         raise error("this is not an Autograd Playground training setup: it holds no JSON object")
@@ -142,9 +148,16 @@ def check(data: Any, error: type[ValueError]) -> SetupFileV1:
         raise error(f"the setup uses format version {version}, written by a newer Autograd Playground; "
                     f"this one reads version {FORMAT_VERSION}")
     try:
-        checked = SetupFileV1.model_validate(data)
+        checked = SetupFile.model_validate(data)
     except ValidationError as problem:
         raise error(_with_limits(describe(problem))) from None
+    trains_graph = checked.settings.network == "graph"
+    if checked.version == 1 and (trains_graph or checked.graph is not None):
+        raise error("version: 1 has no graph to train; a setup that trains the editor's graph is version 2")
+    if trains_graph and checked.graph is None:
+        raise error("graph: missing (a setup that trains the editor's graph carries the graph)")
+    if checked.graph is not None and not trains_graph:
+        raise error("graph: a graph in a setup whose settings.network is not 'graph'")
     if checked.weights is not None and checked.step is None:
         raise error("step: missing (a setup with weights says at which step they are)")
     if checked.weights is None and checked.optimizer is not None:
