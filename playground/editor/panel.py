@@ -45,6 +45,7 @@ from .commands import EditCommand
 from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
+from .shortened_button import ShortenedButton
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
@@ -99,18 +100,19 @@ class EditorPanel(QWidget):
         self.expression_input.setAccessibleName("expressionInput")
         self.expression_input.setPlaceholderText("Type an expression, e.g.  a=2; b=3; L=tanh(a*b + 1)  and press Enter")
         self.expression_input.setToolTip(self.expression_input.placeholderText())  # the box may be too short for it
-        self.build_button = QPushButton("Build graph")
+        self.build_button = ShortenedButton("Build graph", "Build")
         self.build_button.setObjectName("buildExpressionButton")
         self.build_button.setAccessibleName("Build graph from expression")
+        self.build_button.setToolTip("Build graph from the expression (Enter does it too)")
         self.expression_error = QLabel()
         self.expression_error.setObjectName("expressionError")
         self.expression_error.setStyleSheet("color: #c62828; font-family: monospace;")
         self.expression_error.setVisible(False)
 
-        self.animate_button = QPushButton("Animate backward ▶")
+        self.animate_button = ShortenedButton("Animate backward ▶", "Animate ▶")
         self.animate_button.setObjectName("animateBackwardButton")
         self.animate_button.setAccessibleName("Animate the backward pass of this graph")
-        self.train_button = QPushButton("Train this graph ▶")
+        self.train_button = ShortenedButton("Train this graph ▶", "Train ▶")
         self.train_button.setObjectName("trainGraphButton")
         self.train_button.setAccessibleName("Train this graph on the training points")
         self._training_outputs = 1  # the scores a point the training tab wants (k classes: k)
@@ -172,6 +174,7 @@ class EditorPanel(QWidget):
         self.side_button.setDefaultAction(self.side_action)
         layout = QVBoxLayout(self)
         layout.addLayout(expression_row)
+
         layout.addWidget(self.expression_error)
         layout.addWidget(splitter, 1)
 

@@ -95,6 +95,9 @@ class PropertiesPanel(QWidget):
                                       "the graph is trained")
         for key, title in FEED_CHOICES.items():
             self.feed_combo.addItem(title, key)
+        for combo in (self.role_combo, self.feed_combo):  # never wider than the panel: long items are elided
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         self.feed_label = self._named(QLabel(), "feedLabel", "What the training points feed this input")
         self.feed_label.setWordWrap(True)
         self.inputs_spin = self._named(QSpinBox(), "sumInputs", "Number of inputs")

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from playground.graph.arrays import MAX_ELEMENTS, Generator, ValueProblem, format_array
-from playground.graph.catalog import ALL_KINDS, KINDS, SCALAR_KINDS, TENSOR_KINDS, kind
+from playground.graph.catalog import ALL_KINDS, KINDS, PRESETS, SCALAR_KINDS, TENSOR_KINDS, kind
 from playground.graph.document import Edge, GraphDocument, Node
 from playground.graph.evaluate import evaluate
 from playground.graph.shapes import ShapeError
@@ -82,7 +82,7 @@ def test_generators_make_the_same_values_for_the_same_seed():
 
 
 def test_the_palette_offers_the_tensor_kinds_and_version_1_files_only_the_scalar_ones():
-    assert set(TENSOR_KINDS) <= set(KINDS) == set(ALL_KINDS)
+    assert set(TENSOR_KINDS) <= set(KINDS) == set(ALL_KINDS) | set(PRESETS)  # and the Data group (issue 28)
     assert not set(TENSOR_KINDS) & set(SCALAR_KINDS) and set(SCALAR_KINDS) | set(TENSOR_KINDS) == set(ALL_KINDS)
     assert {"matmul", "transpose", "reduce_sum", "reduce_mean", "reshape", "softmax", "log_softmax", "mse",
             "cross_entropy"} == set(TENSOR_KINDS)
