@@ -34,6 +34,7 @@ class TrainedGraphView(QWidget):
         named(self, "trainedGraphView", "The editor's graph as it trains: each node's maps over the plane (hover "
                                         "one to see it on the big plot), each parameter's value and gradient")
         self.plan: TrainingPlan | None = None
+        self.redraws = 0  # pictures of the graph shown (the benchmarks count them)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel("THE EDITOR'S GRAPH")
@@ -62,6 +63,7 @@ class TrainedGraphView(QWidget):
         values and gradients on theirs."""
         if self.plan is None or frame.node_images is None:
             return
+        self.redraws += 1
         self.scene.show_maps(frame.node_images, self.map_totals())
         for node_id, name in self.plan.parameter_names.items():
             item = self.scene.node_item(node_id)
