@@ -175,13 +175,20 @@ class NodeItem(CardItem):
         TF Playground's neurons), so a whole network in view still shows what each node computes."""
         if not self._maps:
             return
-        shown = self._maps[:MAPS_A_ROW]
-        inset = 4.0
-        side = min(rect.height() - 2 * inset, (rect.width() - inset) / len(shown) - inset)
+        count, inset = len(self._maps), 3.0
+        # The most maps of equal size that fill the card: columns across, rows down.
+        best = (0.0, 1, 1)
+        for across in range(1, count + 1):
+            down = -(-count // across)
+            side = min((rect.width() - inset) / across - inset, (rect.height() - inset) / down - inset)
+            if side > best[0]:
+                best = (side, across, down)
+        side, across, _down = best
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        for index, image in enumerate(shown):
-            painter.drawImage(QRectF(rect.left() + inset + index * (side + inset), rect.top() + inset, side, side),
-                              image)
+        for index, image in enumerate(self._maps):
+            row, column = divmod(index, across)
+            painter.drawImage(QRectF(rect.left() + inset + column * (side + inset),
+                                     rect.top() + inset + row * (side + inset), side, side), image)
 
     def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)

@@ -12,16 +12,23 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from ..canvas.cards import BODY_PADDING, HEADER_HEIGHT
 from ..canvas.document_scene import DocumentScene
+from ..canvas.node_card import MAP_GAP, MAP_SIDE, MAPS_A_ROW, MORE_HEIGHT
 from ..canvas.view import GraphView
 from ..graph.evaluate import NodeResult
+from ..graph.layout import layered_positions
 from ..graph.network import TrainingPlan
 from ..widgets.elided_label import ElidedLabel
 from .model.grid import MAX_NODE_MAPS
 from .network_view import MIN_WIDTH, NetworkView
 from .widgets import heading_font, named
 
-WANTED_WIDTH = 420  # the view's width when the splitter can give it (a graph is panned and zoomed, never cut)
+# The view's width when the splitter can give it: the graph at the zoom where its cards still show their text,
+# within these bounds (wider, it is shown smaller, its cards as their maps; it is panned and zoomed, never cut).
+SMALLEST_WANTED, LARGEST_WANTED = 420, 560  # never more: the decision boundary is the tab's first picture
+ROW_GAP, COLUMN_GAP = 24.0, 175.0  # between two layers down the column; from one node of a layer to the next
+READ_ZOOM = 0.45  # the canvas's `style.DETAIL_THRESHOLD`: below it a card is drawn as its maps alone
 
 
 class TrainedGraphView(QWidget):
@@ -53,10 +60,37 @@ class TrainedGraphView(QWidget):
         self.setMinimumWidth(MIN_WIDTH)
 
     def show_graph(self, document, plan: TrainingPlan) -> None:
-        """Draw ``document`` (a copy of the graph trained), read as ``plan`` says, fitted in the view."""
+        """Draw ``document`` (a copy of the graph trained), read as ``plan`` says, fitted in the view: laid out
+        down the column, a layer a row, rather than across it as the editor lays it out (the column is tall
+        and narrow, and a network's chain of layers long)."""
         self.plan = plan
         self.scene.show_document(document)
+        self._lay_down_the_column(document)
         self.view.fit_whole()  # the maps read as pictures even small: the whole graph in sight
+        self.updateGeometry()  # another graph wants another width
+
+    def _lay_down_the_column(self, document) -> None:
+        """A layer a row, each row as tall as its tallest card will be once its maps come (`MAPS_A_ROW` a row)."""
+        positions = layered_positions({n.id: n.port_count for n in document.nodes}, document.edges, 1.0, 1.0)
+        rows: dict[float, list[str]] = {}
+        for node_id, (layer, _slot) in positions.items():
+            rows.setdefault(layer, []).append(node_id)
+        top = 0.0
+        for layer in sorted(rows):
+            heights = []
+            for node_id in rows[layer]:
+                item = self.scene.node_item(node_id)
+                heights.append(max(item.height, self._height_with_maps(node_id)))
+                item.setPos(positions[node_id][1] * COLUMN_GAP, top)
+            top += max(heights) + ROW_GAP
+        self.scene.update()
+
+    def _height_with_maps(self, node_id: str) -> float:
+        if node_id not in self.plan.per_point:
+            return 0.0
+        shown = min(_columns(self.plan.shapes[node_id]), MAX_NODE_MAPS)
+        more = MORE_HEIGHT if _columns(self.plan.shapes[node_id]) > MAX_NODE_MAPS else 0.0
+        return HEADER_HEIGHT + 2 * BODY_PADDING + -(-shown // MAPS_A_ROW) * (MAP_SIDE + MAP_GAP) + more
 
     def show_frame(self, frame) -> None:
         """The worker's picture of the graph (a `BoundaryFrame`): maps on the per-point cards, the parameters'
@@ -96,7 +130,8 @@ class TrainedGraphView(QWidget):
         return f"Showing {which} over the plane: line at {focus.level:g}", levels
 
     def whole_width(self) -> int:
-        return WANTED_WIDTH
+        width = self.view.graph_rect().width() * READ_ZOOM * self.view.text_scale + 40
+        return int(min(max(width, SMALLEST_WANTED), LARGEST_WANTED))
 
     def set_theme(self, dark: bool) -> None:
         self.scene.set_theme(dark)
