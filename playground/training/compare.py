@@ -39,13 +39,15 @@ class CompareDialog(QDialog):
     start_requested = Signal()
 
     def __init__(self, settings: TrainingSettings, data: SplitData, parent: QWidget | None = None,
-                 steps: int = 1000):
+                 steps: int = 1000, graph=None):
+        """``graph``: the graph document the tab trains, when it trains the editor's graph."""
         super().__init__(parent)
         named(self, "compareDialog")
         self.setWindowTitle("Compare optimizers")
         self.resize(1100, 720)
         self.settings = settings
         self.data = data.copy()
+        self.graph = graph.copy() if graph is not None else None
         self.worker: RaceWorker | None = None
         self.thread = None
         self.finished_race = False
@@ -55,8 +57,9 @@ class CompareDialog(QDialog):
         self._history: dict[str, list[tuple[int, float]]] = {name: [] for name, _ in RACERS}
 
         layout = QVBoxLayout(self)
-        intro = QLabel(f"Same data ({data.name}), same network ({settings.architecture()}, {settings.activation}), "
-                       "same initial weights: only the optimizer differs.")
+        network = "the editor's graph" if settings.trains_graph else f"{settings.architecture()}, {settings.activation}"
+        intro = QLabel(f"Same data ({data.name}), same network ({network}), same initial weights: only the "
+                       "optimizer differs.")
         intro.setWordWrap(True)
         layout.addWidget(intro)
         controls = QHBoxLayout()
@@ -131,7 +134,7 @@ class CompareDialog(QDialog):
         self._stop_worker()
         self.finished_race = False
         self._history = {name: [] for name, _ in RACERS}
-        base = TrainingSession(self.settings, data=self.data)
+        base = TrainingSession(self.settings, data=self.data, graph=self.graph)
         racers = {name: {"optimizer": kind, "learning_rate": self.rate_inputs[name].value()}
                   for name, kind in RACERS}
         self.worker = RaceWorker(base, racers, self.steps_spin.value(), steps_per_frame=20)

@@ -285,7 +285,7 @@ class TrainingPanel(QWidget):
         if self._compare_dialog is not None:
             self._compare_dialog.shutdown()
             self._compare_dialog.deleteLater()
-        self._compare_dialog = CompareDialog(self.settings, self._data.data, self)
+        self._compare_dialog = CompareDialog(self.settings, self._data.data, self, graph=self.graph_training.graph)
         self._compare_dialog.show()
         self._compare_dialog.start()
 

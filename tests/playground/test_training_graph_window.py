@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QLabel
 
 from playground.editor.commands import EditCommand
 from playground.graph import edits
 from playground.shell.graph_training import KEEP, START_OVER
+from playground.training.compare import CompareDialog
 from tests.playground.test_graph_network import MLP, SKIP
 
 WAIT = 60_000  # ms: a run to "Learned" on a busy machine
@@ -228,3 +229,17 @@ def test_the_train_box_on_the_training_tab_trains_the_editors_graph(qtbot, windo
     combo.setCurrentIndex(combo.findData("layers"))
     qtbot.waitUntil(lambda: not window.training.settings.trains_graph, timeout=5000)
     assert not window.training.network_slot.shows_graph
+
+
+
+def test_compare_optimizers_races_the_graph_from_its_drawn_values(qtbot, window):
+    type_expression(qtbot, window, MLP)
+    press_train(qtbot, window)
+    training = window.training
+    training.findChild(object, "compareOptimizersButton").click()
+    dialog = training.findChild(CompareDialog, "compareDialog")
+    assert any("same network (the editor's graph)" in label.text() for label in dialog.findChildren(QLabel))
+    qtbot.waitUntil(lambda: all(len(h) > 5 for h in dialog._history.values()), timeout=WAIT)
+    starts = {name: history[0][1] for name, history in dialog._history.items()}
+    assert max(starts.values()) == pytest.approx(min(starts.values()))  # the graph's drawn values, all three
+    dialog.close()
