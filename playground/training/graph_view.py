@@ -41,6 +41,7 @@ class TrainedGraphView(QWidget):
         named(self, "trainedGraphView", "The editor's graph as it trains: each node's maps over the plane (hover "
                                         "one to see it on the big plot), each parameter's value and gradient")
         self.plan: TrainingPlan | None = None
+        self._kinds: dict[str, str] = {}  # each node's kind, by id
         self.redraws = 0  # pictures of the graph shown (the benchmarks count them)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -64,6 +65,7 @@ class TrainedGraphView(QWidget):
         down the column, a layer a row, rather than across it as the editor lays it out (the column is tall
         and narrow, and a network's chain of layers long)."""
         self.plan = plan
+        self._kinds = {node.id: node.kind for node in document.nodes}
         self.scene.show_document(document)
         self._lay_down_the_column(document)
         self.view.fit_whole()  # the maps read as pictures even small: the whole graph in sight
@@ -119,7 +121,7 @@ class TrainedGraphView(QWidget):
             return "", (-1.0, 1.0)
         name = self.plan.names[focus.node]
         which = f"{name}[:, {focus.index}]" if _columns(self.plan.shapes[focus.node]) > 1 else name
-        kind_name = self.scene.node_item(focus.node).node.kind if self.scene.node_item(focus.node) else ""
+        kind_name = self._kinds.get(focus.node, "")
         if kind_name == "tanh":
             levels = (-1.0, 1.0)
         elif kind_name == "sigmoid":
