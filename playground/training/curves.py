@@ -13,50 +13,24 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Slot
-from PySide6.QtGui import QFont, QFontMetrics, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..common.numbers import format_number
 from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
 from .confusion import ConfusionView
 from .gradient_plot import GradientHealthPlot
+from .model.run_history import RunHistory
 from .model.session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
 
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
+RESTORE_COLOUR = "#b3261e"  # the line where a divergence put the weights back
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
 CURVE_MIN_DATA = 60  # a curve plot's data area at least this tall at 100%: a curve one can follow
 STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
-
-
-class History:
-    """Step, train loss, test loss, train accuracy, test accuracy: grown by doubling, one row per report."""
-
-    def __init__(self):
-        self.clear()
-
-    def clear(self) -> None:
-        self._rows = np.empty((5, 256))
-        self.size = 0
-
-    def add(self, m: Metrics) -> None:
-        if self.size and m.step <= self._rows[0, self.size - 1]:
-            self.size = int(np.searchsorted(self._rows[0, :self.size], m.step))  # same step again, or rewound
-        if self.size == self._rows.shape[1]:
-            self._rows = np.concatenate([self._rows, np.empty_like(self._rows)], axis=1)
-        # a regression's R² where a classification has its accuracies
-        train, test = (m.train_accuracy, m.test_accuracy) if m.train_r2 is None else (m.train_r2, m.test_r2)
-        self._rows[:, self.size] = (m.step, m.train_loss, m.test_loss, train, test)
-        self.size += 1
-
-    def column(self, index: int) -> np.ndarray:
-        return self._rows[index, :self.size]
-
-    @property
-    def steps(self) -> np.ndarray:
-        return self.column(0)
 
 
 class Readout:
@@ -141,12 +115,20 @@ def curve_pen(which: str) -> QPen:
     return pg.mkPen(colour, width=width)
 
 
+def faded_pen(which: str) -> QPen:
+    """What a divergence undid: the curve's colour, faded and dashed (told apart without its colour)."""
+    colour, width = CURVE_PENS[which]
+    faded = QColor(colour)
+    faded.setAlpha(110)
+    return pg.mkPen(faded, width=max(1.0, width - 0.5), style=Qt.PenStyle.DashLine)
+
+
 class CurvesColumn(QWidget):
     """OUTPUT: test accuracy in big, the other figures, and the loss and accuracy curves."""
 
     def __init__(self, loss: str, parent: QWidget | None = None):
         super().__init__(parent)
-        self.history = History()
+        self.history = RunHistory()
         self.loss = loss  # the loss the curves show: another one starts them afresh
         self.behind: list[str] = []  # curve plots not yet showing the latest history
         self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
@@ -195,6 +177,10 @@ class CurvesColumn(QWidget):
         for curve in (self.train_loss_curve, self.test_loss_curve):
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")
+        # What a divergence undid stays on the plot, faded and dashed, and where the weights went back is a line.
+        self.abandoned_curves = {"loss": (item.plot(pen=faded_pen("train"), connect="finite"),
+                                          item.plot(pen=faded_pen("test"), connect="finite"))}
+        self.restore_lines: dict[str, list[pg.InfiniteLine]] = {"loss": [], "accuracy": []}
         self.loss_readout = Readout(self.loss_plot, self._loss_text)
         layout.addWidget(self.loss_plot, 3)
         self.log_scale_check = named(QCheckBox("Log scale"), "lossLogCheck", "Show the loss on a log scale")
@@ -209,6 +195,8 @@ class CurvesColumn(QWidget):
         item.enableAutoRange(axis="xy", enable=False)
         self.train_accuracy_curve = item.plot(pen=curve_pen("train"), name="train")
         self.test_accuracy_curve = item.plot(pen=curve_pen("test"), name="test")
+        self.abandoned_curves["accuracy"] = (item.plot(pen=faded_pen("train"), connect="finite"),
+                                             item.plot(pen=faded_pen("test"), connect="finite"))
         self.accuracy_readout = Readout(self.accuracy_plot, self._accuracy_text)
         layout.addWidget(self.accuracy_plot, 2)
         self.confusion = ConfusionView()
@@ -251,7 +239,9 @@ class CurvesColumn(QWidget):
     # -- the history --
 
     def add(self, metrics: Metrics) -> None:
-        self.history.add(metrics)
+        m = metrics  # a regression's R² where a classification has its accuracies
+        train, test = (m.train_accuracy, m.test_accuracy) if m.train_r2 is None else (m.train_r2, m.test_r2)
+        self.history.add(m.step, m.train_loss, m.test_loss, train, test)
         self.mark_behind()
 
     def mark_behind(self) -> None:
@@ -329,8 +319,8 @@ class CurvesColumn(QWidget):
         # The step axis starts where the history does (step 0, or the step of a setup opened mid-run, whose
         # earlier curves the file does not carry), and grows in nice jumps (100, 200, 500, 1000, ... steps),
         # not on every redraw: a new range means new tick labels to lay out, the costliest part of painting a plot.
-        left = float(steps[0]) if len(steps) else 0.0
-        span = nice_ceiling(max(float(steps[-1]) - left if len(steps) else 0.0, 100.0))
+        left = h.first_step if h.first_step is not None else 0.0
+        span = nice_ceiling(max(h.last_step - left if h.last_step is not None else 0.0, 100.0))
         if (left, span) != self._step_axis[which]:
             self._step_axis[which] = (left, span)
             item = plot.getPlotItem()
@@ -343,9 +333,16 @@ class CurvesColumn(QWidget):
             floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
             curves = ((self.train_loss_curve, np.maximum(h.column(1), floor)),
                       (self.test_loss_curve, np.maximum(h.column(2), floor)))
+            scale = lambda values: np.fmax(values, floor)  # noqa: E731 - nan (between stretches) stays nan
         else:
             self.accuracy_readout.set_steps(steps.copy())
             curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
+            scale = lambda values: 100 * values  # noqa: E731
+        first = 1 if which == "loss" else 3
+        for index, abandoned in enumerate(self.abandoned_curves[which]):
+            abandoned_steps, values = h.abandoned_column(first + index)
+            abandoned.setData(abandoned_steps, scale(values))
+        self._draw_restores(which, plot)
         symbol = "o" if len(steps) == 1 else None  # one report is a dot, not yet a line
         for (curve, values), colour in zip(curves, (CURVE_PENS["train"][0], CURVE_PENS["test"][0])):
             curve.setData(steps, values)
@@ -355,10 +352,24 @@ class CurvesColumn(QWidget):
                 curve.setSymbolPen(colour)
                 curve.setSymbolSize(6)
 
+    def _draw_restores(self, which: str, plot: pg.PlotWidget) -> None:
+        """A line where the weights went back, for each restore: "weights restored to step 544"."""
+        lines, restores = self.restore_lines[which], self.history.restores
+        while len(lines) > len(restores):
+            plot.getPlotItem().removeItem(lines.pop())
+        for restore in restores[len(lines):]:
+            label = f"weights restored to step {format_number(restore.to_step)}" if which == "loss" else None
+            line = pg.InfiniteLine(restore.to_step, angle=90, pen=pg.mkPen(RESTORE_COLOUR, width=1.5,
+                                                                            style=Qt.PenStyle.DashLine),
+                                   label=label, labelOpts={"position": 0.85, "color": RESTORE_COLOUR,
+                                                           "anchors": [(0, 0), (0, 0)]})
+            plot.getPlotItem().addItem(line)
+            lines.append(line)
+
     def _draw_loss_axis(self) -> None:
         """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must."""
         h = self.history
-        losses = np.concatenate([h.column(1), h.column(2)])
+        losses = np.concatenate([h.all_values(1), h.all_values(2)])
         losses = losses[np.isfinite(losses)]
         if self.log_scale_check.isChecked():
             positive = losses[losses > 0]

@@ -239,6 +239,7 @@ def test_compare_optimizers_races_the_graph_from_its_drawn_values(qtbot, window)
     training.findChild(object, "compareOptimizersButton").click()
     dialog = training.findChild(CompareDialog, "compareDialog")
     assert any("same network (the editor's graph)" in label.text() for label in dialog.findChildren(QLabel))
+    qtbot.waitUntil(lambda: dialog.finished_race, timeout=WAIT)
     qtbot.waitUntil(lambda: all(len(h) > 5 for h in dialog._history.values()), timeout=WAIT)
     starts = {name: history[0][1] for name, history in dialog._history.items()}
     assert max(starts.values()) == pytest.approx(min(starts.values()))  # the graph's drawn values, all three

@@ -263,11 +263,15 @@ class Blowup:
     learning_rate: float
 
     def message(self) -> str:
-        step = format_number(self.step)
+        """What happened, in the steps the curves and the step counter show: a step's loss is computed with the
+        weights before its update, so the loss taken at step s is the curve's point at step s - 1, the weights
+        of s - 1 updates (the best loss "at step 2" read "at step 1" on the curve, and the weights went back
+        to step 1)."""
+        step = format_number(self.step - 1)
         if self.kind == "far":
             what = (f"the loss stayed far above its best for {FAR_WINDOW} steps (around "
                     f"{format_number(self.level)} up to step {step}, against {format_number(self.best_loss)} "
-                    f"at step {format_number(self.best_step)})")
+                    f"at step {format_number(self.best_step - 1)})")
         else:
             what = {"nan": "the loss became nan", "inf": "the loss became infinite"}.get(
                 self.kind, f"the loss exploded to {format_number(self.loss)}")

@@ -1,0 +1,66 @@
+"""A run keeps its story (issue 30, item 1): a divergence that puts the weights back no longer cuts the curves
+back; the blow-up stays on them, faded, where the weights went back is a line that says to which step, the
+pause message names the steps the curves show, and going on continues the curve from there."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from playground.training.model.run_history import Restore, RunHistory
+
+WAIT = 20_000
+
+
+def test_a_rewind_keeps_the_stretch_it_undid_and_marks_it():
+    history = RunHistory()
+    for step, loss in [(0, 0.7), (1, 0.5), (2, 3.0), (3, 9.0), (4, 30.0)]:
+        history.add(step, loss, loss, 0.5, 0.5)
+    history.add(1, 0.5, 0.5, 0.6, 0.6)  # the weights went back to step 1
+    history.add(2, 0.45, 0.45, 0.7, 0.7)
+    assert list(history.steps) == [0, 1, 2] and list(history.column(1)) == [0.7, 0.5, 0.45]
+    assert history.restores == [Restore(1.0, 4.0)]
+    steps, losses = history.abandoned_column(1)
+    assert list(steps) == [1, 2, 3, 4] and list(losses) == [0.5, 3.0, 9.0, 30.0]  # from where it left the curve
+    assert history.all_values(1).max() == 30.0 and history.last_step == 4.0
+    history.add(2, 0.44, 0.44, 0.7, 0.7)  # the same step again (a pause): replaced, no restore
+    assert len(history.restores) == 1 and history.column(1)[-1] == 0.44
+
+
+def test_a_diverging_run_keeps_its_blow_up_on_the_curve_and_marks_where_the_weights_went_back(qtbot, panel):
+    panel.set_settings(replace(panel.settings, optimizer="momentum", learning_rate=10.0, stop_when="never"))
+    panel.findChild(object, "fastestButton").click()
+    qtbot.mouseClick(panel.findChild(object, "playButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)
+    match = re.search(r"against (\S+) at step (\d+)\).*The weights are back at step (\d+)", panel.message)
+    assert match is not None, panel.message
+    best_loss, best_step, back = float(match.group(1)), int(match.group(2)), int(match.group(3))
+    qtbot.waitUntil(lambda: panel.step == back, timeout=WAIT)
+    panel._redraw(force=True)
+    curves = panel.curves
+    history = curves.history
+    assert history.restores and history.restores[-1].to_step == back
+    # The blow-up is on the plot: its losses, far above the best, are drawn, faded (the plot holds them as
+    # log10 on its log scale).
+    _steps, drawn = curves.abandoned_curves["loss"][0].getData()
+    assert np.nanmax(history.abandoned_column(1)[1]) > 10 * best_loss
+    assert np.nanmax(drawn) == pytest.approx(np.log10(np.nanmax(history.abandoned_column(1)[1])))
+    line = curves.restore_lines["loss"][-1]
+    assert line.value() == back and line.label.format == f"weights restored to step {back}"
+    # The message's steps are the curve's: its point at the best step is that best loss.
+    at = {float(s): loss for s, loss in zip(*history.abandoned_column(1)) if np.isfinite(s)}
+    at.update(zip(history.steps.tolist(), history.column(1).tolist()))
+    if best_step in at:  # reported (a report comes every chunk of steps)
+        assert at[best_step] == pytest.approx(best_loss, rel=1e-3)
+    # Going on: the curve goes on from the step the weights went back to.
+    panel.set_settings(replace(panel.settings, learning_rate=0.03))
+    panel.play()
+    qtbot.waitUntil(lambda: panel.step > back + 30, timeout=WAIT)
+    panel.pause()
+    panel._redraw(force=True)
+    assert history.steps[0] == 0 and history.steps[-1] > back + 30
+    assert len(history.restores) == 1  # going on is no restore
