@@ -76,22 +76,24 @@ def binary_cross_entropy_with_logits(input: Tensor, target, reduction: str = "me
     if reduction not in REDUCTIONS:
         raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
     x, y = input.data, target.data
-    loss = np.maximum(x, 0.0) - x * y + np.log1p(np.exp(-np.abs(x)))
+    z = np.exp(-np.abs(x))  # also the rule's way to sigmoid(x)
+    loss = np.maximum(x, 0.0) - x * y + np.log1p(z)
     if reduction == "mean":
         loss = loss.mean()
     elif reduction == "sum":
         loss = loss.sum()
-    return make_result(np.asarray(loss), "bce_with_logits", (input, target), _bce_with_logits_rule, reduction)
+    return make_result(np.asarray(loss), "bce_with_logits", (input, target), _bce_with_logits_rule, (reduction, z))
 
 
 def _bce_with_logits_rule(node, g):
     # d/dx = sigmoid(x) - y,  d/dy = -x  (times 1/n for the mean)
     input, target = node._prev
     x = input.data
-    if node._ctx == "mean":
+    reduction, z = node._ctx
+    if reduction == "mean":
         g = g / x.size
-    z = np.exp(-np.abs(x))
-    sigmoid = np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+    # sigmoid(x) = 1/(1+e^-x) for x >= 0, e^x/(1+e^x) below: with z = e^-|x|, never overflowing
+    sigmoid = np.where(x >= 0, 1.0, z) / (1.0 + z)
     return (
         g * (sigmoid - target.data) if input.requires_grad else None,
         g * -x if target.requires_grad else None,
