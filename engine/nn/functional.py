@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops import sum_rows
 from ..tensor import Tensor, as_tensor, make_result
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -53,7 +54,7 @@ def _linear_rule(node, g):
         g2.T @ x.data.reshape(-1, x.shape[-1]) if weight.requires_grad else None,
     ]
     if len(node._prev) == 3:
-        grads.append(g2.sum(axis=0) if node._prev[2].requires_grad else None)
+        grads.append(sum_rows(g2) if node._prev[2].requires_grad else None)
     return grads
 
 
