@@ -46,15 +46,17 @@ def linear(x, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def _linear_rule(node, g):
-    # y = x W^T + b:  dx = g W,  dW = g^T x,  db = sum of g over the batch
+    # y = x W^T + b:  dx = g W,  dW = g^T x,  db = g^T 1 (g summed over the batch)
     x, weight = node._prev[0], node._prev[1]
-    g2 = g.reshape(-1, g.shape[-1])
+    x_rows, g_rows = x.data, g  # a batch of any shape, as rows
+    if g.ndim != 2:
+        x_rows, g_rows = x_rows.reshape(-1, x_rows.shape[-1]), g.reshape(-1, g.shape[-1])
     grads = [
         g @ weight.data if x.requires_grad else None,
-        g2.T @ x.data.reshape(-1, x.shape[-1]) if weight.requires_grad else None,
+        g_rows.T @ x_rows if weight.requires_grad else None,
     ]
     if len(node._prev) == 3:
-        grads.append(sum_rows(g2) if node._prev[2].requires_grad else None)
+        grads.append(sum_rows(g_rows) if node._prev[2].requires_grad else None)
     return grads
 
 
