@@ -38,7 +38,7 @@ def linear(x, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     x = as_tensor(x)
     if x.shape[-1:] != weight.shape[1:]:
         raise ValueError(f"linear: input shape {x.shape} does not fit weight shape {weight.shape}")
-    data = x.data @ weight.data.T
+    data = np.dot(x.data, weight.data.T)  # x @ W^T; np.dot rather than @ for a matrix W, see ops.matmul
     if bias is None:
         return make_result(data, "linear", (x, weight), _linear_rule)
     data += bias.data
@@ -52,8 +52,8 @@ def _linear_rule(node, g):
     if g.ndim != 2:
         x_rows, g_rows = x_rows.reshape(-1, x_rows.shape[-1]), g.reshape(-1, g.shape[-1])
     grads = [
-        g @ weight.data if x.requires_grad else None,
-        g_rows.T @ x_rows if weight.requires_grad else None,
+        np.dot(g, weight.data) if x.requires_grad else None,
+        np.dot(g_rows.T, x_rows) if weight.requires_grad else None,
     ]
     if len(node._prev) == 3:
         grads.append(sum_rows(g_rows) if node._prev[2].requires_grad else None)
