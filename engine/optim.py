@@ -48,15 +48,20 @@ class Optimizer:
                 p.data = new
             return
         # As PyTorch, a parameter without a gradient is left alone (its step count lags behind).
-        stepping = tuple(i for i, p in enumerate(self.params) if p.grad is not None)
-        if not stepping:
-            return
-        if self._flat is None or self._flat.indices != stepping:
-            self._flat = _Flat.gather(stepping, self.params, self.state)
-        if self._flat is not None:
-            self._flat.step(self._update, self.params, self.state)
-            return
-        for i in stepping:  # their states are out of step with each other: one parameter at a time
+        # Small parameters step together (`_Flat`); a large one alone, in place, as copying it
+        # in and out of the flat vector would cost more than the calls it saves.
+        together, alone = [], []
+        for i, p in enumerate(self.params):
+            if p.grad is not None:
+                (together if p.data.size <= _Flat.LARGEST else alone).append(i)
+        if together:
+            if self._flat is None or self._flat.indices != tuple(together):
+                self._flat = _Flat.gather(tuple(together), self.params, self.state)
+            if self._flat is not None:
+                self._flat.step(self._update, self.params, self.state)
+            else:  # their states are out of step with each other: one parameter at a time
+                alone += together
+        for i in alone:
             self._update(self.state[i], self.params[i].data, self.params[i].grad)
 
     def _update(self, state: dict, param: np.ndarray, grad: np.ndarray) -> None:
@@ -114,6 +119,10 @@ class _Flat:
     its arrays are views of the flat state's, its numbers (the step count) copies written back
     after each step.
     """
+
+    # The largest parameter (in elements) stepped together with others: beyond about this size,
+    # copying it into the flat vector and back costs more than the dozen numpy calls it saves.
+    LARGEST = 4096
 
     def __init__(self, indices: tuple[int, ...], params: list[Tensor], state: dict):
         self.indices = indices

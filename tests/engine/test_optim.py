@@ -401,10 +401,12 @@ def test_an_optimizer_resumed_from_its_state_dict_takes_the_very_same_steps(make
     lambda ps: SGD(ps, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
 ], ids=["adam", "adam-weight-decay", "adamw", "sgd-nesterov-weight-decay"])
 def test_parameters_stepped_together_take_the_steps_each_would_alone(make):
-    """The optimizer updates parameters that all have gradients as one flat vector: the same bits as its
-    update rule applied to one parameter at a time, and each parameter's state reads as its own."""
+    """The optimizer updates small parameters that all have gradients as one flat vector (a large one
+    alone): the same bits as its update rule applied to one parameter at a time, and each parameter's
+    state reads as its own."""
     rng = np.random.default_rng(4)
-    start = [rng.normal(size=(3, 2)), rng.normal(size=(2,)), np.array(rng.normal()), rng.normal(size=(1, 2))]
+    start = [rng.normal(size=(3, 2)), rng.normal(size=(2,)), np.array(rng.normal()), rng.normal(size=(1, 2)),
+             rng.normal(size=(65, 65))]  # past _Flat.LARGEST
 
     def run(one_at_a_time: bool):
         params = [Tensor(a, requires_grad=True) for a in start]
@@ -412,8 +414,8 @@ def test_parameters_stepped_together_take_the_steps_each_would_alone(make):
         optimizer = make(params)
         for _ in range(7):
             optimizer.zero_grad()
-            w, b, s, r = params
-            (((w.sum(axis=0) * b + s).tanh() * r) ** 2).sum().backward()
+            w, b, s, r, big = params
+            ((((w.sum(axis=0) * b + s).tanh() * r) ** 2).sum() + (big.tanh() ** 2).mean()).backward()
             if one_at_a_time:
                 for p, state in zip(params, optimizer.state):
                     optimizer._update(state, p.data, p.grad)
@@ -426,7 +428,7 @@ def test_parameters_stepped_together_take_the_steps_each_would_alone(make):
     alone, alone_state = run(one_at_a_time=True)
     for a, b in zip(together, alone):
         assert np.array_equal(a, b)  # bit for bit
-    assert together_state.keys() == alone_state.keys() == {0, 1, 2, 3}
+    assert together_state.keys() == alone_state.keys() == {0, 1, 2, 3, 4}
     for index, entry in together_state.items():
         assert entry.keys() == alone_state[index].keys()
         for name, value in entry.items():
