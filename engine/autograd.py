@@ -154,11 +154,15 @@ def run_backward(root, seed, *, free_graph: bool = False) -> None:
 # ---------------------------------------------------------------------------------------
 # Grad mode: PyTorch's ``no_grad``, per thread (the GUI's training worker has its own).
 
-_grad_mode = threading.local()
+class _GradMode(threading.local):
+    enabled = True  # each thread starts with grad on; a class default, not an AttributeError caught every op
+
+
+_grad_mode = _GradMode()
 
 
 def is_grad_enabled() -> bool:
-    return getattr(_grad_mode, "enabled", True)
+    return _grad_mode.enabled
 
 
 class no_grad:

@@ -271,7 +271,7 @@ def _bce_with_logits(node, i, t):  # d loss = (sigmoid(x) - y) dx - x dy, then r
     z = np.exp(-np.abs(x))
     sigmoid = np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
     elementwise = t * (sigmoid - y) if i == 0 else -t * x
-    reduction = node._ctx
+    reduction, _ = node._ctx
     return elementwise.mean() if reduction == "mean" else elementwise.sum() if reduction == "sum" else elementwise
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops import sum_rows
 from ..tensor import Tensor, as_tensor, make_result
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -37,7 +38,7 @@ def linear(x, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     x = as_tensor(x)
     if x.shape[-1:] != weight.shape[1:]:
         raise ValueError(f"linear: input shape {x.shape} does not fit weight shape {weight.shape}")
-    data = x.data @ weight.data.T
+    data = np.dot(x.data, weight.data.T)  # x @ W^T; np.dot rather than @ for a matrix W, see ops.matmul
     if bias is None:
         return make_result(data, "linear", (x, weight), _linear_rule)
     data += bias.data
@@ -45,15 +46,17 @@ def linear(x, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def _linear_rule(node, g):
-    # y = x W^T + b:  dx = g W,  dW = g^T x,  db = sum of g over the batch
+    # y = x W^T + b:  dx = g W,  dW = g^T x,  db = g^T 1 (g summed over the batch)
     x, weight = node._prev[0], node._prev[1]
-    g2 = g.reshape(-1, g.shape[-1])
+    x_rows, g_rows = x.data, g  # a batch of any shape, as rows
+    if g.ndim != 2:
+        x_rows, g_rows = x_rows.reshape(-1, x_rows.shape[-1]), g.reshape(-1, g.shape[-1])
     grads = [
-        g @ weight.data if x.requires_grad else None,
-        g2.T @ x.data.reshape(-1, x.shape[-1]) if weight.requires_grad else None,
+        np.dot(g, weight.data) if x.requires_grad else None,
+        np.dot(g_rows.T, x_rows) if weight.requires_grad else None,
     ]
     if len(node._prev) == 3:
-        grads.append(g2.sum(axis=0) if node._prev[2].requires_grad else None)
+        grads.append(sum_rows(g_rows) if node._prev[2].requires_grad else None)
     return grads
 
 
@@ -76,22 +79,24 @@ def binary_cross_entropy_with_logits(input: Tensor, target, reduction: str = "me
     if reduction not in REDUCTIONS:
         raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
     x, y = input.data, target.data
-    loss = np.maximum(x, 0.0) - x * y + np.log1p(np.exp(-np.abs(x)))
+    z = np.exp(-np.abs(x))  # also the rule's way to sigmoid(x)
+    loss = np.maximum(x, 0.0) - x * y + np.log1p(z)
     if reduction == "mean":
         loss = loss.mean()
     elif reduction == "sum":
         loss = loss.sum()
-    return make_result(np.asarray(loss), "bce_with_logits", (input, target), _bce_with_logits_rule, reduction)
+    return make_result(np.asarray(loss), "bce_with_logits", (input, target), _bce_with_logits_rule, (reduction, z))
 
 
 def _bce_with_logits_rule(node, g):
     # d/dx = sigmoid(x) - y,  d/dy = -x  (times 1/n for the mean)
     input, target = node._prev
     x = input.data
-    if node._ctx == "mean":
+    reduction, z = node._ctx
+    if reduction == "mean":
         g = g / x.size
-    z = np.exp(-np.abs(x))
-    sigmoid = np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
+    # sigmoid(x) = 1/(1+e^-x) for x >= 0, e^x/(1+e^x) below: with z = e^-|x|, never overflowing
+    sigmoid = np.where(x >= 0, 1.0, z) / (1.0 + z)
     return (
         g * (sigmoid - target.data) if input.requires_grad else None,
         g * -x if target.requires_grad else None,

@@ -88,8 +88,11 @@ def build(steps):
 
 
 def bits(x: float) -> bytes:
-    """A float's exact bits: tells -0.0 from 0.0 (nan payloads from CPython ops are all alike)."""
-    return struct.pack("<d", x)
+    """A float's exact bits: tells -0.0 from 0.0. Every nan counts as one: the sign bit of ``a + b`` for
+    two nans of opposite signs comes from either operand in CPython 3.11, depending on whether the
+    interpreter has specialised that ``+`` for floats yet (hypothesis found such a graph: ``x - x``
+    where x's gradient is nan)."""
+    return b"nan" if x != x else struct.pack("<d", x)
 
 
 def grads(nodes) -> list[bytes]:

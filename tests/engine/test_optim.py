@@ -392,3 +392,45 @@ def test_an_optimizer_resumed_from_its_state_dict_takes_the_very_same_steps(make
     with pytest.raises(ValueError, match="shape"):
         make([Tensor(np.zeros((4, 4)), requires_grad=True), Tensor(np.zeros(2), requires_grad=True)]
              ).load_state_dict(saved)
+
+
+@pytest.mark.parametrize("make", [
+    lambda ps: Adam(ps, lr=0.05),
+    lambda ps: Adam(ps, lr=0.05, weight_decay=0.1),
+    lambda ps: AdamW(ps, lr=0.05),
+    lambda ps: SGD(ps, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
+], ids=["adam", "adam-weight-decay", "adamw", "sgd-nesterov-weight-decay"])
+def test_parameters_stepped_together_take_the_steps_each_would_alone(make):
+    """The optimizer updates small parameters that all have gradients as one flat vector (a large one
+    alone): the same bits as its update rule applied to one parameter at a time, and each parameter's
+    state reads as its own."""
+    rng = np.random.default_rng(4)
+    start = [rng.normal(size=(3, 2)), rng.normal(size=(2,)), np.array(rng.normal()), rng.normal(size=(1, 2)),
+             rng.normal(size=(65, 65))]  # past _Flat.LARGEST
+
+    def run(one_at_a_time: bool):
+        params = [Tensor(a, requires_grad=True) for a in start]
+        arrays = [p.data for p in params]
+        optimizer = make(params)
+        for _ in range(7):
+            optimizer.zero_grad()
+            w, b, s, r, big = params
+            ((((w.sum(axis=0) * b + s).tanh() * r) ** 2).sum() + (big.tanh() ** 2).mean()).backward()
+            if one_at_a_time:
+                for p, state in zip(params, optimizer.state):
+                    optimizer._update(state, p.data, p.grad)
+            else:
+                optimizer.step()
+        assert all(p.data is a for p, a in zip(params, arrays))
+        return [p.data for p in params], optimizer.state_dict()["state"]
+
+    together, together_state = run(one_at_a_time=False)
+    alone, alone_state = run(one_at_a_time=True)
+    for a, b in zip(together, alone):
+        assert np.array_equal(a, b)  # bit for bit
+    assert together_state.keys() == alone_state.keys() == {0, 1, 2, 3, 4}
+    for index, entry in together_state.items():
+        assert entry.keys() == alone_state[index].keys()
+        for name, value in entry.items():
+            assert np.shape(value) == np.shape(alone_state[index][name])
+            assert np.array_equal(value, alone_state[index][name])
