@@ -25,15 +25,15 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
+from .csv_loading import CsvLoading
 from .curves import CurvesColumn
 from .data_controls import DataControls
 from .edits import ParameterEdit
-from .exports import unusable_file_message, write_dataset, write_weights
+from .exports import write_dataset, write_weights
 from .graph_training import GraphTraining
 from .graph_view import NetworkSlot, TrainedGraphView
 from .model.network import NetworkSnapshot, network_snapshot
-from .model.points import load_points, load_values
-from .model.settings import REGRESSION_LOSSES, TrainingSettings
+from .model.settings import TrainingSettings, classify_change, starts_over_words
 from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
@@ -97,6 +97,7 @@ class TrainingPanel(QWidget):
         self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
 
         self.graph_training = GraphTraining(self)
+        self.csv_loading = CsvLoading(self)
         self._build_ui()
         self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves, self.graph_view)
         self._follow_theme()  # the app's theme may be dark already
@@ -214,7 +215,21 @@ class TrainingPanel(QWidget):
         if settings.trains_graph and not self.settings.trains_graph:  # a graph is trained once it is given
             self.graph_training.wanted()
             return
+        if classify_change(self.settings, settings).resets_weights and self.step > 0:
+            # A change that throws the trained weights away asks first, as Reset does ("Don't ask again" too).
+            was_playing = self._playing
+            self.pause()
+            self.reset_confirmation.ask_to_change(
+                starts_over_words(self.settings, settings), self.step, lambda: self._request_settings(settings),
+                lambda: self._keep_settings(was_playing))
+            return
         self._request_settings(settings)
+
+    def _keep_settings(self, play: bool) -> None:
+        """The person kept the trained network: the controls show its settings again (and it plays on)."""
+        self._show_settings(self.settings)
+        if play:
+            self.play()
 
     def train_graph(self, document) -> str | None:
         """Train the graph ``document`` from its drawn values (`graph_training`); returns why it cannot be
@@ -323,40 +338,9 @@ class TrainingPanel(QWidget):
             self.playing_changed.emit(False)
 
     def load_csv(self, path: str | Path) -> bool:
-        """Train on the points in a CSV file; a file that cannot be used is refused with a message
-        and the current data stays."""
-        if self.settings.regression:
-            return self._load_values(path)
-        try:
-            X, y, classes = load_points(path)
-        except (OSError, ValueError) as error:
-            self.show_message(unusable_file_message(path, error))
-            return False
-        name = Path(path).name
-        self.data_controls.show_csv_name(name)
-        # The worker's session makes the same choice of loss (cross-entropy for more than two classes).
-        self.settings = replace(self.settings, dataset="csv", classes=len(classes),
-                                loss=self.form.fitting_loss(len(classes), self.settings.loss))
-        self._show_settings(self.settings)
-        self.clear_message()
-        self.points_requested.emit(X, y, name, classes)
-        return True
-
-    def _load_values(self, path: str | Path) -> bool:
-        """A regression's CSV: its third column a real value per point."""
-        try:
-            X, y = load_values(path)
-        except (OSError, ValueError) as error:
-            self.show_message(unusable_file_message(path, error))
-            return False
-        name = Path(path).name
-        self.data_controls.show_csv_name(name, regression=True)
-        loss = self.settings.loss if self.settings.loss in REGRESSION_LOSSES else "mse"
-        self.settings = replace(self.settings, dataset="csv", loss=loss)
-        self._show_settings(self.settings)
-        self.clear_message()
-        self.values_requested.emit(X, y, name)
-        return True
+        """Train on the points in a CSV file (`csv_loading`); a file that cannot be used is refused with a
+        message and the current data stays. False if it was refused."""
+        return self.csv_loading.load(path)
 
     def current_setup(self, with_weights: bool = True) -> TrainingSetup:
         """The tab as it stands, for a file or the clipboard: data, network, every control, and with

@@ -1,4 +1,5 @@
-"""Reset asks first when it would throw training away.
+"""Reset asks first when it would throw training away, and so does every change that starts over (another
+activation, other data, another network: `ask_to_change`).
 
 Reset starts the network over from its initial weights: the trained weights, the optimizer's state, the
 step count and the curves are gone. It is not an undoable edit on the tab's `QUndoStack`: the stack holds
@@ -54,17 +55,26 @@ class ResetConfirmation(QObject):
     def ask(self, step: int, on_reset: Callable[[], None], on_cancel: Callable[[], None] | None = None) -> None:
         """Call ``on_reset`` once the reset is confirmed: at once when nothing would be lost (``step`` 0) or
         the person said not to ask; else after the box's answer (``on_cancel`` if it is no)."""
+        self._ask(step, on_reset, on_cancel, "Reset the network?", "Reset starts over", "Reset")
+
+    def ask_to_change(self, what: str, step: int, on_change: Callable[[], None],
+                      on_cancel: Callable[[], None] | None = None) -> None:
+        """As `ask`, for a change of the settings that starts over (``what``: "Another activation")."""
+        self._ask(step, on_change, on_cancel, "Start over?", f"{what} starts over", "Start over")
+
+    def _ask(self, step: int, on_reset: Callable[[], None], on_cancel: Callable[[], None] | None, title: str,
+             starts_over: str, confirm: str) -> None:
         if step <= 0 or not self._asks:
             on_reset()
             return
         if self.box is not None:  # asked already: that box answers
             return
-        box = QMessageBox(QMessageBox.Icon.Question, "Reset the network?",
-                          f"Reset starts over from the initial weights: the weights trained over "
+        box = QMessageBox(QMessageBox.Icon.Question, title,
+                          f"{starts_over} from the initial weights: the weights trained over "
                           f"{format_number(step)} step{'s' if step != 1 else ''}, the optimizer's state and the "
                           "curves are lost.\n\nFile > Save training setup… keeps them.", parent=self._parent)
         box.setObjectName("resetConfirmationBox")
-        reset = named(box.addButton("Reset", QMessageBox.ButtonRole.DestructiveRole), "resetConfirmButton",
+        reset = named(box.addButton(confirm, QMessageBox.ButtonRole.DestructiveRole), "resetConfirmButton",
                       "Start over from the initial weights")
         cancel = named(box.addButton(QMessageBox.StandardButton.Cancel), "resetCancelButton",
                        "Keep the trained network")

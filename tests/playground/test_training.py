@@ -105,6 +105,7 @@ def test_pause_stops_the_step_count(qtbot, panel):
 
 
 def test_changing_the_learning_rate_keeps_the_weights(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": this test is about what the change does
     panel.play()
     qtbot.waitUntil(lambda: step_count(panel) > 40, timeout=WAIT)
     panel.pause()

@@ -179,6 +179,7 @@ def test_six_layers_of_64_never_overlap(qtbot, panel):
 
 
 def test_a_three_arm_spiral_trains_in_the_panel_with_its_own_colours(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": this test is about what the change does
     panel.findChild(object, "datasetCombo").setCurrentIndex(panel.findChild(object, "datasetCombo").findData("spiral"))
     spin = panel.findChild(object, "classCountSpin")
     assert spin.isEnabled() and spin.maximum() == 5

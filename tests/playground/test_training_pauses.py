@@ -62,6 +62,7 @@ def test_adam_at_learning_rate_10_pauses_within_twenty_steps_naming_the_rate(qtb
 
 
 def test_a_pause_message_goes_when_the_run_starts_over(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": this test is about what the change does
     play_fastest(qtbot, panel)
     qtbot.waitUntil(lambda: panel.message.startswith("Learned:"), timeout=WAIT)
     dataset = panel.findChild(object, "datasetCombo")

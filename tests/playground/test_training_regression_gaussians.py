@@ -61,6 +61,7 @@ def test_a_noise_of_0_1_alone_caps_the_test_r2_below_0_9():
 
 
 def test_switching_the_problem_type_starts_from_its_own_data_and_back(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": this test is about what the change does
     problem = panel.findChild(object, "problemCombo")
     points, noise = panel.findChild(object, "pointsSpin"), panel.findChild(object, "noiseSlider")
     panel.set_settings(replace(panel.settings, points=300, noise=0.2))

@@ -13,6 +13,7 @@ WAIT = 20_000
 
 
 def test_regression_on_the_plane_reaches_a_test_r2_of_095_within_10_seconds_at_fastest(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)  # as after "Don't ask again": this test is about what the change does
     problem = panel.findChild(object, "problemCombo")
     assert problem.accessibleName() and [problem.itemText(i) for i in range(problem.count())] == \
         ["Classification", "Regression"]

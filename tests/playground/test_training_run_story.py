@@ -64,3 +64,39 @@ def test_a_diverging_run_keeps_its_blow_up_on_the_curve_and_marks_where_the_weig
     panel._redraw(force=True)
     assert history.steps[0] == 0 and history.steps[-1] > back + 30
     assert len(history.restores) == 1  # going on is no restore
+
+
+# -- a trained run is never thrown away without a word (issue 30, item 3) -------------------------------------
+
+
+def _trained(qtbot, panel, steps: int = 30) -> None:
+    panel.set_settings(replace(panel.settings, steps_per_second=None, stop_when="epochs", stop_at=float(steps)))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing and panel.step == steps, timeout=WAIT)
+
+
+@pytest.mark.parametrize("control, value, words", [
+    ("activationCombo", "relu", "Another activation starts over"),
+    ("datasetCombo", "circles", "Other data starts over"),
+    ("problemCombo", "regression", "Another problem starts over"),
+])
+def test_a_change_that_starts_over_asks_first_as_reset_does(qtbot, panel, control, value, words):
+    _trained(qtbot, panel)
+    combo = panel.findChild(object, control)
+    before = panel.settings
+    combo.setCurrentIndex(combo.findData(value))
+    box = panel.reset_confirmation.box
+    assert box is not None and words in box.text() and "30 steps" in box.text()
+    box.findChild(object, "resetCancelButton").click()  # keep the trained network
+    qtbot.waitUntil(lambda: panel.reset_confirmation.box is None, timeout=5000)
+    assert panel.settings == before and panel.step == 30 and combo.currentData() == getattr(before, {
+        "activationCombo": "activation", "datasetCombo": "dataset", "problemCombo": "problem"}[control])
+    combo.setCurrentIndex(combo.findData(value))
+    panel.reset_confirmation.box.findChild(object, "resetConfirmButton").click()  # start over
+    qtbot.waitUntil(lambda: panel.step == 0 and panel.settings != before, timeout=WAIT)
+
+
+def test_a_change_that_keeps_the_weights_asks_nothing(qtbot, panel):
+    _trained(qtbot, panel)
+    panel.findChild(object, "learningRateInput").setValue(0.03)
+    assert panel.reset_confirmation.box is None and panel.settings.learning_rate == 0.03 and panel.step == 30

@@ -263,6 +263,23 @@ _FIELD_CHANGE = {
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
 
 
+# What a person is told a change that starts over is ("Another activation starts over from the initial weights").
+_STARTS_OVER = {  # the first that changed names the change: the problem brings its own data
+    "problem": "Another problem", "dataset": "Other data", "points": "Another number of points", "noise": "Another noise",
+    "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
+    "features": "Other input features", "hidden": "Another network shape",
+    "activation": "Another activation", "init": "Other initial weights", "network": "Another network",
+}
+
+
+def starts_over_words(old: TrainingSettings, new: TrainingSettings) -> str:
+    """What the change from ``old`` to ``new`` that starts over is, in a person's words ("Another activation")."""
+    changed = [name for name in _STARTS_OVER if getattr(old, name) != getattr(new, name)]
+    if old.trains_graph and new.trains_graph:
+        changed = [name for name in changed if name not in LAYER_FIELDS]
+    return _STARTS_OVER[changed[0]] if changed else "Another output layer"
+
+
 def classify_change(old: TrainingSettings, new: TrainingSettings) -> Change:
     changed = [name for name in _FIELD_CHANGE if getattr(old, name) != getattr(new, name)]
     if old.trains_graph and new.trains_graph:  # the layer form's own fields change nothing of a graph
