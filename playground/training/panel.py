@@ -33,7 +33,7 @@ from .exports import write_dataset, write_weights
 from .graph_training import GraphTraining
 from .graph_view import NetworkSlot, TrainedGraphView
 from .model.network import NetworkSnapshot, network_snapshot
-from .model.settings import TrainingSettings, classify_change, starts_over_words
+from .model.settings import Change, TrainingSettings, classify_change, starts_over_words
 from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
 from .network_view import NetworkView
@@ -205,7 +205,10 @@ class TrainingPanel(QWidget):
         self._show_dependent(settings)
         if settings == self.settings:
             return
+        if classify_change(self.settings, settings) >= Change.OPTIMIZER:
+            self.status.clear_run_message()  # it spoke of the run under the settings that are gone
         self.settings = settings
+        self.status.show_state(self._playing, settings.trains_graph)
         self.settings_requested.emit(settings)
 
     @Slot()
@@ -316,6 +319,7 @@ class TrainingPanel(QWidget):
             return
         self._playing = True
         self.status.clear_run_message()
+        self.status.show_state(True, self.settings.trains_graph)
         self.toolbar.show_playing(True)
         self.start_requested.emit()
         self.playing_changed.emit(True)
@@ -326,6 +330,7 @@ class TrainingPanel(QWidget):
             return
         self._playing = False
         self.worker.request_stop()  # takes effect before the worker's next step
+        self.status.show_state(False, self.settings.trains_graph)
         self.toolbar.show_playing(False)
         self.pause_requested.emit()
         self.playing_changed.emit(False)
@@ -334,6 +339,7 @@ class TrainingPanel(QWidget):
         """The worker stopped by itself (divergence, failure): the Play button says so."""
         if self._playing:
             self._playing = False
+            self.status.show_state(False, self.settings.trains_graph)
             self.toolbar.show_playing(False)
             self.playing_changed.emit(False)
 

@@ -17,6 +17,16 @@ from .widgets import ElidedLabel, named
 
 HINT = ("Press Play to train. Hover a neuron to see its map on the plot, a wire for its weight (click: type one); "
         "click the plot to add a point (Shift-click: the next class).")
+# What the hint says, by whether training runs and what is trained (never "Press Play" while it plays).
+HINTS = {
+    (False, False): HINT,
+    (True, False): ("Training: press Play again to pause. Hover a neuron to see its map on the plot, a wire for its "
+                    "weight; click the plot to add a point (Shift-click: the next class)."),
+    (False, True): ("Press Play to train the editor's graph. Hover a map on its cards to see it on the plot; click the "
+                    "plot to add a point (Shift-click: the next class)."),
+    (True, True): ("Training the editor's graph: press Play again to pause. Hover a map on its cards to see it on the "
+                   "plot; click the plot to add a point."),
+}
 
 
 class StatusLine(QWidget):
@@ -78,6 +88,10 @@ class StatusLine(QWidget):
         self.message_label.clear()
         self._note = False
         self._show_warning_row(False)
+
+    def show_state(self, playing: bool, trains_graph: bool) -> None:
+        """The hint for the run as it is: training or not, the layer form's network or the editor's graph."""
+        self.set_hint(HINTS[(bool(playing), bool(trains_graph))])
 
     def set_hint(self, text: str) -> None:
         self.hint_label.setText(text)

@@ -100,3 +100,26 @@ def test_a_change_that_keeps_the_weights_asks_nothing(qtbot, panel):
     _trained(qtbot, panel)
     panel.findChild(object, "learningRateInput").setValue(0.03)
     assert panel.reset_confirmation.box is None and panel.settings.learning_rate == 0.03 and panel.step == 30
+
+
+# -- messages that no longer hold go (issue 30, item 4) --------------------------------------------------------
+
+
+def test_a_pause_message_goes_when_the_setting_it_names_changes_even_by_a_lesson(qtbot, panel):
+    panel.set_settings(replace(panel.settings, optimizer="momentum", learning_rate=10.0, stop_when="never",
+                               steps_per_second=None))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)
+    assert "The learning rate 10 is probably too large for SGD + momentum" in panel.message
+    panel.set_settings(replace(panel.settings, optimizer="adam", learning_rate=0.01))  # as lesson 7 step 4 does
+    assert panel.message == ""
+
+
+def test_the_hint_never_says_press_play_while_it_plays(qtbot, panel):
+    hint = panel.status.hint_label
+    assert hint.toolTip().startswith("Press Play to train")
+    panel.set_settings(replace(panel.settings, stop_when="never"))
+    panel.play()
+    assert "Press Play" not in hint.toolTip() and hint.toolTip().startswith("Training: press Play again to pause")
+    panel.pause()
+    assert hint.toolTip().startswith("Press Play to train")

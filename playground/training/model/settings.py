@@ -265,7 +265,8 @@ assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
 
 # What a person is told a change that starts over is ("Another activation starts over from the initial weights").
 _STARTS_OVER = {  # the first that changed names the change: the problem brings its own data
-    "problem": "Another problem", "dataset": "Other data", "points": "Another number of points", "noise": "Another noise",
+    "problem": "Another problem", "dataset": "Other data", "points": "Another number of points",
+    "noise": "Another noise",
     "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
     "features": "Other input features", "hidden": "Another network shape",
     "activation": "Another activation", "init": "Other initial weights", "network": "Another network",
