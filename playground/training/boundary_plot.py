@@ -166,10 +166,14 @@ class BoundaryColumn(QWidget):
         self.class_picker.hide()
         self.discretize_check.setEnabled(False)
         self.legend.setText("●&nbsp;train &nbsp; ▲&nbsp;test &nbsp; <b>—</b>&nbsp;predicted&nbsp;value&nbsp;0")
+        self.title.setText("PREDICTED VALUE")  # a regression has no classes to draw a boundary between
+        self.plot.setAccessibleDescription("What the network predicts at each place of the plane, on the colour "
+                                           "bar's scale; the line is where the prediction is 0")
 
     def show_points(self, X_train, y_train, X_test, y_test) -> None:
         """A classification's points, in their classes' colours (the colour bar hidden)."""
         self.view.set_points(X_train, y_train, X_test, y_test)
+        self.title.setText("DECISION BOUNDARY")
         self.value_scale.hide()
         self.class_picker.show()
         self.discretize_check.setEnabled(True)

@@ -133,6 +133,7 @@ class CurvesColumn(QWidget):
         self.behind: list[str] = []  # curve plots not yet showing the latest history
         self._step_axis = dict.fromkeys(CURVE_PLOTS, (0.0, 0.0))
         self._loss_axis_range = None
+        self._percent_axis_low = 0.0  # the accuracy (R²) axis' bottom: 0, or a regression's worst R² below it
         self.text_scale = 1.0  # presentation mode
 
         layout = QVBoxLayout(self)
@@ -338,6 +339,7 @@ class CurvesColumn(QWidget):
             self.accuracy_readout.set_steps(steps.copy())
             curves = ((self.train_accuracy_curve, 100 * h.column(3)), (self.test_accuracy_curve, 100 * h.column(4)))
             scale = lambda values: 100 * values  # noqa: E731
+            self._draw_percent_axis()
         first = 1 if which == "loss" else 3
         for index, abandoned in enumerate(self.abandoned_curves[which]):
             abandoned_steps, values = h.abandoned_column(first + index)
@@ -365,6 +367,19 @@ class CurvesColumn(QWidget):
                                                            "anchors": [(0, 0), (0, 0)]})
             plot.getPlotItem().addItem(line)
             lines.append(line)
+
+    def _draw_percent_axis(self) -> None:
+        """0 to 100%; a regression's R² below 0 (a fit worse than the mean: the multi Gaussian starts at about
+        -190%) takes the axis down to it, in nice steps, so that it is drawn too."""
+        lowest = 0.0
+        if self.regression:
+            values = 100 * np.concatenate([self.history.all_values(3), self.history.all_values(4)])
+            values = values[np.isfinite(values)]
+            if len(values) and values.min() < 0:
+                lowest = -nice_ceiling(-float(values.min()))
+        if lowest != self._percent_axis_low:
+            self._percent_axis_low = lowest
+            self.accuracy_plot.getPlotItem().setYRange(lowest, 100, padding=0.03)
 
     def _draw_loss_axis(self) -> None:
         """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must."""

@@ -13,12 +13,15 @@ from .worker import BoundaryFrame
 
 
 def output_names(frame: BoundaryFrame) -> tuple[str, ...]:
-    """One output: P(the second class); several: the classes."""
+    """One output: P(the second class); several: the classes; a regression's: ŷ."""
     return names_of_outputs(frame.settings, frame.classes)
 
 
 def names_of_outputs(settings: TrainingSettings, classes: tuple[str, ...]) -> tuple[str, ...]:
-    """The classes' names (until the data has come, the colours'), or P(the second) for one output."""
+    """The classes' names (until the data has come, the colours'), or P(the second) for one output; a
+    regression's one output is the predicted value, ŷ."""
+    if settings.regression:
+        return ("ŷ",)
     names = tuple(classes) if len(classes) == settings.classes else COLOUR_NAMES[:settings.classes]
     return (f"P({names[1]})",) if settings.outputs == 1 else names
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from .data_controls import DataControls
 from .graph_view import NetworkSlot
-from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
+from .model.settings import REGRESSION_LOSSES, STOP_DEFAULTS, TrainingSettings, fitting_loss
 from .network_controls import NetworkControls
 from .picture import names_of_inputs, names_of_outputs
 from .toolbar import TrainingToolbar
@@ -37,6 +37,7 @@ class SettingsForm:
         """What follows from ``s`` without being one of its controls: enabled boxes, the diagram's shape."""
         self.data_controls.show_dependent(s)
         self.network_controls.show_dependent(s)
+        self.toolbar.stop_controls.show_dependent(s)
         # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
         # its +/- buttons always edit the architecture the controls show; a graph trained is shown instead.
         self.network_slot.show_network(s.trains_graph)
@@ -53,11 +54,13 @@ class SettingsForm:
             values["classes"] = current.classes  # the file's
         if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen; no accuracy
             values["loss"] = values["loss"] if values["loss"] in REGRESSION_LOSSES else "mse"
-            if values["stop_when"] == "test_accuracy":
-                values["stop_when"] = "learned"
+            if values["stop_when"] == "test_accuracy":  # its figure is the test R²
+                values["stop_when"], values["stop_at"] = "test_r2", STOP_DEFAULTS["test_r2"]
             return replace(current, **values)
         if current.regression or values["loss"] == "huber":  # back to a classification: its first loss
             values["loss"] = "bce"
+        if values["stop_when"] == "test_r2":  # its figure is the test accuracy
+            values["stop_when"], values["stop_at"] = "test_accuracy", STOP_DEFAULTS["test_accuracy"]
         values["loss"] = self.fitting_loss(values["classes"], values["loss"])
         return replace(current, **values)
 

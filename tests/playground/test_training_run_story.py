@@ -123,3 +123,42 @@ def test_the_hint_never_says_press_play_while_it_plays(qtbot, panel):
     assert "Press Play" not in hint.toolTip() and hint.toolTip().startswith("Training: press Play again to pause")
     panel.pause()
     assert hint.toolTip().startswith("Press Play to train")
+
+
+# -- a regression speaks of what it does (issue 30, item 5) ----------------------------------------------------
+
+
+def test_a_regression_stops_at_its_test_r2_names_a_predicted_value_and_draws_an_r2_below_0(qtbot, panel):
+    panel.reset_confirmation.set_asks(False)
+    panel.findChild(object, "problemCombo").setCurrentIndex(panel.findChild(object, "problemCombo").findData(
+        "regression"))
+    qtbot.waitUntil(lambda: panel._data is not None and panel._data.settings.regression, timeout=WAIT)
+    combo = panel.findChild(object, "stopConditionCombo")
+    view = combo.view()
+    assert view.isRowHidden(combo.findData("test_accuracy")) and not view.isRowHidden(combo.findData("test_r2"))
+    assert panel.boundary_column.title.text() == "PREDICTED VALUE"
+    assert [label.text() for label in panel.network_view.canvas._name_labels][-1] == "ŷ"
+    combo.setCurrentIndex(combo.findData("test_r2"))
+    panel.findChild(object, "stopR2Input").setValue(0.9)
+    assert (panel.settings.stop_when, panel.settings.stop_at) == ("test_r2", 0.9)
+    panel.findChild(object, "fastestButton").click()
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)
+    assert re.search(r"the test R² reached (\S+) \(stop at ≥ 0\.9\)", panel.message), panel.message
+    # The multi Gaussian starts far below an R² of 0: the R² axis goes down to it, so it is drawn.
+    dataset = panel.findChild(object, "datasetCombo")
+    dataset.setCurrentIndex(dataset.findData("gaussians"))
+    qtbot.waitUntil(lambda: panel.settings.dataset == "gaussians" and panel.step == 0, timeout=WAIT)
+    panel.play()
+    qtbot.waitUntil(lambda: panel.step > 5, timeout=WAIT)
+    panel.pause()
+    panel._redraw(force=True)
+    lowest = 100 * min(panel.curves.history.column(4))
+    assert lowest < 0
+    bottom, _top = panel.accuracy_plot.getPlotItem().viewRange()[1]
+    assert bottom <= lowest
+    back = panel.findChild(object, "problemCombo")
+    back.setCurrentIndex(back.findData("classification"))
+    qtbot.waitUntil(lambda: not panel._data.settings.regression, timeout=WAIT)
+    assert panel.boundary_column.title.text() == "DECISION BOUNDARY"
+    assert not view.isRowHidden(combo.findData("test_accuracy")) and view.isRowHidden(combo.findData("test_r2"))

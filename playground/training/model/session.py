@@ -111,6 +111,8 @@ class StopReached:
     def message(self) -> str:
         if self.when == "test_accuracy":
             why = f"the test accuracy reached {percent(self.value)} (stop at ≥ {percent(self.at)})"
+        elif self.when == "test_r2":
+            why = f"the test R² reached {format_number(self.value)} (stop at ≥ {format_number(self.at)})"
         elif self.when == "train_loss":
             why = f"the train loss fell to {format_number(self.value)} (stop at ≤ {format_number(self.at)})"
         else:
@@ -277,7 +279,7 @@ class TrainingSession:
         check_values(X, y)
         self._custom = (X.copy(), y.copy(), name)
         loss = self.settings.loss if self.settings.loss in REGRESSION_LOSSES else "mse"
-        stop = self.settings.stop_when if self.settings.stop_when != "test_accuracy" else "learned"
+        stop = self.settings.stop_when if self.settings.stop_when != "test_accuracy" else "test_r2"
         self.settings = replace(self.settings, problem="regression", dataset="csv", loss=loss, stop_when=stop)
         self._build_data()
         self._build_model()
@@ -409,6 +411,11 @@ class TrainingSession:
                 if not len(self.data.y_test):
                     return False, math.nan
                 value = float(np.mean(predict(self.model(Tensor(self.F_test)).data) == self.data.y_test))
+                return value >= s.stop_at, value
+            if s.stop_when == "test_r2":  # the training points' R² when there are no test points
+                F, y = (self.F_test, self.data.y_test) if len(self.data.y_test) else (self.F_train, self.data.y_train)
+                with np.errstate(all="ignore"):
+                    value = r2_score(y, self.model(Tensor(F)).data)
                 return value >= s.stop_at, value
             if s.stop_when == "train_loss":
                 value = self.loss_fn(self.model(Tensor(self.F_train)), self.data.y_train).item()

@@ -59,8 +59,11 @@ MAX_REGULARIZATION_RATE = 10.0
 # When training pauses by itself: once it has learned (`learned.has_learned`), never, or once a figure
 # reaches `stop_at` (accuracy as a share).
 STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy": "Test accuracy ≥",
-                   "train_loss": "Train loss ≤", "epochs": "Epochs ="}
-STOP_DEFAULTS = {"learned": 0.0, "never": 0.0, "test_accuracy": 0.97, "train_loss": 0.01, "epochs": 100.0}
+                   "test_r2": "Test R² ≥", "train_loss": "Train loss ≤", "epochs": "Epochs ="}
+STOP_DEFAULTS = {"learned": 0.0, "never": 0.0, "test_accuracy": 0.97, "test_r2": 0.95, "train_loss": 0.01,
+                 "epochs": 100.0}
+# A classification has an accuracy to stop at, a regression an R² (issue 30: each offers its own only).
+STOP_FOR_PROBLEM = {"classification": "test_accuracy", "regression": "test_r2"}
 
 # What is trained: the network the layer form describes, or the graph drawn in the editor (issue 28).
 NETWORKS = {"layers": "Layers", "graph": "The editor's graph"}
@@ -124,12 +127,16 @@ class TrainingSettings:
                 raise ValueError(f"a regression minimises {' or '.join(LOSSES[n] for n in REGRESSION_LOSSES)}, "
                                  f"not {LOSSES[self.loss]}")
             if self.stop_when == "test_accuracy":
-                raise ValueError("a regression has no accuracy to stop at: stop on the train loss or the epochs")
+                raise ValueError("a regression has no accuracy to stop at: stop on its test R², the train loss or "
+                                 "the epochs")
             object.__setattr__(self, "classes", 2)  # no classes: kept at its default
         elif self.dataset not in CLASSIFICATION_DATASETS:
             raise ValueError(f"the {DATASETS[self.dataset]} dataset has real targets: it is for a regression")
         elif self.loss == "huber":
             raise ValueError("the Huber loss is for a regression; a classification takes another loss")
+        elif self.stop_when == "test_r2":
+            raise ValueError("a classification has no R² to stop at: stop on its test accuracy, the train loss or "
+                             "the epochs")
         _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
         _check_stop(self.stop_when, self.stop_at)
         if self.dataset not in CLASS_COUNTS and not self.regression:  # moons, circles, XOR: the dataset decides
@@ -219,6 +226,8 @@ def _check_stop(when: str, at) -> None:
         raise ValueError(f"stop_at must be a number, not {at!r}")
     if when == "test_accuracy" and not 0.0 < at <= 1.0:
         raise ValueError(f"a test accuracy to stop at is a share in (0, 1], not {at!r}")
+    if when == "test_r2" and not 0.0 < at <= 1.0:
+        raise ValueError(f"a test R² to stop at is in (0, 1], not {at!r}")
     if when == "train_loss" and not at > 0.0:
         raise ValueError(f"a loss to stop at must be above 0, not {at!r}")
     if when == "epochs" and not 0.0 < at <= 1e9:
