@@ -33,6 +33,7 @@ from .exports import write_dataset, write_weights
 from .graph_training import GraphTraining
 from .graph_view import NetworkSlot, TrainedGraphView
 from .model.network import NetworkSnapshot, network_snapshot
+from .model.run_history import RunHistory
 from .model.settings import Change, TrainingSettings, classify_change, starts_over_words
 from .model.setup_file import TrainingSetup
 from .network_controls import NetworkControls
@@ -92,6 +93,7 @@ class TrainingPanel(QWidget):
         self._progress_dirty = False
         self._compare_dialog = None
         self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
+        self._history_to_restore = None  # the curves of a setup being opened
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
         self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
@@ -351,7 +353,10 @@ class TrainingPanel(QWidget):
     def current_setup(self, with_weights: bool = True) -> TrainingSetup:
         """The tab as it stands, for a file or the clipboard: data, network, every control, and with
         ``with_weights`` the trained weights, the optimizer's state and the step."""
-        return self.worker.setup_now(with_weights)
+        setup = self.worker.setup_now(with_weights)
+        if with_weights and self.curves.history.size:  # the curves go with the weights they were drawn for
+            setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
+        return setup
 
     def apply_setup(self, setup: TrainingSetup) -> None:
         """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
@@ -359,6 +364,7 @@ class TrainingPanel(QWidget):
         if setup.settings.dataset == "csv":
             self.data_controls.show_csv_name(setup.data.name, regression=setup.settings.regression)
         self.settings = setup.settings
+        self._history_to_restore = setup.history  # once the worker has started the run over (`model_reset`)
         self.graph_training.adopt(setup.graph)
         self._show_settings(setup.settings)
         self.clear_message()
@@ -483,6 +489,9 @@ class TrainingPanel(QWidget):
         self.status.clear_run_message()  # "paused at step 103": of the network that is gone
         self.undo_stack.clear()  # typed weights belong to the network that is gone
         self.curves.start_over()
+        if why == "setup" and self._history_to_restore is not None:  # a setup opened: its curves as they were
+            self.curves.history = RunHistory.from_dict(self._history_to_restore.to_dict())
+        self._history_to_restore = None
         self._progress = None
         self._frame = None
         self._progress_dirty = True

@@ -162,3 +162,36 @@ def test_a_regression_stops_at_its_test_r2_names_a_predicted_value_and_draws_an_
     qtbot.waitUntil(lambda: not panel._data.settings.regression, timeout=WAIT)
     assert panel.boundary_column.title.text() == "DECISION BOUNDARY"
     assert not view.isRowHidden(combo.findData("test_accuracy")) and view.isRowHidden(combo.findData("test_r2"))
+
+
+# -- a setup keeps the run's curves (issue 30, item 2) ---------------------------------------------------------
+
+
+def test_a_setup_keeps_the_curves_and_the_restores_and_opens_with_them(qtbot, panel):
+    from playground.training.model.setup_file import from_text, to_dict, to_text
+
+    panel.set_settings(replace(panel.settings, optimizer="momentum", learning_rate=10.0, stop_when="never",
+                               steps_per_second=None))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)  # diverged: a restore on the curves
+    panel.set_settings(replace(panel.settings, learning_rate=0.03, stop_when="epochs", stop_at=120.0))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing and panel.step == 120, timeout=WAIT)
+    history = RunHistory.from_dict(panel.curves.history.to_dict())  # a copy: Reset clears the panel's own
+    assert history.restores and history.abandoned
+    setup = panel.current_setup()
+    saved = to_dict(setup)
+    assert saved["version"] == 2 and len(saved["history"]["rows"]) == history.size
+    opened = from_text(to_text(setup))  # the text to paste in a message carries them too
+    assert to_dict(opened) == saved
+    panel.findChild(object, "resetButton").click()  # another run meanwhile
+    if panel.reset_confirmation.box is not None:
+        panel.reset_confirmation.box.findChild(object, "resetConfirmButton").click()
+    qtbot.waitUntil(lambda: panel.step == 0 and panel.curves.history.size <= 1, timeout=WAIT)
+    panel.apply_setup(opened)
+    qtbot.waitUntil(lambda: panel.step == 120 and panel.curves.history.size >= history.size, timeout=WAIT)
+    again = panel.curves.history
+    assert np.array_equal(again.steps[:history.size], history.steps)
+    assert np.array_equal(again.column(1)[:history.size], history.column(1), equal_nan=True)
+    assert again.restores == history.restores and len(again.abandoned) == len(history.abandoned)
+    assert again.steps[0] == 0  # the curve from the start, not a single point at the saved step

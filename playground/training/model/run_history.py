@@ -1,4 +1,5 @@
 """What the curves show of a run, kept whole, free of Qt: each report's step, losses and accuracies (or R²).
+A training setup carries it (`to_dict`, `from_dict`), so a run opened again shows its curves as they were.
 
 A run's step goes back when a divergence puts the weights back (to the step before a loss blew up, or to the
 best weights the run had: `health.DivergenceWatch`). The curves keep what happened after that step all the
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 COLUMNS = ("step", "train_loss", "test_loss", "train_accuracy", "test_accuracy")
+MAX_SAVED_ROWS = 2_000  # a setup keeps at most this many of the curve's points (thinned evenly, the last kept)
+MAX_RESTORES = 1_000
 
 
 @dataclass(frozen=True)
@@ -83,3 +86,38 @@ class RunHistory:
         ends = [float(self._rows[0, self.size - 1])] if self.size else []
         ends += [float(stretch[0, -1]) for stretch in self.abandoned]
         return max(ends) if ends else None
+
+    # -- in a training setup --
+
+    def to_dict(self) -> dict:
+        """The history as JSON-ready lists: ``rows`` (step and the four figures), the ``abandoned`` stretches,
+        the ``restores`` as [to step, from step]; a long curve thinned to `MAX_SAVED_ROWS` points."""
+        return {"rows": _thinned(self._rows[:, :self.size]).T.tolist(),
+                "abandoned": [_thinned(stretch, MAX_SAVED_ROWS // 10).T.tolist() for stretch in self.abandoned[-50:]],
+                "restores": [[r.to_step, r.from_step] for r in self.restores[-MAX_RESTORES:]]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RunHistory:
+        """A history read back from `to_dict`'s lists (checked by the setup file's schema first)."""
+        history = cls()
+        for row in data.get("rows", []):
+            history._append(row)
+        history.abandoned = [np.array(stretch, dtype=np.float64).T.reshape(len(COLUMNS), -1)
+                             for stretch in data.get("abandoned", []) if stretch]
+        history.restores = [Restore(float(to), float(frm)) for to, frm in data.get("restores", [])]
+        return history
+
+    def _append(self, row) -> None:
+        if self.size == self._rows.shape[1]:
+            self._rows = np.concatenate([self._rows, np.empty_like(self._rows)], axis=1)
+        self._rows[:, self.size] = row
+        self.size += 1
+
+
+def _thinned(rows: np.ndarray, limit: int = MAX_SAVED_ROWS) -> np.ndarray:
+    """At most ``limit`` of the columns of ``rows`` (5, n), evenly spaced, the first and the last kept."""
+    count = rows.shape[1]
+    if count <= limit:
+        return rows
+    picked = np.unique(np.linspace(0, count - 1, limit).round().astype(int))
+    return rows[:, picked]

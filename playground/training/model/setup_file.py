@@ -29,6 +29,7 @@ from ...graph.document import DocumentFormatError, GraphDocument
 from ...graph.network import GraphProblem
 from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
+from .run_history import RunHistory
 from .session import TrainingSession
 from .settings import DATASETS, MAX_CLASSES, TrainingSettings
 from .setup_schema import (  # noqa: F401 - the file's names
@@ -58,6 +59,7 @@ class TrainingSetup:
     weights: dict[str, np.ndarray] | None = None
     optimizer: dict | None = None
     graph: GraphDocument | None = None  # the graph trained, for settings.network == "graph"
+    history: RunHistory | None = None  # the curves as the tab showed them (a trained run's)
 
     @property
     def has_weights(self) -> bool:
@@ -135,7 +137,7 @@ def to_dict(setup: TrainingSetup) -> dict:
     settings["features"], settings["hidden"] = list(settings["features"]), list(settings["hidden"])
     if settings["network"] == "layers":  # the layer form's setup reads as every version-1 file
         del settings["network"]
-    version = FORMAT_VERSION if setup.graph is not None else LAYERS_FORMAT_VERSION
+    version = FORMAT_VERSION if setup.graph is not None or setup.history is not None else LAYERS_FORMAT_VERSION
     out = {"format": FORMAT_NAME, "version": version, "settings": settings, "data": None}
     if setup.graph is not None:
         out["graph"] = setup.graph.to_dict()
@@ -144,6 +146,8 @@ def to_dict(setup: TrainingSetup) -> dict:
         out["data"] = {"name": d.name, "classes": list(d.classes), "extent": list(d.extent),
                        "x_train": d.X_train.tolist(), "y_train": d.y_train.tolist(),
                        "x_test": d.X_test.tolist(), "y_test": d.y_test.tolist()}
+    if setup.weights is not None and setup.history is not None:
+        out["history"] = setup.history.to_dict()
     if setup.weights is not None:
         out["step"] = setup.step
         out["weights"] = {name: np.asarray(value).tolist() for name, value in setup.weights.items()}
@@ -171,7 +175,8 @@ def from_dict(data) -> TrainingSetup:
     else:
         weights = _weights(data["weights"], settings, graph)
         optimizer = None if data.get("optimizer") is None else _optimizer(data["optimizer"], settings, weights)
-        setup = TrainingSetup(settings, points, checked.step, weights, optimizer, graph)
+        history = None if checked.history is None else RunHistory.from_dict(checked.history.model_dump())
+        setup = TrainingSetup(settings, points, checked.step, weights, optimizer, graph, history)
     restore(setup, resolution=4)  # what the tab will do with it: fails here, before anything on screen changes
     return setup
 

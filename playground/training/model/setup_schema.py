@@ -1,6 +1,7 @@
-"""The training setup file's shape, checked whole at the door: Qt-free. Version 2 (issue 28) adds what is
-trained, ``settings.network``, and for the editor's graph the graph itself (``graph``, a graph file's content,
-checked as a graph file is); a setup of the layer form is still written as version 1.
+"""The training setup file's shape, checked whole at the door: Qt-free. Version 2 adds what is trained,
+``settings.network``, and for the editor's graph the graph itself (``graph``, a graph file's content, checked
+as a graph file is), and a trained run's curves (``history``); an untrained setup of the layer form is still
+written as version 1.
 
 A strict pydantic model says what every field must be: its type, its range, the vocabulary of
 each choice and the limits (points, layers, neurons, classes); the first thing wrong becomes one
@@ -44,6 +45,7 @@ LAYERS_FORMAT_VERSION = 1
 MAX_STEP = 10**12
 MAX_SEED = 2**32 - 1  # numpy's seeds
 MAX_TEXT = 200
+MAX_HISTORY_ROWS = 2_000  # `run_history.MAX_SAVED_ROWS`
 
 
 def _choice(names) -> Any:
@@ -119,6 +121,21 @@ class OptimizerEntry(_Strict):
     state: dict[str, dict[str, Any]]
 
 
+HistoryValue = Annotated[float, Field(allow_inf_nan=True)]  # a blown-up loss is part of the story
+HistoryRow = Annotated[list[HistoryValue], Field(min_length=5, max_length=5)]
+
+
+class HistoryEntry(_Strict):
+    """The curves as the tab showed them (version 2): each report's step, train and test loss, train and test
+    accuracy (R²); what a divergence undid; where the weights went back (`run_history`)."""
+
+    rows: Annotated[list[HistoryRow], Field(max_length=MAX_HISTORY_ROWS)]
+    abandoned: Annotated[list[Annotated[list[HistoryRow], Field(max_length=MAX_HISTORY_ROWS)]],
+                         Field(max_length=50)] = []
+    restores: Annotated[list[Annotated[list[HistoryValue], Field(min_length=2, max_length=2)]],
+                        Field(max_length=1_000)] = []
+
+
 class SetupFile(_Strict):
     format: Literal["autograd-playground-training-setup"]
     version: Literal[1, 2]
@@ -128,6 +145,7 @@ class SetupFile(_Strict):
     weights: dict[str, Any] | None = None
     optimizer: OptimizerEntry | None = None
     graph: dict[str, Any] | None = None  # version 2: the graph trained (a graph file's content)
+    history: HistoryEntry | None = None  # version 2: the curves
 
 
 def check(data: Any, error: type[ValueError]) -> SetupFile:
@@ -154,6 +172,10 @@ def check(data: Any, error: type[ValueError]) -> SetupFile:
     trains_graph = checked.settings.network == "graph"
     if checked.version == 1 and (trains_graph or checked.graph is not None):
         raise error("version: 1 has no graph to train; a setup that trains the editor's graph is version 2")
+    if checked.version == 1 and checked.history is not None:
+        raise error("version: 1 has no curves; a setup that keeps them is version 2")
+    if checked.history is not None and checked.weights is None:
+        raise error("history: curves without the 'weights' they were drawn for")
     if trains_graph and checked.graph is None:
         raise error("graph: missing (a setup that trains the editor's graph carries the graph)")
     if checked.graph is not None and not trains_graph:
