@@ -14,6 +14,7 @@ import math
 import re
 from collections import Counter
 
+from ..files.exported_scripts import how_to_run, import_guard, torch_guard
 from .catalog import kind
 from .document import GraphDocument
 from .evaluate import evaluate
@@ -21,7 +22,8 @@ from .export_tensors import tensor_script
 from .from_engine import leaf_kind
 
 # Names the script itself uses: a node label must not shadow them.
-_RESERVED = frozenset({"Value", "torch", "show", "tensor", "Tensor", "np", "F"}) | frozenset(dir(builtins))
+_RESERVED = (frozenset({"Value", "torch", "show", "tensor", "Tensor", "np", "F", "sys", "missing"})
+             | frozenset(dir(builtins)))
 
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
 _TORCH_FUNCTIONS = {"exp", "log", "tanh", "sigmoid", "relu", "sin", "cos", "abs"}
@@ -54,17 +56,15 @@ def to_python(document: GraphDocument, use_torch: bool = False) -> str:
         "# Rebuilds the graph with the engine's Value, runs backward() from the output "
         f"{document.name(output)!r}",
         "# and prints every node's value and gradient" + (", next to PyTorch's (float64)." if use_torch else "."),
-        "# Run it with the project's Python: python this_file.py",
+        *(f"# {line}" for line in how_to_run()),
+        "",
+        "import sys",
         "",
     ]
+    lines += [*import_guard(["from engine import Value"]), ""]
     if use_torch:
-        lines += ["try:",
-                  "    import torch",
-                  "except ImportError:  # the check needs PyTorch; the engine's part needs nothing more",
-                  "    raise SystemExit(\"This script checks the engine against PyTorch: install it first \"",
-                  "                     \"(pip install torch), or export without the PyTorch check.\") from None",
-                  ""]
-    lines += ["from engine import Value", "", "# Forward pass: operands before results."]
+        lines += [*torch_guard(["import torch"]), ""]
+    lines += ["# Forward pass: operands before results."]
     for node_id in order:
         lines.append(f"{names[node_id]} = {_engine_expression(document, node_id, names)}")
     labelled = [node_id for node_id in order if document.node(node_id).label and not document.node(node_id).is_leaf]

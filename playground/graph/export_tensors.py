@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..files.exported_scripts import how_to_run, import_guard, torch_guard
 from .catalog import kind
 from .tensor_evaluate import _label_only_leaves
 
@@ -113,18 +114,16 @@ def tensor_script(document, evaluation, names: dict[str, str], torch_names: dict
         f"{document.name(output)!r}",
         "# and prints every node's value and gradient in full" + (
             ", then whether PyTorch's (float64) agrees." if use_torch else "."),
-        "# Run it with the project's Python: python this_file.py",
+        *(f"# {line}" for line in how_to_run()),
+        "",
+        "import sys",
         "",
     ]
+    lines += [*import_guard(["import numpy as np", "from engine import Tensor",
+                             "from engine.nn import functional as F"]), ""]
     if use_torch:
-        lines += ["try:",
-                  "    import torch",
-                  "except ImportError:  # the check needs PyTorch; the engine's part needs nothing more",
-                  "    raise SystemExit(\"This script checks the engine against PyTorch: install it first \"",
-                  "                     \"(pip install torch), or export without the PyTorch check.\") from None",
-                  ""]
-    lines += ["import numpy as np", "", "from engine import Tensor", "from engine.nn import functional as F", "",
-              "# Forward pass: operands before results."]
+        lines += [*torch_guard(["import torch"]), ""]
+    lines += ["# Forward pass: operands before results."]
     for node_id in order:
         lines.append(f"{names[node_id]} = {engine_expression(document, node_id, names, number, needs_grad[node_id])}")
     interior = [names[n] for n in order if not document.node(n).is_leaf and evaluation.values[n].requires_grad]

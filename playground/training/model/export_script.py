@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...files.exported_scripts import how_to_run, import_guard, torch_guard
 from .graph_script import ENGINE_CLASS, TORCH_CLASS, engine_model, torch_model
 from .network import LEAKY_SLOPE, input_features, model_for
 from .points import FEATURE_FORMULAS, SplitData
@@ -84,24 +85,26 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
         f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}.",
         "",
-        "Run: python this_file.py [steps] [print every]   (500 and 50 unless given)",
+        *how_to_run(" [steps] [print every]   (500 and 50 unless given)"),
         '"""',
         "",
         "import sys",
         "",
-        "import numpy as np",
+        *import_guard([
+            "import numpy as np",
+            "",
+            "import engine",
+            "from engine import Tensor",
+            f"from engine.nn import {', '.join(engine_imports)}",
+            f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
+            + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
+            f"from engine.train import {loss_maker}, train",
+        ]),
         "",
     ]
     if use_torch:
-        lines += ["import torch", "import torch.nn.functional as F", ""]
+        lines += [*torch_guard(["import torch", "import torch.nn.functional as F"]), ""]
     lines += [
-        "import engine",
-        "from engine import Tensor",
-        f"from engine.nn import {', '.join(engine_imports)}",
-        f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
-        + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
-        f"from engine.train import {loss_maker}, train",
-        "",
         "STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 500",
         "PRINT_EVERY = int(sys.argv[2]) if len(sys.argv) > 2 else 50",
         "",
