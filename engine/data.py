@@ -272,8 +272,14 @@ def _label_sort_key(labels):
 TARGETS = ("classification", "regression")
 
 
+SPLIT_COLUMN = "split"  # save_csv's optional fourth column, and its values
+SPLITS = ("train", "test")
+
+
 def load_csv(path, return_classes=False, target="classification"):
-    """Read rows ``x1,x2,label`` (optional header, ``#`` comments); labels map to 0..k-1 in sorted order
+    """Read rows ``x1,x2,label`` (optional header, ``#`` comments; a fourth column when the header names it
+    ``split``, as `save_csv` writes the points' split, each row's ``train`` or ``test`` checked and the points
+    read whole all the same); labels map to 0..k-1 in sorted order
     (numerically when every label is a number, so 2 < 10). With ``return_classes`` also returns the
     k label names in that order, each as first written in the file: ``X, y, classes``.
 
@@ -292,6 +298,7 @@ def load_csv(path, return_classes=False, target="classification"):
     except UnicodeDecodeError as error:
         raise ValueError(f"{name}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     header_allowed = True
+    with_split = False
     points, labels = [], []
     for lineno, line in enumerate(lines, start=1):
         text = line.strip()
@@ -303,10 +310,17 @@ def load_csv(path, return_classes=False, target="classification"):
         if header_allowed:
             header_allowed = False
             if not _is_number(fields[0]):
-                continue  # a header row: its first field is not a number
-        if len(fields) != 3:
+                # A header row: its first field is not a number. A fourth column named split (save_csv's
+                # test=) says which points were test points; the points are read whole all the same.
+                with_split = len(fields) == 4 and fields[3].lower() == SPLIT_COLUMN
+                continue
+        expected = 4 if with_split else 3
+        if len(fields) != expected:
             found = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")
-            raise ValueError(f"{where}: found {found}, expected 3 (x1, x2, label)")
+            names = "x1, x2, label, split" if with_split else "x1, x2, label"
+            raise ValueError(f"{where}: found {found}, expected {expected} ({names})")
+        if with_split and fields[3].lower() not in SPLITS:
+            raise ValueError(f"{where}: split {fields[3]!r} is neither train nor test")
         coords = []
         for field in fields[:2]:
             try:
@@ -364,10 +378,19 @@ def _is_number(text):
     return True
 
 
-def save_csv(path, X, y, header=True):
+def save_csv(path, X, y, header=True, test=None, comment=None):
     """Write ``x1,x2,label`` rows atomically (temp file + ``os.replace``); return ``path``. A float ``y``
-    (regression targets) is written exactly, for ``load_csv(path, target="regression")``."""
+    (regression targets) is written exactly, for ``load_csv(path, target="regression")``.
+
+    ``test``, a boolean per row, adds a fourth column ``split`` saying ``test`` or ``train`` (the header is
+    then written whatever ``header`` says: the column is known by its name). ``comment`` is written first,
+    each of its lines after ``# ``."""
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    if test is not None:
+        test = np.asarray(test, dtype=bool)
+        if test.shape != (len(X),):
+            raise ValueError(f"test must have shape ({len(X)},), got {test.shape}")
+        header = True
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(f"X must have shape (n, 2), got {X.shape}")
     if y.shape != (len(X),):
@@ -380,6 +403,8 @@ def save_csv(path, X, y, header=True):
     # repr of a Python float is the shortest text that reads back to the same bits.
     targets = [repr(float(v)) for v in y] if real else y.tolist()
     rows = [(repr(float(a)), repr(float(b)), label) for (a, b), label in zip(X, targets)]
+    if test is not None:
+        rows = [(*row, "test" if is_test else "train") for row, is_test in zip(rows, test)]
     name = os.fspath(path)
     directory, base = os.path.split(name)
     # Same directory so os.replace is a rename on one filesystem; a reader never sees half a file.
@@ -390,8 +415,10 @@ def save_csv(path, X, y, header=True):
         with open(fd, "w", encoding="utf-8", newline="") as f:
             # csv quotes a label holding a comma, which load_csv reads back.
             writer = csv.writer(f, lineterminator="\n")
+            for line in (comment.splitlines() if comment else ()):
+                f.write(f"# {line}\n")
             if header:
-                writer.writerow(("x1", "x2", "label"))
+                writer.writerow(("x1", "x2", "label") + (("split",) if test is not None else ()))
             writer.writerows(rows)
             f.flush()
             os.fsync(f.fileno())

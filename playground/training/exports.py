@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from engine.data import save_csv
 
 from ..files.disk import write_atomic
@@ -23,11 +25,17 @@ def write_weights(frame: BoundaryFrame | None, path: str | Path) -> None:
 
 
 def write_dataset(data: SplitData | None, path: str | Path) -> None:
-    """Every point, training and test, as x1,x2,label rows."""
+    """Every point, training then test, as x1,x2,label,split rows (split: train or test), readable again
+    as a CSV of points."""
     if data is None:
         raise RuntimeError("no data yet")
     X, y = data.all_points()
-    save_csv(path, X, y)
+    is_test = np.arange(len(X)) >= len(data.X_train)  # all_points puts the test points last
+    what = "values" if not data.classes else "labels"
+    comment = (f"Exported by Autograd Playground: {len(data.X_train)} training and {len(data.X_test)} test points "
+               f"with their {what}.\nsplit says which: the network learns from the train points and is tested "
+               "on the test points, which it never learns from.")
+    save_csv(path, X, y, test=is_test, comment=comment)
 
 
 def unusable_file_message(path: str | Path, error: Exception) -> str:

@@ -254,6 +254,19 @@ def test_save_load_round_trip_is_exact(tmp_path):
         assert np.array_equal(X, X2) and np.array_equal(y, y2) and y2.dtype == np.int64
 
 
+def test_the_split_column_says_which_points_are_test_points_and_reads_back(tmp_path):
+    X, y = make_moons(20, noise=0.1, random_state=1)
+    test = np.arange(20) >= 14
+    path = save_csv(tmp_path / "split.csv", X, y, header=False, test=test, comment="two lines\nof comment")
+    lines = path.read_text().splitlines()
+    assert lines[:3] == ["# two lines", "# of comment", "x1,x2,label,split"]
+    assert [line.rsplit(",", 1)[1] for line in lines[3:]] == ["train"] * 14 + ["test"] * 6
+    X2, y2 = load_csv(path)
+    assert np.array_equal(X, X2) and np.array_equal(y, y2)
+    with pytest.raises(ValueError, match="test must have shape"):
+        save_csv(tmp_path / "bad.csv", X, y, test=test[:3])
+
+
 def test_save_is_atomic_and_leaves_no_temp_file(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("old contents\n")
@@ -332,6 +345,9 @@ def test_quoted_label_may_contain_the_separator(tmp_path):
         ("1,2,0\n3,nan,1\n", 2, "not finite"),
         ("1,2,0\n-inf,4,1\n", 2, "not finite"),
         ("1,2,0\n3,4,\n", 2, "label is empty"),
+        ("x1,x2,label,split\n1,2,0,train\n3,4,1\n", 3, "found 3 fields, expected 4 (x1, x2, label, split)"),
+        ("x1,x2,label,split\n1,2,0,train\n3,4,1,validation\n", 3, "split 'validation' is neither train nor test"),
+        ("x1,x2,label,group\n1,2,0,a\n", 2, "found 4 fields, expected 3"),
     ],
 )
 def test_malformed_rows_name_file_and_line(tmp_path, text, line, message):

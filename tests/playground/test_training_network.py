@@ -14,6 +14,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from playground.common.numbers import full_number
+from playground.training.model.points import load_points
 from playground.training.network_view import SQUARE_MIN
 from playground.training.panel import TrainingPanel
 
@@ -295,5 +296,11 @@ def test_the_export_menu_s_choices_write_the_files_or_say_why_not(qtbot, panel, 
     panel.toolbar.export_chosen.emit("dataset", str(tmp_path / "d.csv"))
     panel.toolbar.export_chosen.emit("loss", str(tmp_path / "loss.svg"))
     assert all((tmp_path / name).exists() for name in ("w.json", "d.csv", "loss.svg")) and panel.message == ""
+    # The points' CSV says which were test points, and reads back as a CSV of points.
+    rows = [line for line in (tmp_path / "d.csv").read_text().splitlines() if not line.startswith("#")]
+    assert rows[0] == "x1,x2,label,split"
+    splits = [row.rsplit(",", 1)[1] for row in rows[1:]]
+    assert splits.count("test") == len(panel.data.X_test) and splits.count("train") == len(panel.data.X_train)
+    assert len(load_points(tmp_path / "d.csv")[0]) == len(splits)
     panel.toolbar.export_chosen.emit("boundary", str(tmp_path / "no-such-folder" / "b.png"))
     assert panel.message.startswith("Could not export to b.png")
