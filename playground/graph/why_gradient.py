@@ -80,9 +80,9 @@ def why_gradient(document: GraphDocument, evaluation: Evaluation, node_id: str,
 
     name = names[node_id]
     listed = []
-    for ids, edges, path in rows:
+    for (ids, edges, path), route in zip(rows, _routes(document, names, rows)):
         factors = " · ".join(number(local) for local in path.locals) or "1"
-        through = f"   (through {names[ids[-2]]})" if len(ids) > 2 else f"   (from {names[ids[0]]} directly)"
+        through = f"   ({route})"
         text = f"{factors} = {number(path.product)}{through}" if len(path.locals) > 1 else f"{factors}{through}"
         steps = "  ←  ".join(names[i] for i in ids)
         detail = "\n".join(f"∂{names[a]}/∂{names[b]} = {HIDDEN if hidden else full_number(local)}"
@@ -115,3 +115,41 @@ def _concealed(concealment: Concealment, node_id: str, rows) -> bool:
         return False
     on_paths = {node_id}.union(*(set(ids) for ids, _, _ in rows))
     return bool(concealment.values) or bool(on_paths & concealment.grads)
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _routes(document: GraphDocument, names: dict[str, str], rows) -> list[str]:
+    """What tells each path apart, in words: "through t₁" (the node that uses this one), "from L directly";
+    where two paths would read alike, also the nodes only one of them passes ("via u") and, where a node
+    takes the same operand twice (``L = a*a``), which use: "as L's first operand"."""
+    bases = [f"through {names[ids[-2]]}" if len(ids) > 2 else f"from {names[ids[0]]} directly"
+             for ids, _, _ in rows]
+    routes = []
+    for index, (ids, edges, _) in enumerate(rows):
+        alike = [rows[other] for other, base in enumerate(bases) if base == bases[index] and other != index]
+        if not alike:
+            routes.append(bases[index])
+            continue
+        words = [bases[index]]
+        shared = set.intersection(*(set(other_ids) for other_ids, _, _ in alike))
+        own = [names[key] for key in ids[1:-2] if key not in shared]
+        if own:
+            words.append("via " + ", ".join(own))
+        if any(other_ids == ids for other_ids, _, _ in alike):
+            words += [f"as {names[edge.target]}'s {_ordinal(edge.port)} operand" for edge in edges
+                      if _takes_twice(document, edge)]
+        routes.append(", ".join(words))
+    return routes
+
+
+def _takes_twice(document: GraphDocument, edge: Edge) -> bool:
+    """Whether the wire's node takes its source on another port too (``a*a``)."""
+    target = document.node(edge.target)
+    return sum(document.edge_at(target.id, port).source == edge.source for port in range(target.port_count)
+               if document.edge_at(target.id, port) is not None) > 1
+
+
+def _ordinal(port: int) -> str:
+    return ORDINALS[port] if port < len(ORDINALS) else f"number {port + 1}"

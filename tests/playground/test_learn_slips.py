@@ -121,3 +121,25 @@ def test_lesson_1s_hint_says_which_gradient_is_upstream():
     assert feedback(facts, "grad", "x", "0.75") == (
         "✗ Not 0.75. Hint: The derivative of tanh(x) is 1 − tanh(x)², times the upstream gradient (here the one y "
         "hands on: $∂y/∂y = 1$).")
+
+
+@pytest.mark.parametrize("graph, answer, said", [
+    # one operand's share of a node that takes a twice: one of L's uses, not "L alone" and "used by L too"
+    ("a=3; L=a*a", "3", "✗ $3$ is what comes back through one of $L$'s uses of $a$ alone; $L$ takes $a$ as both "
+                        "its operands, and $a$'s gradient is the sum over every use: "
+                        "$∂L/∂a = ∂L/∂L × a + ∂L/∂L × a$ = ?"),
+    ("a=3; L=a+a", "1", "✗ $1$ is what comes back through one of $L$'s uses of $a$ alone; $L$ takes $a$ as both "
+                        "its operands, and $a$'s gradient is the sum over every use: $∂L/∂a = ∂L/∂L + ∂L/∂L$ = ?"),
+    # lesson 3 step 3: each use's share is recognised, t's two together (6) as well as each one (3) and L's (1)
+    ("a=3; t=a*a; L=t+a", "6", "✗ $6$ is what comes back through $t$ alone ($t$ takes $a$ as both its operands); "
+                               "$a$ is used by $L$ too, and $a$'s gradient is the sum over every use: "
+                               "$∂L/∂a = ∂L/∂L + ∂L/∂t × a + ∂L/∂t × a$ = ?"),
+    ("a=3; t=a*a; L=t+a", "3", "✗ $3$ is what comes back through one of $t$'s uses of $a$ alone; $t$ takes $a$ as "
+                               "both its operands, $a$ is used by $L$ too, and $a$'s gradient is the sum over every "
+                               "use: $∂L/∂a = ∂L/∂L + ∂L/∂t × a + ∂L/∂t × a$ = ?"),
+    ("a=3; t=a*a; L=t+a", "1", "✗ $1$ is what comes back through $L$ alone; $a$ is used by $t$ too, and its gradient "
+                               "is the sum over every use: $∂L/∂a = ∂L/∂L + ∂L/∂t × a + ∂L/∂t × a$ = ?"),
+])
+def test_each_uses_share_is_named_for_the_graph_on_screen(graph, answer, said):
+    facts = GraphFacts(parse_expression(graph))
+    assert feedback(facts, "grad", "a", answer) == said

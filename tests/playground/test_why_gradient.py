@@ -36,6 +36,21 @@ def test_a_grad_31_is_21_through_t1_plus_10_through_t3():
     assert "L  ←  t₃  ←  a" in why.rows[1].tooltip and "∂t₃/∂a = 1" in why.rows[1].tooltip
 
 
+@pytest.mark.parametrize("graph, rows", [
+    # a node that takes a twice: each path says which use (which operand) it goes through
+    ("a=3; L=a*a", ["3   (from L directly, as L's first operand)", "3   (from L directly, as L's second operand)"]),
+    ("a=3; t=a*a; L=t+a", ["1 · 3 = 3   (through t, as t's first operand)",
+                           "1 · 3 = 3   (through t, as t's second operand)", "1   (from L directly)"]),
+    # two paths through the same node that part higher up: the nodes only one passes
+    ("a=2; t=a*2; u=t*3; v=t+1; L=u*v",
+     ["5 · 3 · 2 = 30   (through t, via u)", "12 · 1 · 2 = 24   (through t, via v)"]),
+])
+def test_paths_that_would_read_alike_say_what_tells_them_apart(graph, rows):
+    document = parse_expression(graph)
+    why = why_gradient(document, evaluate(document), ids(document)["a"])
+    assert [row.text for row in why.rows] == rows
+
+
 def test_readable_names_take_subscripts():
     assert [readable(x) for x in ("t1", "x12", "a", "L", "7")] == ["t₁", "x₁₂", "a", "L", "7"]
 

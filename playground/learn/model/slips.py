@@ -91,11 +91,7 @@ def _grad_slips(facts: GraphFacts, node_id: str) -> list[Slip]:
     asked = f"${'∂' + out + '/∂' + name} = {' + '.join(terms)}$ = ?"
     found: list[Slip] = [(-facts.grad(node_id), f"has the sign flipped; {asked}")]
     if len(steps) > 1:
-        for step in steps:
-            others = ", ".join(f"${facts.term(s.node)}$" for s in steps if s is not step)
-            found.append((step.contribution, f"is what comes back through ${facts.term(step.node)}$ alone; "
-                                             f"${name}$ is used by {others} too, and its gradient is the sum "
-                                             f"over every use: {asked}"))
+        found += _one_use_slips(facts, steps, name, asked)
     total = sum(step.contribution for step in steps)
     if len(steps) > 1 and any(not is_close(step.upstream, 1.0) for step in steps):
         found.append((sum(step.local for step in steps), f"adds up the local derivatives alone, leaving out the "
@@ -115,6 +111,36 @@ def _grad_slips(facts: GraphFacts, node_id: str) -> list[Slip]:
         if other is not None:
             found.append((rest + step.upstream * other[0], f"{other[1]}; {asked}"))
     found.append((facts.value(node_id), f"is ${name}$'s value, not its gradient; {asked}"))
+    return found
+
+
+def _one_use_slips(facts: GraphFacts, steps: list[ChainStep], name: str, asked: str) -> list[Slip]:
+    """The share of one use alone, for a node used more than once: one wire's (``a * a``: one of L's two
+    operands) and, where a node takes it several times, that node's together (``t = a * a`` in
+    ``L = t + a``: 6, what comes back through t); each worded for the uses on screen."""
+    consumers: dict[str, list[ChainStep]] = {}
+    for step in steps:
+        consumers.setdefault(step.node, []).append(step)
+    found: list[Slip] = []
+    for consumer, own in consumers.items():
+        term = facts.term(consumer)
+        others = ", ".join(f"${facts.term(other)}$" for other in consumers if other != consumer)
+        sum_over = f"and ${name}$'s gradient is the sum over every use: {asked}"
+        if len(own) > 1:
+            times = "as both its operands" if len(own) == 2 else f"as {len(own)} of its operands"
+            takes = f"${term}$ takes ${name}$ {times}"
+            for step in own:
+                found.append((step.contribution, f"is what comes back through one of ${term}$'s uses of ${name}$ "
+                                                  f"alone; {takes}, " + (f"${name}$ is used by {others} too, "
+                                                                         if others else "") + sum_over))
+            if others:
+                found.append((sum(step.contribution for step in own),
+                              f"is what comes back through ${term}$ alone ({takes}); ${name}$ is used by "
+                              f"{others} too, {sum_over}"))
+        else:
+            found.append((own[0].contribution, f"is what comes back through ${term}$ alone; ${name}$ is used by "
+                                                f"{others} too, and its gradient is the sum over every use: "
+                                                f"{asked}"))
     return found
 
 
