@@ -10,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QDir, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ..widgets.errors import guarded
+from ..widgets.file_dialogs import FILE_FOLDER
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
 from .frame_image import render_frame
 from .model.timeline import Timeline
@@ -88,9 +89,8 @@ class AnimationExporter(QObject):
     def ask_and_export_gif(self) -> None:
         if not self._can_export():
             return
-        start = str(Path(QDir.homePath()) / "backward.gif")
-        path, _filter = QFileDialog.getSaveFileName(self._dialog_parent, "Export the animation as a GIF", start,
-                                                    "Animated GIF (*.gif)")
+        path = FILE_FOLDER.ask_save_path(self._dialog_parent, "Export the animation as a GIF", "backward.gif",
+                                         "Animated GIF (*.gif)")
         if path:
             self._export(self.export_gif, path if path.lower().endswith(".gif") else path + ".gif")
 
@@ -98,8 +98,7 @@ class AnimationExporter(QObject):
     def ask_and_export_frames(self) -> None:
         if not self._can_export():
             return
-        folder = QFileDialog.getExistingDirectory(self._dialog_parent, "Export one PNG per step into a folder",
-                                                  QDir.homePath())
+        folder = FILE_FOLDER.ask_folder(self._dialog_parent, "Export one PNG per step into a folder")
         if folder:
             self._export(self.export_png_frames, folder)
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from ..animator.model.predict import AnswerError
 from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
+from ..widgets.file_dialogs import FILE_FOLDER
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .model.facts import GraphFacts
 from .model.lesson import Lesson, LessonFormatError, load_lesson
@@ -489,7 +489,7 @@ class LearnPanel(QWidget):
 
     def ask_and_open(self) -> None:
         """File > Open lesson…: choose a file; one that cannot be used is refused with its line and reason."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Open a lesson", str(Path.home()), LESSON_FILTER)
+        path = FILE_FOLDER.ask_open_path(self, "Open a lesson", LESSON_FILTER)
         if not path:
             return
         try:

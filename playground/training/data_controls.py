@@ -7,7 +7,6 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..common.numbers import format_number
+from ..widgets.file_dialogs import FILE_FOLDER
 from .model.settings import (
     CLASS_COUNTS,
     CLASSIFICATION_DATASETS,
@@ -255,6 +255,6 @@ class DataControls(QWidget):
 
     @Slot()
     def _on_load_csv_button_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Load points", "", "CSV files (*.csv *.txt);;All files (*)")
+        path = FILE_FOLDER.ask_open_path(self, "Load points", "CSV files (*.csv *.txt);;All files (*)")
         if path:
             self.csv_chosen.emit(path)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction, QFont
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
 from ..common.numbers import format_number
+from ..widgets.file_dialogs import FILE_FOLDER
 from .flow_layout import FlowLayout
 from .model.session import Metrics, epoch_text
 from .stop_controls import StopControls
@@ -166,17 +167,17 @@ class TrainingToolbar(QWidget):
     # -- where to export --
 
     def _on_export_plot_triggered(self, which: str, suffix: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export the {which} plot", f"{which}.{suffix}",
-                                              f"{suffix.upper()} (*.{suffix})")
+        path = FILE_FOLDER.ask_save_path(self, f"Export the {which} plot", f"{which}.{suffix}",
+                                         f"{suffix.upper()} (*.{suffix})")
         if path:
             self.export_chosen.emit(which, path)
 
     def _on_export_weights_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the weights", "weights.json", "JSON (*.json)")
+        path = FILE_FOLDER.ask_save_path(self, "Export the weights", "weights.json", "JSON (*.json)")
         if path:
             self.export_chosen.emit("weights", path)
 
     def _on_export_dataset_triggered(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the dataset", "dataset.csv", "CSV (*.csv)")
+        path = FILE_FOLDER.ask_save_path(self, "Export the dataset", "dataset.csv", "CSV (*.csv)")
         if path:
             self.export_chosen.emit("dataset", path)
