@@ -471,6 +471,7 @@ class TrainingPanel(QWidget):
     @Slot(object)
     def _on_worker_data_changed(self, frame: DataFrame) -> None:
         self._data = frame
+        self.toolbar.enable_compare()
         d = frame.data
         if frame.settings.dataset == "csv":  # the box says how many points the file has
             self.data_controls.show_point_count(len(d.X_train) + len(d.X_test))

@@ -97,6 +97,10 @@ class TrainingToolbar(QWidget):
         self.compare_button = named(QPushButton("Compare optimizers…"), "compareOptimizersButton",
                                     "Race SGD, momentum and Adam from the same initial weights on this data")
         self.compare_button.clicked.connect(self.compare_clicked)
+        # The race needs the points, which the worker makes after the tab starts: until they come, the button
+        # says so instead of doing nothing when clicked.
+        self.compare_button.setEnabled(False)
+        self.compare_button.setToolTip("Waiting for the points…")
         # A push button draws its menu arrow beside the text (a tool button's overlaps it).
         self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data")
         menu = QMenu(self.export_button)
@@ -110,6 +114,11 @@ class TrainingToolbar(QWidget):
         menu.addAction("Dataset as CSV…", self._on_export_dataset_triggered)
         self.export_button.setMenu(menu)
         bar.addWidget(group(self.animate_button, self.compare_button, self.export_button))
+
+    def enable_compare(self) -> None:
+        """The points are here: the race can start."""
+        self.compare_button.setEnabled(True)
+        self.compare_button.setToolTip(self.compare_button.accessibleDescription())
 
     # -- the pace --
 

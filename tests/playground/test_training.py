@@ -319,7 +319,9 @@ def test_network_controls_fit_six_layers_and_no_layer_has_no_activation(panel):
 
 
 def test_compare_optimizers_races_from_the_same_weights(qtbot, panel):
-    panel.findChild(object, "compareOptimizersButton").click()
+    button = panel.findChild(object, "compareOptimizersButton")
+    qtbot.waitUntil(button.isEnabled, timeout=5000)  # once the worker has made the points
+    button.click()
     dialog = panel.findChild(CompareDialog, "compareDialog")
     assert dialog is not None and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.finished_race, timeout=60_000)

@@ -236,7 +236,9 @@ def test_compare_optimizers_races_the_graph_from_its_drawn_values(qtbot, window)
     type_expression(qtbot, window, MLP)
     press_train(qtbot, window)
     training = window.training
-    training.findChild(object, "compareOptimizersButton").click()
+    button = training.findChild(object, "compareOptimizersButton")
+    qtbot.waitUntil(button.isEnabled, timeout=5000)  # once the worker has made the points
+    button.click()
     dialog = training.findChild(CompareDialog, "compareDialog")
     assert any("same network (the editor's graph)" in label.text() for label in dialog.findChildren(QLabel))
     qtbot.waitUntil(lambda: dialog.finished_race, timeout=WAIT)
