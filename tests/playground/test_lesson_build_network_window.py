@@ -93,6 +93,7 @@ def test_the_student_trains_a_neuron_builds_a_hidden_layer_and_a_skip_connection
     assert type_answer(qtbot, window, percent(accuracy)).startswith("✓")
     weights = training.weights()
     next_step(qtbot, window)
+    assert window.tabs.currentWidget() is training and training.step == 300  # 'train: graph' kept the run
     assert percent(accuracy) in text()
     for name in ("w1", "w2", "b"):
         assert f"{name} = {format_number(float(weights[name]))}" in text()
@@ -150,3 +151,16 @@ def test_the_student_trains_a_neuron_builds_a_hidden_layer_and_a_skip_connection
     next_step(qtbot, window)
     assert "337 numbers" in text() and percent(accuracy) in text()
     assert panel.run.completed and not asked_to_start_over  # no run of an old graph was in the way
+
+
+def test_a_student_back_at_a_step_about_a_trained_graph_finds_that_graph_on_the_training_tab(qtbot, window):
+    lesson = window.learning.panel.library.find("11-build-the-network")
+    drew = next(index for index, step in enumerate(lesson.steps) if step.title == "What the hidden layer drew")
+    window.learning.panel.library.save_progress(lesson, {"step": drew, "answered": 0, "revealed": [],
+                                                         "completed": False})
+    window.learning.start("11-build-the-network")  # where the student left it, in a new session
+    training, network = window.training, lesson.steps[drew].facts.document
+    assert maths_of(window.document) == maths_of(network)  # the graph the step is about, in the editor
+    assert window.tabs.currentWidget() is training and training.settings.trains_graph
+    assert maths_of(training.graph_training.graph) == maths_of(network)  # and on the training tab
+    assert training.settings.stop_when == "epochs" and training.settings.stop_at == 300
