@@ -134,7 +134,8 @@ def test_the_questions_take_what_the_student_reads_and_counts():
 @pytest.mark.parametrize("lines, reason", [
     (SETUP.replace("stop_when=epochs", "stop_when=learned"), "stop_when=epochs"),
     (SETUP.replace("batch_size=None", "batch_size=32"), "batch_size=None"),
-    (SETUP.replace("stop_at=300", "stop_at=5000"), "from 1 to 1000"),
+    (SETUP.replace("stop_at=300", "stop_at=5000"), "from 1 to 500"),
+    (SETUP.replace("points=200", "points=2000"), "2000 points for 300 epochs is more than 150,000"),
     (SETUP.replace("learning_rate=0.01, ", ""), "add learning_rate"),
 ])
 def test_a_trained_number_the_setup_does_not_pin_down_is_refused_at_its_line(lines, reason):

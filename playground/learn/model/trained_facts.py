@@ -40,7 +40,9 @@ PREFIX = "trained."
 # graph): a lesson that states a trained number names each.
 DEPENDS_ON = ("problem", "dataset", "points", "noise", "test_fraction", "seed", "loss", "optimizer", "learning_rate",
               "batch_size", "regularization", "schedule", "stop_when", "stop_at")
-MAX_STEPS = 1000  # a lesson's run is made when its step is shown: it stays short
+# A lesson's run is made when its step is shown (the window waits for it): it stays short, a fraction of a second.
+MAX_STEPS = 500
+MAX_POINT_STEPS = 150_000  # points × steps: 300 steps of 200 points take about 0.1 s (a neuron) to 0.4 s
 FIXED = ("trained.test_accuracy", "trained.train_accuracy", "trained.steps", "trained.parameters")
 ASKABLE = ("trained.test_accuracy", "trained.parameters")  # the names an `ask:` line may ask about
 _VALUE = re.compile(r"trained\.value\(\s*([A-Za-z_]\w*)\s*\)")
@@ -72,6 +74,9 @@ def settings_of(training: dict) -> TrainingSettings:
     if not 1 <= settings.stop_at <= MAX_STEPS or settings.stop_at != int(settings.stop_at):
         raise KeyError(f"the trained graph's run stops at a whole number of epochs from 1 to {MAX_STEPS}, not "
                        f"{format_number(settings.stop_at)}")
+    if settings.points * settings.stop_at > MAX_POINT_STEPS:
+        raise KeyError(f"the trained graph's run is made when its step is shown, so it stays short: {settings.points} "
+                       f"points for {int(settings.stop_at)} epochs is more than {MAX_POINT_STEPS:,} points × epochs")
     return settings
 
 
