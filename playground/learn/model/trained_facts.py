@@ -21,7 +21,6 @@ asked, and kept (`trained_graph`), so opening the app never waits for it.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, replace
 
@@ -163,8 +162,3 @@ def trained_graph(document: GraphDocument, training: dict) -> TrainedGraph:
 
 def trained_number(document: GraphDocument, training: dict, name: str) -> str:
     return trained_graph(document, training).number(name)
-
-
-def accuracy_points(share: float) -> float:
-    """An accuracy in percentage points (0.8667 -> 86.67), as the app shows it."""
-    return 100.0 * share if math.isfinite(share) else math.nan
