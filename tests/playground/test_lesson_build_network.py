@@ -62,6 +62,7 @@ def test_the_lessons_claims_about_the_three_runs_hold():
     assert hidden.test_accuracy >= 0.97 and skip.test_accuracy >= 0.97  # the boundary bends
     assert hidden.test_accuracy > neuron.test_accuracy         # "more than the neuron's line could reach"
     assert (neuron.parameters, hidden.parameters, skip.parameters) == (3, 65, 337)
+    assert NEURON.training == HIDDEN.training == SKIP.training  # "the same setup as the neuron's"
     # Set to 0, the bias the lesson relies on (the app's own starter neuron, b = 6.88, saturates on two moons).
     assert NEURON.facts.value(NEURON.facts.node_id("b")) == 0.0
 

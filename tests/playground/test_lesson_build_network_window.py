@@ -147,6 +147,8 @@ def test_the_student_trains_a_neuron_builds_a_hidden_layer_and_a_skip_connection
     assert percent(question.expected) not in text()
     accuracy = train_as_the_lesson_says(qtbot, window)
     assert accuracy == question.expected and accuracy >= 0.97
+    window.tabs.setCurrentWidget(window.editor)  # "H1 and H2 each show 16 maps now"
+    qtbot.waitUntil(lambda: card(window, "H1").map_count == 16 and card(window, "H2").map_count == 16, timeout=10_000)
     assert type_answer(qtbot, window, percent(accuracy)).startswith("✓")
     next_step(qtbot, window)
     assert "337 numbers" in text() and percent(accuracy) in text()
