@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from playground.animator.model.predict import AnswerError
 from playground.graph.expression import parse_expression
 from playground.learn.model.lesson import LessonFormatError, load_lesson, parse_lesson
 from playground.learn.model.network_check import check_network
@@ -128,6 +129,9 @@ def test_the_questions_take_what_the_student_reads_and_counts():
     for typed in (shown, shown.rstrip("%"), str(accuracy.expected)):
         assert check_trained(accuracy, typed).right, typed
     assert not check_trained(accuracy, "50%").right
+    for unreadable in ("%", "most of them"):  # the panel says it cannot read it, and the question waits
+        with pytest.raises(AnswerError):
+            check_trained(accuracy, unreadable)
     training_share = replace(accuracy, slips=((0.6, accuracy.slips[0][1]),))
     assert "accuracy on the training points" in check_trained(training_share, "60").message
 
