@@ -68,6 +68,14 @@ def test_the_lessons_claims_about_the_three_runs_hold():
     assert NEURON.facts.value(NEURON.facts.node_id("b")) == 0.0
 
 
+def test_the_readme_says_what_the_engine_computes():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    neuron, hidden = (trained_graph(step.facts.document, step.training) for step in (NEURON, HIDDEN))
+    assert f"straight\nline it draws ({percent(neuron.test_accuracy)} of the test points after 300 steps)" in readme
+    assert f"count the {hidden.parameters} numbers training adjusts" in readme
+    assert f"while the boundary bends ({percent(hidden.test_accuracy)})" in readme
+
+
 def test_the_text_states_the_engines_numbers_and_no_answer_before_it_is_asked():
     run = LessonRun(LESSON)
     texts = []
@@ -174,3 +182,9 @@ def test_numbers_and_actions_about_a_graph_that_is_not_there_are_refused():
             parse_lesson(head + body)
         assert reason in error.value.reason, body
     assert isinstance(HIDDEN.facts, NetworkGraphFacts) and HIDDEN.facts.number("H.shape") == "(n, 16)"
+
+
+def test_a_setup_that_diverges_gives_the_numbers_where_the_run_pauses_not_an_error():
+    diverging = {**HIDDEN.training, "optimizer": "momentum", "momentum": 0.9, "learning_rate": 10.0}
+    run = trained_graph(HIDDEN.facts.document, diverging)  # the tab pauses such a run and puts its weights back
+    assert run.steps < 300 and 0.0 <= run.test_accuracy <= 1.0
