@@ -24,6 +24,7 @@ class SummaryLabel(ElidedLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
+        self.setAccessibleName(text)  # a screen reader reads it whole, not the part that shows
         self.updateGeometry()  # its width follows the whole text, whatever part of it shows
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name

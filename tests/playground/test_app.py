@@ -555,7 +555,7 @@ def test_a_long_summary_ends_in_an_ellipsis_and_never_widens_the_window(window, 
     qtbot.waitUntil(lambda: summary.text().startswith("Output = [["))
     qtbot.waitUntil(lambda: summary.shown_text().endswith("…"))
     assert window.width() == 1280 and summary.width() < 640
-    assert summary.toolTip() == summary.text()  # the whole of it, on demand
+    assert summary.toolTip() == summary.text() == summary.accessibleName()  # the whole of it, on demand
     window.editor.build_from_expression("a=2; b=a*35")
     window.editor.evaluation  # noqa: B018
     qtbot.waitUntil(lambda: summary.shown_text() == "Output = 70")
