@@ -31,6 +31,7 @@ from .model.health_questions import HEALTH
 from .model.lesson import Lesson, LessonFormatError, Step
 from .model.questions import Question
 from .model.runner import LessonRun
+from .model.trained_questions import TRAINED
 
 LOADS = ("graph", "example", "network", "build")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
@@ -89,9 +90,9 @@ class LessonDriver(QObject):
                 animator.set_pitfall(None)
             if "predict" not in own:
                 animator.set_predict(False)
-        if any(q.what not in (HEALTH, "build") for q in run.questions):  # a quiz on a graph is taken in the
-            # animator, where the answers stay hidden until given (gradient health is read off the training
-            # tab's plot; a graph to build is built in the editor)
+        if any(q.what not in (HEALTH, TRAINED, "build") for q in run.questions):  # a quiz on a graph is taken in
+            # the animator, where the answers stay hidden until given (gradient health and a trained graph's
+            # accuracy are read off the training tab; a graph to build is built in the editor)
             animator = self._animator_on_graph(step)
             if "animator" not in own:
                 animator.seek(run.revealed_up_to or 0)
@@ -117,7 +118,7 @@ class LessonDriver(QObject):
         """The animator goes to the step of the question just answered, the next ones still hidden; a graph
         built with numbers of the student's own (or shown with Show me) is replaced by the lesson's own copy,
         whose numbers the lesson states."""
-        if question.what == HEALTH:  # answered off the training tab's plot: nothing to show in the animator
+        if question.what in (HEALTH, TRAINED):  # answered off the training tab: nothing to show in the animator
             return
         if question.what == "build":  # the student's graph stays when it is the lesson's, numbers and all
             if maths_of(self.window.document) != maths_of(run.step.facts.document):
@@ -237,7 +238,10 @@ class LessonDriver(QObject):
     def _do_train(self, what: str, step: Step) -> None:
         training = self.window.training
         self._show(training)
-        if what == "reset":  # a fresh network, without Reset's question: the lesson asks for it
+        if what == "graph":  # as Train this graph: unless the tab trains the editor's graph already (its run kept)
+            if not self.window.graph_link.trains_the_editors_graph:
+                self.window.graph_link.train()
+        elif what == "reset":  # a fresh network, without Reset's question: the lesson asks for it
             training.pause()
             training.reset_requested.emit()
         else:

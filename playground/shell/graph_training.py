@@ -61,6 +61,11 @@ class GraphTrainingLink(QObject):
         self.window.statusBar().showMessage("The training tab trains the editor's graph: press Play", 6000)
         return True
 
+    @property
+    def trains_the_editors_graph(self) -> bool:
+        """Whether the training tab trains the graph the editor shows, as it is now."""
+        return self._trains_the_editors_graph()
+
     def _trains_the_editors_graph(self) -> bool:
         graph = self.training.graph_training.graph
         return (self.training.settings.trains_graph and graph is not None

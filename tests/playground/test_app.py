@@ -545,3 +545,17 @@ def test_the_larger_than_the_view_note_and_message_go_when_the_window_grows_and_
     qtbot.waitUntil(lambda: all_cards_visible(window))
     qtbot.waitUntil(lambda: not view.too_big_hint.isVisible())
     assert "larger than the view" not in window.statusBar().currentMessage()
+
+
+def test_a_long_summary_ends_in_an_ellipsis_and_never_widens_the_window(window, qtbot):
+    window.resize(1280, 700)
+    window.editor.build_from_expression("X = points(); W1 = randn(2, 16); b1 = zeros(16); H = tanh(X @ W1 + b1)")
+    window.editor.evaluation  # noqa: B018 - runs the pending evaluation: the output is (8, 16), 128 numbers
+    summary = window.status.evaluation_label
+    qtbot.waitUntil(lambda: summary.text().startswith("Output = [["))
+    qtbot.waitUntil(lambda: summary.shown_text().endswith("…"))
+    assert window.width() == 1280 and summary.width() < 640
+    assert summary.toolTip() == summary.text() == summary.accessibleName()  # the whole of it, on demand
+    window.editor.build_from_expression("a=2; b=a*35")
+    window.editor.evaluation  # noqa: B018
+    qtbot.waitUntil(lambda: summary.shown_text() == "Output = 70")

@@ -104,8 +104,9 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
         QApplication.processEvents()
         step = panel.run.step
         later = [(other.facts, ask) for other in panel.lesson.steps[panel.run.index + 1:] for ask in other.asks
-                 if other.facts is step.facts and ask.what not in ("tangent", "shape", "health")]  # forward
-        # mode's shown there only; a gradient's shape is its variable's, on every card; health: the plot's
+                 if other.facts is step.facts and ask.what not in ("tangent", "shape", "health", "trained")]
+        # forward mode's shown there only; a gradient's shape is its variable's, on every card; health: the
+        # plot's; a trained graph's: the training tab's
         if later and animator.source == "graph" and animator.document.names() == step.facts.document.names():
             for facts, ask in later:  # what a later step asks is not given away by this one
                 position = facts.value_position(ask.node) if ask.what == "value" else facts.grad_position(ask.node)
@@ -119,6 +120,12 @@ def test_every_question_waits_in_the_animator_with_its_own_answer_hidden(window,
                 assert plot.isVisible() == (question.node == "health.ratio"), (step.title, question.node)
                 panel.reveal()
                 assert window.tabs.currentWidget() is window.training
+                asked += 1
+                continue
+            if question.what == "trained":  # the trained graph's: read off the training tab, worked out from the
+                assert window.tabs.currentWidget() is not animator  # cards; nothing in the animator
+                panel.reveal()
+                assert window.tabs.currentWidget() is not animator
                 asked += 1
                 continue
             if question.what == "tangent":  # taken in forward mode, at the step before the node's
@@ -170,6 +177,11 @@ def test_no_shipped_lesson_states_an_answer_before_it_asks_for_it(path):
                 for earlier in lesson.steps[:index + 1]:
                     if earlier.training == step.training:
                         assert not given & set(placeholder_names(earlier.text)), (step.title, earlier.title)
+                continue
+            if ask.what == "trained":  # the trained graph's number, stated about the same graph and setup
+                for earlier in lesson.steps[:index + 1]:
+                    if earlier.facts is step.facts and earlier.training == step.training:
+                        assert ask.node not in placeholder_names(earlier.text), (step.title, earlier.title)
                 continue
             name = step.facts.name(ask.node)
             said = f"{name}.grad" if ask.what == "grad" else name

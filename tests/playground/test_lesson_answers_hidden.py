@@ -24,7 +24,7 @@ LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
 
 
-UNNUMBERED = ("shape", "build", "health")
+UNNUMBERED = ("shape", "build", "health", "trained")
 
 
 def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
@@ -35,7 +35,8 @@ def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
     waiting = []
     if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths:
         facts = run.step.facts
-        waiting = [(q.what, facts.name(q.node), q.expected, facts.name(ask.along) if ask.along else None)
+        waiting = [(q.what, q.node if q.what in UNNUMBERED else facts.name(q.node), q.expected,
+                    facts.name(ask.along) if ask.along else None)
                    for q, ask in zip(run.questions, run.step.asks)][len(run.answered):]
     for later in lesson.steps[run.index + 1:]:
         facts = later.facts

@@ -27,17 +27,20 @@ class Part:
     text: str  # what it is, in the lesson's names: "Z = XW + b, a (4, 3) add"
 
 
-def parts(target: GraphDocument) -> list[Part]:
-    """The parts a built graph needs: every node of ``target`` that holds an array, operands first."""
-    shapes, names = target.shapes(), target.names()
+def parts(target: GraphDocument, shapes: dict | None = None, leaf_text=None, every=False) -> list[Part]:
+    """The parts a built graph needs: every node of ``target`` that holds an array (``every``: every node),
+    operands first. ``shapes`` (the document's own by default) and ``leaf_text(node_id, shape)`` let a network's
+    check (`network_check`) write its shapes with n for the batch and say what each leaf is."""
+    shapes, names = shapes if shapes is not None else target.shapes(), target.names()
     found = []
     for node_id in target.topological_order():
         shape = shapes.get(node_id)
-        if not shape:  # the loss and what reduces to it are the student's choice
+        if not shape and not every:  # the loss and what reduces to it are the student's choice
             continue
         node = target.node(node_id)
         if node.is_leaf:
-            text = f"{names[node_id]}: an input or parameter of shape {shape_text(shape)}"
+            text = (leaf_text(node_id, shape) if leaf_text is not None
+                    else f"{names[node_id]}: an input or parameter of shape {shape_text(shape)}")
         else:
             operands = [names[target.edge_at(node_id, port).source] for port in range(node.port_count)]
             node_kind = kind(node.kind)
@@ -47,14 +50,24 @@ def parts(target: GraphDocument) -> list[Part]:
     return found
 
 
+@dataclass(frozen=True)
+class Shapes:
+    """The shapes a check compares: the lesson graph's and the built graph's, and whether a built leaf may stand
+    for a lesson leaf (any leaf, by default)."""
+
+    target: dict
+    built: dict
+    leaf_agrees: object = None  # (target node, built node) -> bool
+
+
 def _matches(target: GraphDocument, built: GraphDocument, target_id: str, built_id: str,
-             matched: dict[str, set[str]]) -> bool:
+             matched: dict[str, set[str]], shapes: Shapes) -> bool:
     """Whether the student's node ``built_id`` does what the lesson's ``target_id`` does."""
     node, other = target.node(target_id), built.node(built_id)
-    if target.shapes().get(target_id) != built.shapes().get(built_id):
+    if shapes.target.get(target_id) != shapes.built.get(built_id):
         return False
     if node.is_leaf:
-        return other.is_leaf
+        return other.is_leaf and (shapes.leaf_agrees is None or shapes.leaf_agrees(node, other))
     if other.kind != node.kind or other.port_count != node.port_count or other.params != node.params:
         return False
     wanted = [target.edge_at(target_id, port).source for port in range(node.port_count)]
@@ -69,6 +82,24 @@ def _matches(target: GraphDocument, built: GraphDocument, target_id: str, built_
     return agree(given) or (node.kind in COMMUTATIVE and len(given) == 2 and agree(given[::-1]))
 
 
+def match_parts(target: GraphDocument, built: GraphDocument, needed: list[Part],
+                shapes: Shapes | None = None) -> tuple[dict[str, set[str]], list[Part]]:
+    """Each needed part's matches among the built graph's nodes, and the parts with none."""
+    shapes = shapes or Shapes(target.shapes(), built.shapes())
+    matched: dict[str, set[str]] = {}
+    for part in needed:
+        matched[part.node] = {node.id for node in built.nodes
+                              if _matches(target, built, part.node, node.id, matched, shapes)}
+    return matched, [part for part in needed if not matched[part.node]]
+
+
+def missing_text(missing: list[Part]) -> str:
+    """What a check says is missing: the first few parts, and how many more."""
+    said = "; ".join(part.text for part in missing[:MAX_SAID])
+    more = f" (and {len(missing) - MAX_SAID} more)" if len(missing) > MAX_SAID else ""
+    return f"Not yet: your graph has no {said}{more}. Shapes are on each card's header and on every wire."
+
+
 @dataclass(frozen=True)
 class BuildCheck:
     passed: bool
@@ -81,15 +112,9 @@ def check_built(target: GraphDocument, built: GraphDocument) -> BuildCheck:
         return BuildCheck(False, "The editor's graph is empty: type the network in the Expression box, or drag "
                                  "its nodes from the palette.")
     needed = parts(target)
-    matched: dict[str, set[str]] = {}
-    for part in needed:
-        matched[part.node] = {node.id for node in built.nodes if _matches(target, built, part.node, node.id, matched)}
-    missing = [part for part in needed if not matched[part.node]]
+    matched, missing = match_parts(target, built, needed)
     if missing:
-        said = "; ".join(part.text for part in missing[:MAX_SAID])
-        more = f" (and {len(missing) - MAX_SAID} more)" if len(missing) > MAX_SAID else ""
-        return BuildCheck(False, f"Not yet: your graph has no {said}{more}. Shapes are on each card's header "
-                                 "and on every wire.")
+        return BuildCheck(False, missing_text(missing))
     output = built.effective_output()
     last = needed[-1] if needed else None
     shape = built.shapes().get(output) if output is not None else None

@@ -43,8 +43,12 @@ from ...graph.expression import ExpressionError, parse_expression
 from ...graph.file_io import load_document
 from ...training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
-from .health_facts import ASKABLE, health_facts, health_number, is_health_name
+from .health_facts import ASKABLE, health_facts, is_health_name
+from .network_graph_facts import NetworkGraphFacts
+from .step_numbers import check_number, step_number
 from .tensor_facts import TensorGraphFacts, graph_facts
+from .trained_facts import ASKABLE as TRAINED_ASKABLE
+from .trained_facts import check_trained_name, is_trained_name
 
 FORMAT_NAME = "autograd-playground-lesson"
 FORMAT_VERSION = 1
@@ -89,8 +93,8 @@ class Action:
 class Ask:
     """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
-    what: str  # "value", "grad", "tangent", "shape" (of a tensor's gradient), "build" (the step's graph) or
-    #            "health" (`health_questions`)
+    what: str  # "value", "grad", "tangent", "shape" (of a tensor's gradient), "build" (the step's graph),
+    #            "health" (`health_questions`) or "trained" (`trained_questions`)
     node: str  # node id in the step's graph (a health question: the number's name, such as health.ratio)
     line: int
     along: str | None = None  # a tangent's input (node id)
@@ -264,7 +268,7 @@ class _Parser:
                           "actions go right under the step's '## ' heading, before its text", number)
         step.text, step.text_line = "\n".join(body), start + 1
         step.facts, step.source, step.training = self.facts, self.source, dict(self.training)
-        self._check_health_asks(step)
+        self._check_setup_asks(step)
         self._check_placeholders(step)
         return step, index
 
@@ -294,7 +298,7 @@ class _Parser:
     def _scalar_graph(self, line: int, what: str) -> GraphFacts:
         """The graph for an action that works on scalar graphs only (forward mode, pitfalls, Predict, nudges)."""
         facts = self._graph_facts(line, what)
-        if isinstance(facts, TensorGraphFacts):
+        if facts.document.is_tensor_graph:
             self.fail(f"'{what}' works on scalar graphs only, and this step's graph holds arrays", line)
         return facts
 
@@ -331,7 +335,7 @@ class _Parser:
         if any(action.kind in ("graph", "example", "network", "build") for action in step.actions):
             self.fail("'build:' asks the student for the step's graph: the step cannot load another one", line)
         document = self._check_graph(step, argument, line)
-        if not isinstance(self.facts, TensorGraphFacts):
+        if not isinstance(self.facts, (TensorGraphFacts, NetworkGraphFacts)):
             self.fail("'build:' asks for a graph with arrays (a built graph is checked by its parts' shapes)", line)
         step.asks.append(Ask("build", self.facts.output, line))
         return document
@@ -434,8 +438,10 @@ class _Parser:
         return settings
 
     def _check_train(self, step: Step, argument: str, line: int) -> str:
-        if argument not in ("play", "pause", "reset"):
-            self.fail(f"'train:' is play, pause or reset, not '{argument}'", line)
+        if argument not in ("play", "pause", "reset", "graph"):
+            self.fail(f"'train:' is play, pause, reset or graph, not '{argument}'", line)
+        if argument == "graph":  # the training tab trains the editor's graph: the step's
+            self._graph_facts(line, "train: graph")
         return argument
 
     def _check_highlight(self, step: Step, argument: str, line: int) -> str:
@@ -464,6 +470,16 @@ class _Parser:
                 self.fail(f"'ask:' about gradient health is one of {', '.join(ASKABLE)}, not '{argument}'", line)
             step.asks.append(Ask("health", argument, line))
             return
+        if is_trained_name(argument):  # about the step's graph trained with the step's setup: checked with it
+            if argument not in TRAINED_ASKABLE:
+                self.fail(f"'ask:' about the trained graph is one of {', '.join(TRAINED_ASKABLE)}, not '{argument}'",
+                          line)
+            self._graph_facts(line, "ask:")
+            step.asks.append(Ask("trained", argument, line))
+            return
+        if isinstance(self.facts, NetworkGraphFacts):
+            self.fail("on a network trained on the points a lesson asks about its training: "
+                      f"{', '.join(TRAINED_ASKABLE)}", line)
         words = argument.split()
         if len(words) == 2 and words[0] == "shape":  # a tensor's gradient: 'shape b.grad'
             self._check_shape_ask(step, words[1], line)
@@ -521,13 +537,17 @@ class _Parser:
             settings[key] = value
         return settings
 
-    def _check_health_asks(self, step: Step) -> None:
+    def _check_setup_asks(self, step: Step) -> None:
+        """Questions about the training setup's network or the step's graph trained with it: checked with the
+        step's whole setup (its 'training:' lines may come after them)."""
         for ask in step.asks:
-            if ask.what == "health":
-                try:
+            try:
+                if ask.what == "health":
                     health_facts(step.training)
-                except KeyError as error:
-                    self.fail(f"'ask: {ask.node}': {error.args[0]}", ask.line)
+                elif ask.what == "trained":
+                    check_trained_name(step.graph, step.training, ask.node)
+            except KeyError as error:
+                self.fail(f"'ask: {ask.node}': {error.args[0]}", ask.line)
 
     # -- text ------------------------------------------------------------------------------------
 
@@ -537,17 +557,8 @@ class _Parser:
                 name = match.group(1)
                 if name is None:
                     continue  # {{ or }}
-                if is_health_name(name.strip()):  # the training network's, from the step's setup
-                    try:
-                        health_number(step.training, name.strip())
-                    except KeyError as error:
-                        self.fail(f"'{{{name}}}': {error.args[0]}", step.text_line + offset)
-                    continue
-                if step.facts is None:
-                    self.fail(f"'{{{name}}}' needs a graph or a network in this step or an earlier one",
-                              step.text_line + offset)
-                try:
-                    step.facts.number(name.strip())
+                try:  # the graph's, the setup's network's or the trained graph's (`step_numbers`)
+                    check_number(step.facts, step.training, name.strip())
                 except KeyError as error:
                     self.fail(f"'{{{name}}}': {error.args[0]}", step.text_line + offset)
             if line.count("$") % 2:
@@ -578,12 +589,10 @@ def placeholder_names(text: str) -> list[str]:
 
 def with_numbers(text: str, facts: Facts | None, training: dict | None = None) -> str:
     """``text`` with every ``{name}`` replaced by the engine's number (``{{`` becomes ``{``); ``training``,
-    the step's training setup, gives the ``{health.…}`` numbers (`health_facts`)."""
+    the step's training setup, gives the ``{health.…}`` numbers (`health_facts`) and, with the step's graph,
+    the ``{trained.…}`` ones (`trained_facts`)."""
     def substitute(match: re.Match) -> str:
         if match.group(1) is None:
             return match.group(0)[0]
-        name = match.group(1).strip()
-        if is_health_name(name):
-            return health_number(training or {}, name)
-        return facts.number(name)
+        return step_number(facts, training, match.group(1).strip())
     return _PLACEHOLDER.sub(substitute, text)

@@ -17,15 +17,19 @@ from .health_facts import health_facts
 from .health_questions import HEALTH, check_health, health_question
 from .lesson import Lesson, Step, with_numbers
 from .markup import to_html
+from .network_check import check_network, network_build_question
+from .network_graph_facts import NetworkGraphFacts
 from .questions import Feedback, Question, build_question, check
 from .tensor_facts import TensorGraphFacts
 from .tensor_questions import check_tensor, is_tensor_question, tensor_question
+from .trained_questions import TRAINED, check_trained, trained_question
 
 # Questions whose answers are no number the screen must hide: a gradient's shape (its variable's, in plain
 # sight) and the graph a step has the student build; a later step's tangent shows in forward mode only.
 # Questions with nothing in the animator to hide: a shape (every card shows it), a graph to build, and a
 # number read off the training tab's gradient health plot; a later step's tangents are forward mode's.
-UNHIDDEN = ("shape", "build", HEALTH)
+# The trained graph's test accuracy is read off the training tab too, and its count of numbers is in no card.
+UNHIDDEN = ("shape", "build", HEALTH, TRAINED)
 LATER_UNHIDDEN = (*UNHIDDEN, "tangent")
 
 
@@ -35,9 +39,11 @@ class Answered:
     revealed: bool  # shown with "Show answer" rather than answered
 
 
-def _question(facts: GraphFacts, ask) -> Question:
+def _question(facts: GraphFacts, ask, training: dict) -> Question:
+    if ask.what == TRAINED:
+        return trained_question(facts.document, training, ask.node)
     if ask.what == "build":
-        return build_task(facts)
+        return network_build_question(facts) if isinstance(facts, NetworkGraphFacts) else build_task(facts)
     if isinstance(facts, TensorGraphFacts):
         return tensor_question(facts, ask.what, ask.node)
     return build_question(facts, ask.what, ask.node, ask.along)
@@ -141,7 +147,7 @@ class LessonRun:
         step = self.step
         facts = step.facts
         self.questions = [health_question(health_facts(step.training), ask.node) if ask.what == HEALTH
-                          else _question(facts, ask)
+                          else _question(facts, ask, step.training)
                           for ask in step.asks if ask.what == HEALTH or isinstance(facts, GraphFacts)]
         self.answered = []
         self._check_completed()
@@ -162,6 +168,8 @@ class LessonRun:
             return Feedback(False, "Build the graph in the editor, then press Check my graph.")
         if question.what == HEALTH:
             feedback = check_health(question, text)
+        elif question.what == TRAINED:
+            feedback = check_trained(question, text)
         else:
             feedback = check_tensor(question, text) if is_tensor_question(question) else check(question, text)
         if feedback.right:
@@ -175,7 +183,8 @@ class LessonRun:
         question = self.question
         if question is None or question.what != "build":
             return Feedback(False, "No graph to build here: answer the question above.")
-        result = check_built(self.step.facts.document, document)
+        target = self.step.facts
+        result = (check_network if isinstance(target, NetworkGraphFacts) else check_built)(target.document, document)
         if not result.passed:
             return Feedback(False, f"✗ {result.message}", question.hint)
         self.answered.append(Answered(question, revealed=False))

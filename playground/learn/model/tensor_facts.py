@@ -18,6 +18,7 @@ from ...graph.arrays import format_array, shape_text
 from ...graph.document import GraphDocument
 from ...graph.evaluate import evaluate
 from .facts import GraphFacts
+from .network_graph_facts import NetworkGraphFacts, is_network
 
 _SUFFIXES = (".grad.shape", ".shape", ".size", ".grad")
 
@@ -97,6 +98,9 @@ class TensorGraphFacts(GraphFacts):
 
 
 def graph_facts(document: GraphDocument) -> GraphFacts:
-    """The facts of a lesson's graph: `TensorGraphFacts` when it holds arrays; raises ValueError saying why
-    it cannot be evaluated."""
-    return TensorGraphFacts(document) if document.is_tensor_graph else GraphFacts(document)
+    """The facts of a lesson's graph: `TensorGraphFacts` when it holds arrays, `NetworkGraphFacts` when those make
+    a network the training tab trains (a score for each point); raises ValueError saying why it cannot be
+    evaluated."""
+    if not document.is_tensor_graph:
+        return GraphFacts(document)
+    return NetworkGraphFacts(document) if is_network(document) else TensorGraphFacts(document)
