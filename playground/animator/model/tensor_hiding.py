@@ -90,8 +90,15 @@ class TensorReveal(Reveal):
 
     def tooltip(self, node_id: str, state: DisplayState, text: str) -> str:
         hidden = {field for field in ("value", "grad") if self.hides_number(node_id, field)}
-        return "\n".join(f"{line.split(':', 1)[0]}: {HIDDEN}" if line.split(":", 1)[0] in hidden else line
-                         for line in text.split("\n"))
+        lines, field = [], None
+        for line in text.split("\n"):
+            if line.startswith(" "):  # a hidden number's array, indented under its line, goes with it
+                if field not in hidden:
+                    lines.append(line)
+                continue
+            field = line.split(":", 1)[0]
+            lines.append(f"{field}: {HIDDEN}" if field in hidden else line)
+        return "\n".join(lines)
 
 
 def tensor_concealment(animation: TensorAnimation, document: GraphDocument, hidden: Iterable[int]) -> Concealment:

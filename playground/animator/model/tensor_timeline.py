@@ -107,6 +107,20 @@ def describe(array, limit: int = 4) -> str:
     return f"{shape_text(array.shape)}, ‖·‖ = {format_number(norm(array))}"
 
 
+WHOLE_IN_TOOLTIP = 64  # a tensor with at most this many numbers has them all in its card's tooltip
+
+
+def every_number(array) -> list[str]:
+    """A small tensor's numbers as the lessons write them (`describe`), a row a line, each line indented under
+    the tooltip's "value:" or "grad:" line; nothing for a single number or a tensor too big to read whole."""
+    array = np.asarray(array, dtype=np.float64)
+    if array.size <= 1 or array.size > WHOLE_IN_TOOLTIP:
+        return []
+    text = np.array2string(array, separator=", ", formatter={"float_kind": format_number}, max_line_width=10**6,
+                           threshold=WHOLE_IN_TOOLTIP)
+    return ["  " + line for line in text.split("\n")]
+
+
 def statistics(array, full: bool = False) -> str:
     """A tensor's mean, min, max and norm to read; a single number as itself (every digit if ``full``, for tooltips)."""
     array = np.asarray(array, dtype=np.float64)
@@ -171,10 +185,12 @@ class TensorAnimation:
         node = self.nodes[node_id]
         lines = [f"{node.title} ({node.kind}): {node.description}", f"{state.state.value}",
                  f"shape {node.shape}"]
+        # A lesson names a small tensor's numbers (b1's three, its gradient's): the card has room for their
+        # norm, so its tooltip holds them all, written as the lesson writes them.
         if state.value is not None:
-            lines.append(f"value: {statistics(state.value, full=True)}")
+            lines += [f"value: {statistics(state.value, full=True)}", *every_number(state.value)]
         if state.grad is not None:
-            lines.append(f"grad: {statistics(state.grad, full=True)}")
+            lines += [f"grad: {statistics(state.grad, full=True)}", *every_number(state.grad)]
         elif not node.requires_grad:
             lines.append("needs no gradient: nothing learns it")
         return "\n".join(lines)
