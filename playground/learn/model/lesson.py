@@ -43,8 +43,9 @@ from ...graph.expression import ExpressionError, parse_expression
 from ...graph.file_io import load_document
 from ...training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
-from .health_facts import ASKABLE, health_facts, health_number, is_health_name
+from .health_facts import ASKABLE, health_facts, is_health_name
 from .tensor_facts import TensorGraphFacts, graph_facts
+from .training_facts import is_setup_name, setup_number
 
 FORMAT_NAME = "autograd-playground-lesson"
 FORMAT_VERSION = 1
@@ -537,9 +538,9 @@ class _Parser:
                 name = match.group(1)
                 if name is None:
                     continue  # {{ or }}
-                if is_health_name(name.strip()):  # the training network's, from the step's setup
+                if is_setup_name(name.strip()):  # the training network's, from the step's setup
                     try:
-                        health_number(step.training, name.strip())
+                        setup_number(step.training, name.strip())
                     except KeyError as error:
                         self.fail(f"'{{{name}}}': {error.args[0]}", step.text_line + offset)
                     continue
@@ -583,7 +584,7 @@ def with_numbers(text: str, facts: Facts | None, training: dict | None = None) -
         if match.group(1) is None:
             return match.group(0)[0]
         name = match.group(1).strip()
-        if is_health_name(name):
-            return health_number(training or {}, name)
+        if is_setup_name(name):
+            return setup_number(training or {}, name)
         return facts.number(name)
     return _PLACEHOLDER.sub(substitute, text)
