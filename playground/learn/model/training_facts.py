@@ -23,8 +23,9 @@ from ...training.model.settings import CLASS_COUNTS
 from .health_facts import health_number, is_health_name
 
 # What each number follows from; a lesson that states it names each. The network's size: its inputs (the
-# features), its layers, its outputs (the problem and the classes) and whether it is the layer form's network.
-DEPENDS_ON = {"training.parameters": ("problem", "dataset", "features", "hidden", "network"),
+# features), its layers, its outputs (the problem, the classes, and the loss: cross-entropy has an output per
+# class, the binary losses one) and whether it is the layer form's network.
+DEPENDS_ON = {"training.parameters": ("problem", "dataset", "loss", "features", "hidden", "network"),
               "training.even_odds_loss": ("problem", "dataset", "loss")}
 NAMES = tuple(DEPENDS_ON)
 
