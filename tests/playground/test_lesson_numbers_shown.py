@@ -5,6 +5,7 @@ text under the graph is never cut short at 1280 x 720, in normal and in presenta
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -12,8 +13,11 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from playground.animator.model.tensor_hiding import TensorReveal
 from playground.learn.model.facts import NetworkFacts, NetworkSpec
+from playground.learn.model.lesson import load_lesson, placeholder_names
+from playground.learn.model.training_facts import is_setup_name
 from playground.shell.main_window import MainWindow
 
+LESSONS = sorted((Path(__file__).resolve().parents[2] / "resources" / "lessons").glob("*.lesson"))
 ARRAY = re.compile(r"\[[^\[\]]+\]")  # one row of numbers, as a lesson writes an array: [-0.006479, -0.007366, ...]
 
 
@@ -51,13 +55,44 @@ def _shown(window) -> str:
     return "\n".join(parts)
 
 
-def test_every_array_lesson_6_names_is_on_the_screen(window, qtbot):
-    panel = _lesson_6_at_the_bias_gradient(window, qtbot)
-    named = ARRAY.findall(panel.text.toPlainText())
-    assert len(named) >= 2  # b1.grad and the gradient of Linear 1 summed over the batch
+def _named_arrays(step) -> list[str]:
+    """The rows of every array the step's text names (``{b1.grad}``, ``{Z.grad}``), as the text writes them."""
+    rows = []
+    for name in placeholder_names(step.text):
+        if step.facts is not None and not is_setup_name(name):
+            rows += ARRAY.findall(step.facts.number(name))
+    return rows
+
+
+ARRAY_STEPS = [(path.stem, index) for path in LESSONS for index, step in enumerate(load_lesson(path).steps)
+               if _named_arrays(step)]
+
+
+def test_the_lessons_that_name_arrays_are_found():
+    assert ("06-tensors", 2) in ARRAY_STEPS and ("09-tensor-layer", 3) in ARRAY_STEPS
+
+
+@pytest.mark.parametrize("lesson_id, index", ARRAY_STEPS)
+def test_every_array_a_step_names_is_on_the_screen(window, qtbot, lesson_id, index):
+    """Each row of every array the step names is on a card of the animator, on its lines or in its tooltip, once
+    the step's questions are answered (an answer stays hidden until then: a step that asks for b's gradient
+    names the gradient of Z, which is on Z's card all along)."""
+    window.learning.start(lesson_id)
+    panel = window.learning.panel
+    while panel.run.index < index:
+        while panel.run.question is not None:
+            panel.reveal()
+        assert panel.next()
+    step = panel.run.step
+    while panel.run.question is not None:
+        panel.reveal()
+    QApplication.processEvents()
+    if window.tabs.currentWidget() is not window.animator:
+        window.tabs.setCurrentWidget(window.animator)
+        QApplication.processEvents()
     shown = _shown(window)
-    for array in named:
-        assert array in shown, f"the lesson names {array}, which the screen does not show"
+    for row in _named_arrays(step):
+        assert row in shown, f"step {index + 1} names {row}, which the screen does not show"
 
 
 def test_a_small_tensors_tooltip_holds_its_whole_array_as_the_lesson_writes_it():
