@@ -129,8 +129,34 @@ def test_the_step_text_under_the_graph_is_never_cut_at_1280_by_720(window, qtbot
         window.animator.steps_action.setChecked(False)
         QApplication.processEvents()
     assert caption.isVisible()
-    qtbot.waitUntil(lambda: caption.heightForWidth(caption.contentsRect().width()) <= caption.height(),
+    qtbot.waitUntil(lambda: caption.heightForWidth(caption.width()) <= caption.height(),
                     timeout=5_000)
     assert QLabel.text(caption) == caption.text()  # as drawn: not cut to "…"
     assert "…" not in caption.text() and caption.text().endswith("b1.grad = [-0.006479, -0.007366, -0.01105]")
     assert caption.width() <= window.animator.view.width() + 40  # wrapped, never wider than the graph's column
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_no_lesson_step_has_its_text_cut_at_1280_by_720(window, qtbot, presentation):
+    """Every step of every lesson: the step text under the graph (while the step panel gives way) is whole, and
+    no label of the Learn panel that keeps to one line is cut short."""
+    window.presentation.set_on(presentation)
+    learning, cut = window.learning, []
+    for lesson_ in learning.panel.lessons:
+        learning.start(lesson_.id)
+        panel = learning.panel
+        while True:
+            QApplication.processEvents()
+            caption, where = window.animator.caption, f"{lesson_.id} step {panel.run.index + 1}"
+            if caption.isVisible() and (QLabel.text(caption) != caption.text()
+                                        or caption.heightForWidth(caption.width()) > caption.height()):
+                cut.append(f"{where}: the step under the graph, {caption.text()!r}")
+            for label in panel.findChildren(QLabel):
+                if label.isVisible() and not label.wordWrap() and label.sizeHint().width() > label.width() + 1:
+                    cut.append(f"{where}: {label.objectName()}, {label.text()!r}")
+            while panel.run.question is not None:
+                panel.reveal()
+            if not panel.next():
+                break
+        window.training.pause()
+    assert not cut
