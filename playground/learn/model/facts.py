@@ -126,7 +126,6 @@ class GraphFacts:
             return format_number(self.grad(node_id))
         return format_number(self.value(node_id))
 
-
     def path_count(self, node_id: str) -> int:
         """``a.paths``: how many paths lead from the output down to the node (`engine.paths`, as the side panel's
         Why this gradient? list counts them)."""
