@@ -21,7 +21,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QLabel
 
+from engine.nn import Linear
 from playground.learn.driver import lesson_settings
 from playground.learn.model.lesson import Lesson, load_lesson, placeholder_names
 from playground.learn.model.training_facts import is_setup_name, setup_number
@@ -175,3 +177,34 @@ def test_lesson_7_after_lesson_10_in_the_window_trains_what_it_teaches(window, q
         assert panel.run.index == index
         assert what_training_does(training.settings) == what_training_does(fresh[index]), seven.steps[index].title
         panel.next()
+
+
+def test_lesson_8_after_lesson_10_counts_the_gradients_its_text_states(window, qtbot):
+    """Lesson 8 states how many weights and biases the training panel's network has and sends the student to the
+    animator's counter for it; after lesson 10's six layers the counter says the number the text states."""
+    learning = window.learning
+    learning.start("10-vanishing-gradients")
+    learning.start("08-forward-or-reverse")
+    panel = learning.panel
+    while panel.run.index < len(panel.run.lesson.steps) - 1:
+        while panel.run.question is not None:
+            panel.reveal()
+        assert panel.next()
+    step = panel.run.step
+    stated = setup_number(step.training, "training.parameters")
+    assert f"has {stated} of them" in panel.text.toPlainText()
+    training = window.training  # the animator takes the network the training tab last drew: once it has drawn it
+
+    def drawn() -> bool:
+        snapshot = training.network_snapshot()
+        widths = [m.out_features for m in snapshot.model.modules if isinstance(m, Linear)] if snapshot else []
+        return widths == [*step.training["hidden"], 1]
+
+    qtbot.waitUntil(drawn, timeout=20_000)
+    combo = window.animator.source_combo
+    index = next(i for i in range(combo.count()) if combo.itemText(i).startswith("The training network"))
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    counter = window.findChild(QLabel, "workCounter")  # a student reads it once they have chosen the network
+    qtbot.waitUntil(lambda: counter.isVisible() and counter.text().startswith(f"All {stated} gradients"),
+                    timeout=20_000)
