@@ -2,17 +2,18 @@
 
 On a projector the step panel gives way to the graph (give_way.py); the chain-rule product it shows is
 what a class must read, so while it is closed the same text runs under the graph on one line, in the
-colour legend's place (the graph keeps its height; the legend is in the caption's tooltip):
+colour legend's place (the legend is in the caption's tooltip):
 "Step 14 of 20 · Backward pass · d(n)/d(b) = 1 · contribution = 0.5 × 1 = 0.5 · b.grad = 0.5". It is the
-step panel's own text (a quiz's "?" included), shown again, never computed here.
+step panel's own text (a quiz's "?" included), shown again, never computed here. It wraps onto a second or
+third line rather than end in "…": a lesson names the numbers at its end (b1.grad = [-0.006479, ...]).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from ..widgets.elided_label import ElidedLabel
 from .step_panel import StepPanel
 
 SEPARATOR = "  ·  "
@@ -29,12 +30,15 @@ def caption_text(heading: str, explanation: str) -> str:
     return SEPARATOR.join([heading, *lines]) if lines else heading
 
 
-class StepCaption(ElidedLabel):
+class StepCaption(QLabel):
     """Shows ``steps``' text under the graph in ``legend``'s place whenever the step panel is closed (its
-    ``action`` unchecked)."""
+    ``action`` unchecked), whole: wrapped, never wider than the graph's column."""
 
     def __init__(self, steps: StepPanel, action: QAction, legend: QLabel):
         super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.legend = legend
         self.setObjectName("stepCaption")
         self.setAccessibleName("stepCaption")

@@ -31,6 +31,14 @@ from .widgets import RACER_COLOURS, SquareHolder, named, style_plot
 from .worker_threads import start_thread, stop_thread
 
 RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
+# A fair race starts each optimizer at a learning rate it does well at on the Playground's data (lesson 7 teaches
+# 0.1 for SGD; Adam's own steps are scaled, so it wants a smaller one); the panel's own optimizer at the panel's.
+USUAL_RATES = {"sgd": 0.1, "momentum": 0.1, "adam": 0.01}
+
+
+def starting_rates(settings: TrainingSettings) -> dict[str, float]:
+    """Each racer's learning rate when the race opens: the panel's for its own optimizer, the usual one for the rest."""
+    return {name: settings.learning_rate if kind == settings.optimizer else USUAL_RATES[kind] for name, kind in RACERS}
 
 
 class CompareDialog(QDialog):
@@ -59,14 +67,16 @@ class CompareDialog(QDialog):
         layout = QVBoxLayout(self)
         network = "the editor's graph" if settings.trains_graph else f"{settings.architecture()}, {settings.activation}"
         intro = QLabel(f"Same data ({data.name}), same network ({network}), same initial weights: only the "
-                       "optimizer differs.")
+                       "optimizer differs, each at a learning rate it does well at (the panel's for its own "
+                       "optimizer).")
         intro.setWordWrap(True)
         layout.addWidget(intro)
         controls = QHBoxLayout()
         self.rate_inputs: dict[str, LogSpinBox] = {}
+        rates = starting_rates(settings)
         for name, _ in RACERS:
             controls.addWidget(QLabel(f"{name} lr"))
-            spin = named(LogSpinBox(value=settings.learning_rate, what=f"{name} learning rate"),
+            spin = named(LogSpinBox(value=rates[name], what=f"{name} learning rate"),
                          f"race{name}LearningRate", f"Learning rate of {name}")
             self.rate_inputs[name] = spin
             controls.addWidget(spin)

@@ -1,6 +1,5 @@
 """A label of one line that ends in "…" where its room is short, with the whole text in its tooltip: for
-lines that must never widen their column nor wrap to a second line (a hint under the training view, the
-current step under the animator's graph)."""
+lines that must never widen their column nor wrap to a second line (a hint under the training view)."""
 
 from __future__ import annotations
 

@@ -60,7 +60,8 @@ def test_lesson_6_gives_b1_as_three_numbers_and_the_loss_before_the_backward_pas
     loss = binary_cross_entropy_with_logits(model(Tensor(X)), Tensor(y))
     manual = float(np.mean(np.log1p(np.exp(-np.where(y == 1, 1, -1) * model(Tensor(X)).data))))
     assert math.isclose(float(loss.data), manual)  # the mean binary cross-entropy over the 4 points
-    assert f"averaged over the 4 points into one number, here {format_number(float(loss.data))}" in said
+    assert f"averages over the 4 points into one number, here {format_number(float(loss.data))}" in said
+    assert "**logit**" in said and "cross-entropy of the output" not in said  # the loss takes the logit
 
 
 def test_lesson_7_says_only_the_leaves_double_without_zero_grad():

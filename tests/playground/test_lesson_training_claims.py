@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from playground.learn.model.lesson import load_lesson
+from playground.training.compare import starting_rates
 from playground.training.model.session import TrainingSession, TrainingSettings
 
 LESSON = load_lesson(Path(__file__).resolve().parents[2] / "resources" / "lessons" / "07-training.lesson")
@@ -98,11 +99,15 @@ def test_too_large_pauses_within_a_few_dozen_steps_naming_the_learning_rate_from
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_adam_gets_further_than_sgd_in_the_race_compare_optimizers_runs(seed):
-    """The race: the panel's data and initial weights, every racer at the panel's learning rate, 1000 steps."""
-    base = TrainingSession(settings("Gradient descent against Adam", seed))
+    """The race: the panel's data and initial weights, each racer at the rate the race opens with (SGD at the 0.1
+    the lesson taught for it, not Adam's 0.01: a fair race), 1000 steps."""
+    panel = settings("Gradient descent against Adam", seed)
+    rates = starting_rates(panel)
+    assert rates == {"SGD": 0.1, "Momentum": 0.1, "Adam": panel.learning_rate}
+    base = TrainingSession(panel)
     losses = {}
-    for optimizer in ("sgd", "adam"):
-        racer = base.fork(optimizer=optimizer, stop_when="never")
+    for optimizer, name in (("sgd", "SGD"), ("adam", "Adam")):
+        racer = base.fork(optimizer=optimizer, learning_rate=rates[name], stop_when="never")
         assert racer.train_steps(1000).divergence is None
         losses[optimizer] = loss(racer)
     assert losses["adam"] < 0.5 * losses["sgd"]

@@ -13,11 +13,13 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QScrollArea
 
+from engine import Tensor
 from engine.nn import Linear
 from playground.learn.model.health_facts import health_facts
 from playground.learn.model.health_questions import check_health, health_question
 from playground.learn.model.lesson import LessonFormatError, load_lesson, parse_lesson
 from playground.learn.model.runner import LessonRun
+from playground.learn.model.training_facts import setup_number
 from playground.training.model.session import TrainingSession, TrainingSettings
 
 LESSON = load_lesson(Path(__file__).resolve().parents[2] / "resources" / "lessons" / "10-vanishing-gradients.lesson")
@@ -211,3 +213,24 @@ def test_the_lesson_ticks_the_plot_and_its_lines_start_at_the_lessons_numbers(wi
     assert not panel.answer("1e-4") and panel.answer("1e4")
     panel.back()  # predicting again: the plot goes
     assert not check.isChecked()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_gradient_carried_back_shrinks_at_every_sigmoid_layer_and_the_loss_settles_at_even_odds(seed):
+    """"What the backward pass carries from layer to layer ... shrinks at every layer on the way back": the loss's
+    gradient by each layer's output, from the engine, at the first step; and the loss it settles at is the one
+    the lesson states, {training.even_odds_loss}."""
+    run = session("Why it vanishes", seed)
+    outputs, h = [], Tensor(run.F_train)
+    for module in run.model.modules:
+        h = module(h)
+        if isinstance(module, Linear):
+            h.retain_grad()
+            outputs.append(h)
+    run.loss_fn(h, run.data.y_train).backward()
+    carried = [float(np.linalg.norm(output.grad)) for output in outputs]
+    assert all(later > earlier for earlier, later in zip(carried, carried[1:])), carried
+    even_odds = float(setup_number(STEPS["A deep network that does not learn"].training, "training.even_odds_loss"))
+    assert even_odds == pytest.approx(COIN_TOSS, abs=1e-4)
+    run.train_steps(300)
+    assert abs(loss(run) - even_odds) < 0.01

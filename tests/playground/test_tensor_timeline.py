@@ -95,7 +95,7 @@ def test_a_step_explains_the_rule_with_shapes_and_norms():
     w2 = by_title(animation, "W2")
     frame = next(f for f in animation.timeline.frames if f.phase == "backward" and f.edge.source == w2.id)
     assert frame.title.startswith("Linear 2 → W2: 16×16, ‖·‖ = ")
-    assert "input 'W'" in frame.explanation and "contribution = gᵀ · x" in frame.explanation
+    assert "input 'W'" in frame.explanation and "contribution = gᵀ · Tanh 1" in frame.explanation
     assert f"g = d(loss)/d(Linear 2): {len(snapshot.X)}×16, ‖·‖ = " in frame.explanation
     assert frame.wires == (frame.edge,)
     b3 = by_title(animation, "b3")
@@ -156,7 +156,7 @@ def test_broadcasting_is_named_and_a_reused_node_adds_up():
     node = next(n for n in animation.nodes.values() if n.kind == "mul" and n.title.startswith("Scale"))
     step = next(f for f in animation.timeline.frames if f.phase == "backward" and f.node_id == node.id
                 and animation.node(f.edge.source).shape == (1, 2))
-    assert "g ⊙ a, summed over the broadcast axes" in step.explanation
+    assert "g ⊙ X, summed over the broadcast axes" in step.explanation
     logits = by_title(animation, "Linear 2")
     into_logits = [f for f in animation.timeline.frames if f.phase == "backward" and f.edge.source == logits.id]
     assert len(into_logits) == 3  # from the BCE and from both operands of logits * logits

@@ -324,6 +324,9 @@ def test_compare_optimizers_races_from_the_same_weights(qtbot, panel):
     button.click()
     dialog = panel.findChild(CompareDialog, "compareDialog")
     assert dialog is not None and dialog.isVisible()
+    # A fair race: each optimizer at a rate it does well at, the panel's Adam at the panel's 0.01 (issue 30)
+    rates = {name: box.value() for name, box in dialog.rate_inputs.items()}
+    assert rates == pytest.approx({"SGD": 0.1, "Momentum": 0.1, "Adam": panel.settings.learning_rate})
     qtbot.waitUntil(lambda: dialog.finished_race, timeout=60_000)
     qtbot.waitUntil(lambda: all(len(h) > 5 for h in dialog._history.values()), timeout=WAIT)
     starts = {name: history[0][1] for name, history in dialog._history.items()}

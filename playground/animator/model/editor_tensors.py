@@ -15,12 +15,19 @@ from ...graph.document import GraphDocument
 from ...graph.tensor_evaluate import build_tensors
 from .tensor_timeline import TensorAnimation, graph_animation
 
+# What the editor's leaves are, as the document knows them: data (a batch X) has its gradient computed as well
+# (a lesson asks for its shape), but training never changes it.
+LEAF_ROLES = {"input": ("input", "an input (data): its gradient is computed, but nothing learns it"),
+              "parameter": ("parameter", "a parameter: learned, training changes it")}
+
 
 def document_animation(document: GraphDocument) -> TensorAnimation:
     """The forward and backward pass of ``document`` (a tensor graph) as the engine computes it; raises
     ``ValueError`` saying why when it cannot be shown (an input not connected, no scalar output)."""
-    _tensors, output = document_tensors(document)
-    return graph_animation(output)
+    tensors, output = document_tensors(document)
+    roles = {id(tensors[node.id]): LEAF_ROLES[node.kind] for node in document.nodes
+             if node.kind in LEAF_ROLES and node.id in tensors}
+    return graph_animation(output, roles)
 
 
 def document_tensors(document: GraphDocument) -> tuple[dict[str, Tensor], Tensor]:

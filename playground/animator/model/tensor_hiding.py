@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from ...graph.concealment import NOTHING_CONCEALED, Concealment
 from ...graph.document import Edge, GraphDocument
 from .reveal import HIDDEN, Reveal
-from .tensor_timeline import OPS, TensorAnimation
+from .tensor_timeline import OPS, TensorAnimation, rule_text
 from .timeline import DisplayState
 
 _RULES = {info.word: info for info in OPS.values()}  # a replay node's kind is its op's word ("add", "matmul")
@@ -74,7 +74,10 @@ class TensorReveal(Reveal):
         edge = frame.edge
         node, parent = self.animation.nodes[edge.target], self.animation.nodes[edge.source]
         info = _RULES.get(node.kind)
-        rule = info.rules[edge.port] if info is not None and edge.port < len(info.rules) else "its local rule"
+        operands = [self.animation.nodes[e.source].title
+                    for e in sorted((e for e in self.animation.edges if e.target == node.id), key=lambda e: e.port)]
+        rule = (rule_text(info, edge.port, operands) if info is not None and edge.port < len(info.rules)
+                else "its local rule")
         return (f"{node.title} hands its gradient to {parent.title} (input '{node.port_names[edge.port]}')\n"
                 f"g = d(loss)/d({node.title}): {HIDDEN}\ncontribution = {rule}\n  = {HIDDEN}\n"
                 f"{parent.title}.grad = {HIDDEN}{self._note(position)}")
@@ -90,8 +93,15 @@ class TensorReveal(Reveal):
 
     def tooltip(self, node_id: str, state: DisplayState, text: str) -> str:
         hidden = {field for field in ("value", "grad") if self.hides_number(node_id, field)}
-        return "\n".join(f"{line.split(':', 1)[0]}: {HIDDEN}" if line.split(":", 1)[0] in hidden else line
-                         for line in text.split("\n"))
+        lines, field = [], None
+        for line in text.split("\n"):
+            if line.startswith(" "):  # a hidden number's array, indented under its line, goes with it
+                if field not in hidden:
+                    lines.append(line)
+                continue
+            field = line.split(":", 1)[0]
+            lines.append(f"{field}: {HIDDEN}" if field in hidden else line)
+        return "\n".join(lines)
 
 
 def tensor_concealment(animation: TensorAnimation, document: GraphDocument, hidden: Iterable[int]) -> Concealment:

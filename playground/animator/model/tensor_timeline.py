@@ -47,34 +47,41 @@ def _function(word: str, rule: str, formula: str = "") -> OpInfo:
 
 
 # Each op of the engine's Tensor, by its ``op`` name. A rule reads as the vector-Jacobian product
-# the engine computes: g is the gradient arriving at the node, ⊙ multiplies element by element.
+# the engine computes: g is the gradient arriving at the node, ⊙ multiplies element by element, {0}, {1}, ...
+# the operands, written with their own names (`rule_text`).
 OPS: dict[str, OpInfo] = {
-    "linear": OpInfo("linear", "{0} · {1}ᵀ + {2}", ("g · W", "gᵀ · x", "g summed over the batch"), ("x", "W", "b")),
+    "linear": OpInfo("linear", "{0} · {1}ᵀ + {2}", ("g · {1}", "gᵀ · {0}", "g summed over the batch"), ("x", "W", "b")),
     "+": OpInfo("add", "{0} + {1}", ("g", "g"), ("a", "b")),
     "-": OpInfo("sub", "{0} − {1}", ("g", "−g"), ("a", "b")),
-    "*": OpInfo("mul", "{0} ⊙ {1}", ("g ⊙ b", "g ⊙ a"), ("a", "b")),
-    "/": OpInfo("div", "{0} / {1}", ("g / b", "−g ⊙ a / b²"), ("a", "b")),
-    "**": OpInfo("pow", "{0} ** {1}", ("g ⊙ b·a^(b−1)", "g ⊙ a^b·ln(a)"), ("a", "b")),
-    "@": OpInfo("matmul", "{0} @ {1}", ("g @ bᵀ", "aᵀ @ g"), ("a", "b")),
+    "*": OpInfo("mul", "{0} ⊙ {1}", ("g ⊙ {1}", "g ⊙ {0}"), ("a", "b")),
+    "/": OpInfo("div", "{0} / {1}", ("g / {1}", "−g ⊙ {0} / {1}²"), ("a", "b")),
+    "**": OpInfo("pow", "{0} ** {1}", ("g ⊙ {1}·{0}^({1}−1)", "g ⊙ {0}^{1}·ln({0})"), ("a", "b")),
+    "@": OpInfo("matmul", "{0} @ {1}", ("g @ {1}ᵀ", "{0}ᵀ @ g"), ("a", "b")),
     "neg": OpInfo("neg", "−{0}", ("−g",), ("x",)),
     "sum": OpInfo("sum", "sum({0})", ("g, copied to every element",), ("x",)),
     "mean": OpInfo("mean", "mean({0})", ("g / n, for every one of the n elements",), ("x",)),
     "reshape": OpInfo("reshape", "reshape({0})", ("g, reshaped back",), ("x",)),
     "transpose": OpInfo("transpose", "{0}ᵀ", ("g, transposed back",), ("x",)),
-    "exp": _function("exp", "g ⊙ exp(x)"),
-    "log": _function("log", "g / x"),
-    "tanh": _function("tanh", "g ⊙ (1 − tanh(x)²)"),
-    "sigmoid": _function("sigmoid", "g ⊙ σ(x)(1 − σ(x))", "σ({0})"),
-    "relu": _function("relu", "g ⊙ [x > 0]"),
-    "leaky_relu": _function("leaky relu", "g ⊙ (1 if x > 0 else slope)", "leaky_relu({0})"),
-    "abs": _function("abs", "g ⊙ sign(x)", "|{0}|"),
-    "bce_with_logits": OpInfo("BCE", "BCE with logits({0}, {1})", ("g ⊙ (σ(x) − y) / n", "−g ⊙ x / n"),
+    "exp": _function("exp", "g ⊙ exp({0})"),
+    "log": _function("log", "g / {0}"),
+    "tanh": _function("tanh", "g ⊙ (1 − tanh({0})²)"),
+    "sigmoid": _function("sigmoid", "g ⊙ σ({0})(1 − σ({0}))", "σ({0})"),
+    "relu": _function("relu", "g ⊙ [{0} > 0]"),
+    "leaky_relu": _function("leaky relu", "g ⊙ (1 if {0} > 0 else slope)", "leaky_relu({0})"),
+    "abs": _function("abs", "g ⊙ sign({0})", "|{0}|"),
+    "bce_with_logits": OpInfo("BCE", "BCE with logits({0}, {1})", ("g ⊙ (σ({0}) − {1}) / n", "−g ⊙ {0} / n"),
                               ("logits", "y"), FUNCTION_GROUP),
     # cross-entropy for k classes is log_softmax, the log-probability of each point's class picked, negated, averaged
-    "log_softmax": _function("log softmax", "g − softmax(x) ⊙ (g summed over the row)", "log_softmax({0})"),
+    "log_softmax": _function("log softmax", "g − softmax({0}) ⊙ (g summed over the row)", "log_softmax({0})"),
     "getitem": OpInfo("pick", "{0}[each point's class]", ("g at the picked elements, 0 elsewhere",), ("x",)),
 }
 ELEMENTWISE = {"+", "-", "*", "/", "**"}  # their contributions are summed back where an operand was broadcast
+
+
+def rule_text(info: OpInfo, index: int, operands) -> str:
+    """What operand ``index`` receives, with the operands' own names: "g @ Wᵀ" for X in X @ W. A port's letter
+    would read as another node where the graph has one of that name (lesson 9's bias b)."""
+    return info.rules[index].format(*operands)
 
 
 def _info(op: str, operands: int) -> OpInfo:
@@ -105,6 +112,20 @@ def describe(array, limit: int = 4) -> str:
     if array.size <= limit:
         return np.array2string(array, separator=", ", formatter={"float_kind": format_number})
     return f"{shape_text(array.shape)}, ‖·‖ = {format_number(norm(array))}"
+
+
+WHOLE_IN_TOOLTIP = 64  # a tensor with at most this many numbers has them all in its card's tooltip
+
+
+def every_number(array) -> list[str]:
+    """A small tensor's numbers as the lessons write them (`describe`), a row a line, each line indented under
+    the tooltip's "value:" or "grad:" line; nothing for a single number or a tensor too big to read whole."""
+    array = np.asarray(array, dtype=np.float64)
+    if array.size <= 1 or array.size > WHOLE_IN_TOOLTIP:
+        return []
+    text = np.array2string(array, separator=", ", formatter={"float_kind": format_number}, max_line_width=10**6,
+                           threshold=WHOLE_IN_TOOLTIP)
+    return ["  " + line for line in text.split("\n")]
 
 
 def statistics(array, full: bool = False) -> str:
@@ -171,10 +192,12 @@ class TensorAnimation:
         node = self.nodes[node_id]
         lines = [f"{node.title} ({node.kind}): {node.description}", f"{state.state.value}",
                  f"shape {node.shape}"]
+        # A lesson names a small tensor's numbers (b1's three, its gradient's): the card has room for their
+        # norm, so its tooltip holds them all, written as the lesson writes them.
         if state.value is not None:
-            lines.append(f"value: {statistics(state.value, full=True)}")
+            lines += [f"value: {statistics(state.value, full=True)}", *every_number(state.value)]
         if state.grad is not None:
-            lines.append(f"grad: {statistics(state.grad, full=True)}")
+            lines += [f"grad: {statistics(state.grad, full=True)}", *every_number(state.grad)]
         elif not node.requires_grad:
             lines.append("needs no gradient: nothing learns it")
         return "\n".join(lines)
@@ -282,11 +305,13 @@ def check_tensor_result(result) -> None:
         raise ValueError("nothing in this result requires grad, so there is no backward pass to show")
 
 
-def graph_animation(result: Tensor) -> TensorAnimation:
+def graph_animation(result: Tensor, roles: dict[int, tuple[str, str]] | None = None) -> TensorAnimation:
     """The forward and backward pass of whatever ``result`` was computed from; the ``.grad``s of its leaves
     are left as they were. Nodes are named by their labels; an unlabelled result is t1, t2, ... in
     forward order, an unlabelled leaf that requires grad b1, b2, ... if it is a vector (a bias), else w1,
-    w2, ..., any other x1, x2, ... (one element: its number)."""
+    w2, ..., any other x1, x2, ... (one element: its number). ``roles``: id(leaf) -> (kind, description) where
+    the caller knows what a leaf is (the editor's inputs and parameters); a tensor alone does not say whether
+    training would change it, only that its gradient is wanted."""
     check_tensor_result(result)
     order = _forward_order(topological_order(result))
     taken = {t.label for t in order if t.label}
@@ -302,7 +327,9 @@ def graph_animation(result: Tensor) -> TensorAnimation:
             prefix = ("b" if t.ndim == 1 else "w") if t.requires_grad else "x"
             kind = "parameter" if t.requires_grad else "input"
             title = t.label or _next_name(prefix, counters, taken)
-            names[id(t)] = (title, kind, "learned: it requires grad" if t.requires_grad else "an input")
+            kind, what = (roles or {}).get(id(t), (kind, "it requires grad: the backward pass computes its gradient"
+                                                   if t.requires_grad else "an input"))
+            names[id(t)] = (title, kind, what)
     leaves = [t for t in order if not t._prev]
     kept = [t.grad for t in leaves]
     for leaf in leaves:
@@ -429,7 +456,8 @@ def _frames(order, ids, nodes, edges, loss, retain_graph: bool):
         node, parent = nodes[ids[id(step.node)]], nodes[ids[id(step.parent)]]
         edge = Edge(parent.id, node.id, step.index)
         info = _info(step.node.op, len(step.node._prev))
-        port, rule = node.port_names[step.index], info.rules[step.index]
+        operands = [nodes[ids[id(operand)]].title for operand in step.node._prev]
+        port, rule = node.port_names[step.index], rule_text(info, step.index, operands)
         contribution = np.asarray(step.contribution)
         summed = (step.node.op in ELEMENTWISE and np.shape(step.upstream) != contribution.shape)
         previous = shown[parent.id].grad

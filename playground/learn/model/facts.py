@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine import paths
 from engine.data import make_moons
 from engine.nn import Linear, Sequential, Tanh
 from engine.nn.functional import binary_cross_entropy_with_logits
@@ -105,7 +106,8 @@ class GraphFacts:
     def number(self, name: str) -> str:
         """``L`` (a value) or ``a.grad`` (a gradient), written as the app writes numbers; ``y.change(x=1)``
         (how much y moves when the input x is moved by 1, measured by evaluating again) and
-        ``y.predicted(x=1)`` (what the gradient predicts for it: x.grad × 1, y the output); KeyError if unknown."""
+        ``y.predicted(x=1)`` (what the gradient predicts for it: x.grad × 1, y the output); ``a.paths``, how many
+        paths lead from the output to a; KeyError if unknown."""
         nudge = _NUDGE.fullmatch(name)
         if nudge is not None:
             return format_number(self._nudged(*nudge.groups()))
@@ -114,14 +116,21 @@ class GraphFacts:
             return format_number(self.tangent(*tangent.groups()))
         if name in _WORK:  # forward mode's passes and edges against reverse mode's (`work_of_graph`)
             return f"{getattr(work_of_graph(self.document), _WORK[name]):,}"
-        node_name, _dot, what = name.rpartition(".") if name.endswith(".grad") else (name, "", "")
+        node_name, _dot, what = name.rpartition(".") if name.endswith((".grad", ".paths")) else (name, "", "")
         node_id = self.node_id(node_name)
         if node_id is None:
             raise KeyError(f"the graph has no node named '{node_name}' (it has {', '.join(self.names())})")
+        if what == "paths":  # as many as the Why this gradient? list shows
+            return str(self.path_count(node_id))
         if what == "grad":
             return format_number(self.grad(node_id))
         return format_number(self.value(node_id))
 
+    def path_count(self, node_id: str) -> int:
+        """``a.paths``: how many paths lead from the output down to the node (`engine.paths`, as the side panel's
+        Why this gradient? list counts them)."""
+        values = self.evaluation.values
+        return paths(values[self.output], values[node_id], largest=1).count
 
     def tangent(self, node_name: str, input_name: str) -> float:
         """``t1.tangent(a)``: the node's tangent in forward mode along the input (∂t1/∂a), from

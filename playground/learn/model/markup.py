@@ -24,7 +24,9 @@ FORMULA_STYLE = "font-family: 'DejaVu Serif', 'Times New Roman', serif; font-siz
 NO_BREAK_SPACE = "\u00a0"
 WORD_JOINER = "\u2060"  # where a line may break otherwise: after a slash (in OPERATORS), before a script
 
-_TOKEN = re.compile(r"(?P<number>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z]+)(?P<index>\d*)"
+# A name is letters, each with any accents that follow it (the combining dot of L̇, the precomposed ṫ of ṫ1):
+# the accent is kept with its letter, inside the italics, or Qt draws it on nothing and it is lost.
+_TOKEN = re.compile(r"(?P<number>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>(?:[^\W\d_][\u0300-\u036f]*)+)(?P<index>\d*)"
                     r"|(?P<operator>->|<-|<=|>=|!=|~=|[-+*/=(),|·×−\[\]])|(?P<script>[\^_])|(?P<space>\s+)|(?P<other>.)")
 _INLINE = re.compile(r"`([^`]+)`|\$([^$]+)\$|\*\*(.+?)\*\*|\*(.+?)\*")
 

@@ -228,7 +228,7 @@ def test_only_the_current_tensor_wire_shows_its_gradient(panel, network):
     labelled = [wire for wire in panel.scene.wire_items() if wire.label_visible]
     assert [wire.edge for wire in labelled] == [panel.timeline.current.edge]
     assert labelled[0].label_text().startswith("‖g‖ ") and panel.sync.wire_highlights[labelled[0].edge]
-    assert "contribution = gᵀ · x" in panel.steps.explanation.text()
+    assert "contribution = gᵀ · Tanh 1" in panel.steps.explanation.text()
     panel.seek(position + 1)
     assert not panel.scene.wire_item(labelled[0].edge).label_visible
 
