@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ..widgets.screen_fit import fit_to_screen
 from .actions import add_action
 from .names import APP_NAME
 
@@ -65,7 +67,7 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
     layout = QVBoxLayout(dialog)
     layout.addWidget(table)
     layout.addWidget(buttons)
-    dialog.resize(620, 520)
+    fit_to_screen(dialog, QSize(620, 520))
     dialog.open()
     return dialog
 

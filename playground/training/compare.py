@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from ..common.numbers import format_number
+from ..widgets.screen_fit import fit_to_screen
 from .boundary_view import BoundaryView
 from .model.points import SplitData
 from .model.session import TrainingSession
@@ -52,7 +54,6 @@ class CompareDialog(QDialog):
         super().__init__(parent)
         named(self, "compareDialog")
         self.setWindowTitle("Compare optimizers")
-        self.resize(1100, 720)
         self.settings = settings
         self.data = data.copy()
         self.graph = graph.copy() if graph is not None else None
@@ -71,26 +72,29 @@ class CompareDialog(QDialog):
                        "optimizer).")
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        controls = QHBoxLayout()
+        # Two rows, so that the dialog stays narrower than a 1280-wide projector in presentation mode.
+        rate_row, run_row = QHBoxLayout(), QHBoxLayout()
         self.rate_inputs: dict[str, LogSpinBox] = {}
         rates = starting_rates(settings)
         for name, _ in RACERS:
-            controls.addWidget(QLabel(f"{name} lr"))
+            rate_row.addWidget(QLabel(f"{name} lr"))
             spin = named(LogSpinBox(value=rates[name], what=f"{name} learning rate"),
                          f"race{name}LearningRate", f"Learning rate of {name}")
             self.rate_inputs[name] = spin
-            controls.addWidget(spin)
-            controls.addSpacing(8)
-        controls.addWidget(QLabel("Steps"))
+            rate_row.addWidget(spin)
+            rate_row.addSpacing(8)
+        rate_row.addStretch(1)
+        run_row.addWidget(QLabel("Steps"))
         self.steps_spin = named(IntBox("Steps", 10, 50_000), "raceStepsSpin", "How many steps each optimizer takes")
         self.steps_spin.setSingleStep(100)
         self.steps_spin.setValue(steps)
-        controls.addWidget(self.steps_spin)
-        controls.addStretch(1)
+        run_row.addWidget(self.steps_spin)
+        run_row.addStretch(1)
         self.race_button = named(QPushButton("Race again"), "raceButton", "Start the race over")
         self.race_button.clicked.connect(self.start)
-        controls.addWidget(self.race_button)
-        layout.addLayout(controls)
+        run_row.addWidget(self.race_button)
+        layout.addLayout(rate_row)
+        layout.addLayout(run_row)
         # What became of a number typed out of range (the boxes clamp it and say so here).
         self.message_label = named(QLabel(), "raceMessageLabel")
         self.message_label.setVisible(False)
@@ -121,6 +125,10 @@ class CompareDialog(QDialog):
         for column, ((name, _), colour) in enumerate(zip(RACERS, RACER_COLOURS)):
             title = QLabel(name)
             title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            # Its text never widens the dialog past the screen: the figures go on a second line, and a longer
+            # text (a failure's) is cut at the column's edge with the whole of it in the tooltip. (Word wrap
+            # here set the grid's height-for-width and the square plots' sizes chasing each other for ever.)
+            title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             title.setStyleSheet(f"QLabel {{ color: {colour}; font-weight: bold; }}")
             self.titles[name] = title
             boards.addWidget(title, 0, column)
@@ -137,6 +145,7 @@ class CompareDialog(QDialog):
         self._timer.setInterval(33)
         self._timer.timeout.connect(self._on_redraw_timer_timeout)
         self._timer.start()
+        fit_to_screen(self, QSize(1100, 720))  # once laid out: never more than the screen has room for
 
     @Slot()
     def start(self) -> None:
@@ -206,6 +215,7 @@ class CompareDialog(QDialog):
     def _on_worker_failed(self, summary: str, details: str) -> None:
         for title in self.titles.values():
             title.setText(f"Race stopped: {summary}")
+            title.setToolTip(title.text())
 
     @Slot()
     def _on_redraw_timer_timeout(self) -> None:
@@ -226,6 +236,7 @@ class CompareDialog(QDialog):
                 if name in self._progress.diverged:
                     text = f"{name}: diverged"
                 else:
-                    text = (f"{name}: step {format_number(metrics.step)}, loss {format_number(metrics.train_loss)}, "
+                    text = (f"{name}: step {format_number(metrics.step)},\nloss {format_number(metrics.train_loss)}, "
                             f"test {format_number(100 * metrics.test_accuracy)}%")
                 self.titles[name].setText(text)
+                self.titles[name].setToolTip(text)
