@@ -223,6 +223,7 @@ class CurvesColumn(QWidget):
         for plot in self.plots:
             scale_plot_text(plot, factor, LEGEND_POINTS)
             plot.getPlotItem().getAxis("left").setWidth(round(AXIS_WIDTH * factor))
+        scale_plot_text(self.gradient_health.plot, factor, LEGEND_POINTS)  # its axis sizes itself to its labels
         self.confusion.set_text_scale(factor)
         self._keep_plots_readable()
 

@@ -24,6 +24,18 @@ LAYER_COLOURS = ("#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#E69F00", "#0072B2
 # The widest tick labels pyqtgraph's log axis writes for norms (0.0001 and up as decimals, then powers).
 WIDEST_NORM_LABELS = ("0.0001", "10⁻¹⁰", "10⁻¹⁵", "1000")
 AXIS_MARGIN = 14  # pixels: the ticks and the gaps beside the labels
+# Tall enough to read its decades on a 720-line projector (at 140 px its labels piled on one another).
+PLOT_MIN_HEIGHT = 200
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decade_label(power: int) -> str:
+    """10^power as the axis writes it: 0.0001 to 1000 in decimals, beyond in powers (10⁻⁷)."""
+    if -4 <= power <= 3:
+        return format_number(10.0 ** power)
+    return "10" + str(power).translate(_SUPERSCRIPTS)
 
 
 def layer_colour(index: int) -> str:
@@ -50,7 +62,7 @@ class GradientHealthPlot(QWidget):
         item.enableAutoRange(axis="xy", enable=False)
         self._ranges: tuple | str | None = None  # the axes' ranges shown, "empty" before the first step
         self._show_empty_ranges()
-        self.plot.setMinimumHeight(140)
+        self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         self._fix_axis_width()
         layout.addWidget(self.plot, 1)
         self.shares_label = named(QLabel("–"), "gradientHealthShares",
@@ -58,6 +70,8 @@ class GradientHealthPlot(QWidget):
         self.shares_label.setWordWrap(True)
         layout.addWidget(self.shares_label)
         self.lines: list[HealthLine] = []
+        # Each line says which layer it is at its end, in its colour: the colour alone named no layer.
+        self.layer_labels: list[pg.TextItem] = []
         self.frame: HealthFrame | None = None
         self.redraws = 0  # the lines put on the plot, for the speed bench
 
@@ -71,6 +85,8 @@ class GradientHealthPlot(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:  # presentation mode: larger tick labels
             self._fix_axis_width()
+            for label in self.layer_labels:
+                label.setFont(self.font())
         super().changeEvent(event)
 
     def show_health(self, frame: HealthFrame | None) -> None:
@@ -92,11 +108,50 @@ class GradientHealthPlot(QWidget):
         item = self.plot.getPlotItem()
         while len(self.lines) < layers:
             self.lines.append(HealthLine(item, layer_colour(len(self.lines))))
+            label = pg.TextItem(f"layer {len(self.lines)}", color=layer_colour(len(self.lines) - 1), anchor=(1, 1))
+            label.setFont(self.font())
+            item.getViewBox().addItem(label, ignoreBounds=True)
+            self.layer_labels.append(label)
         self._follow_ranges(frame)
         for index, line in enumerate(self.lines):
             line.set_shown(index < layers)
             if index < layers:
                 line.show_norms(frame.steps, frame.norms[:, index], frame.steps_per_bin)
+        self._place_layer_labels(frame, layers)
+
+    def _place_layer_labels(self, frame: HealthFrame, layers: int) -> None:
+        """Each layer's name just above its line's last point, moved up or down where two would overlap."""
+        ends = []
+        for index in range(layers):
+            norms = frame.norms[:, index]
+            finite = np.flatnonzero(np.isfinite(norms) & (norms > 0))
+            if finite.size:
+                ends.append((float(np.log10(norms[finite[-1]])), index, float(frame.steps[finite[-1]])))
+        view = self.plot.getPlotItem().getViewBox()
+        low, high = view.viewRange()[1]
+        pixels = max(view.height(), 1.0)
+        line_height = QFontMetrics(self.font()).height() * (high - low) / pixels  # one label, in log10 units
+        first, last = view.viewRange()[0]
+        # Lowest first, each at least a label's height above the one below; then, from the top, none above the
+        # plot's top (a label's anchor is its bottom).
+        placed, floor = [], -math.inf
+        for y, index, step in sorted(ends):
+            y = max(y, floor)
+            floor = y + line_height
+            placed.append([y, index, step])
+        ceiling = high - 1.2 * line_height  # the text's own margin above its letters
+        for entry in reversed(placed):
+            entry[0] = min(entry[0], ceiling)
+            ceiling = entry[0] - line_height
+        shown = set()
+        for y, index, step in placed:
+            label = self.layer_labels[index]
+            # Right of the line's end, or left of it near the plot's right edge: never cut off.
+            label.setAnchor((1, 1) if step > first + 0.7 * (last - first) else (0, 1))
+            label.setPos(step, y)
+            shown.add(index)
+        for index, label in enumerate(self.layer_labels):
+            label.setVisible(index in shown)
 
     def _show_empty_ranges(self) -> None:
         """Before the first step: 100 steps and the decades 10⁻³ to 1 (less than a decade in view had
@@ -106,6 +161,7 @@ class GradientHealthPlot(QWidget):
             item = self.plot.getPlotItem()
             item.setXRange(0, 100, padding=0.02)
             item.setYRange(-3, 0, padding=0.02)
+            self._label_decades(-3, 0)
 
     def _follow_ranges(self, frame: HealthFrame) -> None:
         """Steps from the first to a nice number past the last; the norms' whole decades (log10 units)."""
@@ -119,6 +175,14 @@ class GradientHealthPlot(QWidget):
             item = self.plot.getPlotItem()
             item.setXRange(first, first + ranges[1], padding=0.02)
             item.setYRange(ranges[2], ranges[3], padding=0.02)
+            self._label_decades(ranges[2], ranges[3])
+
+    def _label_decades(self, low: int, high: int) -> None:
+        """Ticks at every decade from 10^low to 10^high, labelled, and at its 2s to 9s, not: pyqtgraph's own log
+        axis labelled the 2s and 5s too when few decades were in view, one pile of numbers."""
+        majors = [(float(k), decade_label(k)) for k in range(low, high + 1)]
+        minors = [(math.log10(m) + k, "") for k in range(low, high) for m in range(2, 10)]
+        self.plot.getPlotItem().getAxis("left").setTicks([majors, minors])
 
     def show_shares(self, frame: HealthFrame | None) -> None:
         """Each hidden layer's share of saturated or dead units, in words."""
