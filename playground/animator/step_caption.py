@@ -21,12 +21,19 @@ STYLE = ("QLabel#stepCaption { background: palette(alternate-base); border: 1px 
          "border-radius: 4px; padding: 3px 8px; }")
 
 
-def caption_text(heading: str, explanation: str) -> str:
+START = "Press Play or → to start"
+
+
+def caption_text(heading: str, explanation: str, whole: bool = True) -> str:
     """The heading and the explanation's first paragraph (its arithmetic) on one run of text; in forward mode
-    its "Tangent:" paragraph too (the step's other half)."""
+    its "Tangent:" paragraph too (the step's other half). Not ``whole``: before the first step, the key to
+    press without what the passes will do (a second line under the graph cost the neuron its fit on a
+    1280x720 projector at 150%; the whole of it is in the tooltip and the step panel)."""
     paragraphs = explanation.strip().split("\n\n")
     shown = paragraphs[:1] + [p for p in paragraphs[1:] if p.startswith("Tangent:\n")]
     lines = [line.strip() for p in shown for line in p.splitlines() if line.strip() and line.strip() != "Tangent:"]
+    if not whole:
+        lines = [START if line.startswith(START + ":") else line for line in lines]
     return SEPARATOR.join([heading, *lines]) if lines else heading
 
 
@@ -48,9 +55,9 @@ class StepCaption(QLabel):
         self._on_step_panel_toggled(action.isChecked())
 
     def _on_steps_text_shown(self, heading: str, explanation: str) -> None:
-        self.setText(caption_text(heading, explanation))
+        self.setText(caption_text(heading, explanation, whole=False))
         # The whole step and what the colours mean (the legend this line stands in for).
-        self.setToolTip(f"<p>{self.text()}</p><p>{self.legend.text()}</p>")
+        self.setToolTip(f"<p>{caption_text(heading, explanation)}</p><p>{self.legend.text()}</p>")
 
     def _on_step_panel_toggled(self, open_: bool) -> None:
         self.setVisible(not open_)

@@ -336,7 +336,10 @@ class NodeItem(CardItem):
         if self._grid is not None:
             return f"{self._name} {shape_text(self._grid.shape)}"
         if node_kind.is_leaf:
-            value = format_number(self.shown_value())
+            shown = self.shown_value()
+            if np.ndim(shown) > 0:  # an array whose grid is not drawn yet (a graph turning to tensors): its shape
+                return f"{self._name} {shape_text(np.shape(shown))}"
+            value = format_number(shown)
             return value if self._name == value else f"{self._name} = {value}"  # a bare constant: "3", not "3 = 3"
         return self._name
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 from playground.animator.model.tensor_hiding import TensorReveal
 from playground.learn.model.facts import NetworkFacts, NetworkSpec
 from playground.learn.model.lesson import load_lesson, placeholder_names
+from playground.learn.model.trained_facts import is_trained_name
 from playground.learn.model.training_facts import is_setup_name
 from playground.shell.main_window import MainWindow
 
@@ -59,7 +60,7 @@ def _named_arrays(step) -> list[str]:
     """The rows of every array the step's text names (``{b1.grad}``, ``{Z.grad}``), as the text writes them."""
     rows = []
     for name in placeholder_names(step.text):
-        if step.facts is not None and not is_setup_name(name):
+        if step.facts is not None and not is_setup_name(name) and not is_trained_name(name):  # those are no arrays
             rows += ARRAY.findall(step.facts.number(name))
     return rows
 
