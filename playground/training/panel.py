@@ -358,6 +358,21 @@ class TrainingPanel(QWidget):
             setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
         return setup
 
+    def setup_later(self, answer, with_weights: bool = True) -> None:
+        """`current_setup` without waiting: ``answer(setup)`` is called here once the worker's thread has taken
+        it (the autosave's way: the event loop never waits for a step to end). Never called after `shutdown`."""
+        if not self._shut_down:
+            self.worker.setup_later(answer, with_weights)
+
+    @Slot(object)
+    def _on_worker_setup_answered(self, request) -> None:
+        if self._shut_down or request.setup is None:
+            return
+        setup = request.setup
+        if request.with_weights and self.curves.history.size:
+            setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
+        request.answer(setup)
+
     def apply_setup(self, setup: TrainingSetup) -> None:
         """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
         self.pause()
