@@ -7,6 +7,7 @@ to the test's folders. Prints lines ``CHILD <word> <json>`` on stdout:
 
 - ``edit``: types an expression, changes a value, a training setting and takes training steps through the
   window's widgets, waits until they are done, prints ``CHILD edited`` with what it did, and runs on;
+- ``edit_file``: changes a value of the graph opened from the command line, prints ``CHILD edited``;
 - ``report``: prints ``CHILD state`` with what the window shows once it is up (and the worker has reported),
   then ends without a clean exit (its own set stays);
 - ``idle``: prints ``CHILD ready`` and runs on;
@@ -96,6 +97,19 @@ def edit(window, recovery) -> None:
     say("edited", {"graph": graph_state(window), "training": training_state(window)})
 
 
+def edit_file(window, recovery) -> None:
+    """A value of the graph opened from the command line changed: the file's unsaved changes."""
+    x1 = node_by_label(window, "x1")
+    window.editor.scene.select_nodes([x1.id])
+    properties = window.editor.properties
+    wait_until(lambda: properties.node_id == x1.id)
+    properties.value_edit.selectAll()
+    QTest.keyClicks(properties.value_edit, "-1.25")
+    QTest.keyClick(properties.value_edit, Qt.Key.Key_Return)
+    wait_until(lambda: window.document.node(x1.id).value == -1.25)
+    say("edited", {"graph": graph_state(window)})
+
+
 def report(window, recovery) -> None:
     training = window.training
     wait_until(lambda: training.data is not None and (recovery is None or recovery.snapshot is None
@@ -148,21 +162,25 @@ def churn(window, recovery) -> None:
     properties, autosave = window.editor.properties, recovery.autosave
     count = {"n": 0}
 
+    values = {}  # generation -> the value it holds
+
     def next_edit() -> None:
         count["n"] += 1
         properties.value_edit.setText(str(count["n"]))
         properties.value_edit.editingFinished.emit()
         autosave.save()
+        values[autosave.generation] = count["n"]
 
     def written(generation: int) -> None:
-        say("written", {"generation": generation, "value": count["n"]})
+        if generation in values:
+            say("written", {"generation": generation, "value": values[generation]})
         QTimer.singleShot(0, next_edit)
 
     autosave.written.connect(written)
     next_edit()
 
 
-MODES = {"edit": edit, "report": report, "idle": idle, "modal": modal, "churn": churn}
+MODES = {"edit": edit, "edit_file": edit_file, "report": report, "idle": idle, "modal": modal, "churn": churn}
 
 
 def main() -> int:
