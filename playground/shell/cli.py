@@ -112,19 +112,25 @@ def open_files(window, recovery, opened) -> None:
 def close_on_termination_signals(window, recovery=None) -> None:
     """Ctrl+C in the terminal closes the window as its close button would (its questions asked). SIGTERM and
     SIGHUP (a logout, a shutdown, ``timeout``) write the recovery set and end the app at once, whatever
-    dialog is open (`recovery.Recovery.terminate`); without a recovery set they close the window."""
+    dialog is open (`recovery.Recovery.terminate`; without a recovery set, `recovery.end_app` alone)."""
     from PySide6.QtCore import QTimer
+
+    from .recovery import end_app
 
     def close(*_):
         window.close()
 
     def terminate(signal_number, _frame):
-        recovery.terminate(signal.Signals(signal_number).name)
+        name = signal.Signals(signal_number).name
+        if recovery is not None:
+            recovery.terminate(name)
+        else:
+            end_app(window, signal_name=name)
 
     signal.signal(signal.SIGINT, close)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), terminate if recovery is not None else close)
+            signal.signal(getattr(signal, name), terminate)
     # Python runs signal handlers only between bytecodes: wake it regularly while Qt's loop waits.
     timer = QTimer(window, interval=200)
     timer.timeout.connect(lambda: None)

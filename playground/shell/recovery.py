@@ -275,40 +275,52 @@ class Recovery(QObject):
         self.autosave.finish()
 
     def terminate(self, signal_name: str = "SIGTERM") -> None:
-        """SIGTERM or SIGHUP: the set written at once, the training thread stopped, the settings kept, and the
-        process ended, whatever dialog is open (a watchdog ends it by `TERMINATE_S` if anything hangs)."""
+        """SIGTERM or SIGHUP: the set written at once, then the app ended (`end_app`), whatever dialog is open."""
         if self._terminating:
             return
         self._terminating = True
-        started = time.monotonic()
-        watchdog = threading.Timer(TERMINATE_S, lambda: self._exit(0))
-        watchdog.daemon = True
-        watchdog.start()
-        log.info("recovery: %s: writing the recovery set and ending", signal_name)
+
+        def write() -> None:
+            try:
+                self.autosave.write_now(wait_for_training=0.6)
+            finally:
+                self.autosave.stop()
+
+        end_app(self.window, write, self._exit, signal_name)
+
+
+def end_app(window, write=None, exit_process=os._exit, signal_name: str = "SIGTERM") -> None:
+    """End the app now, whatever it is doing or asking: ``write`` (the recovery set) first, then the training thread
+    stopped, the settings kept, and the process ended. A watchdog ends it by `TERMINATE_S` if anything hangs."""
+    started = time.monotonic()
+    watchdog = threading.Timer(TERMINATE_S, lambda: exit_process(0))
+    watchdog.daemon = True
+    watchdog.start()
+    log.info("%s: ending%s", signal_name, " (the recovery set written first)" if write is not None else "")
+    if write is not None:
         try:
-            self.autosave.write_now(wait_for_training=0.6)
+            write()
         except Exception:  # noqa: BLE001 - the app ends all the same
             log.exception("recovery: the set could not be written")
-        self.autosave.stop()
+    try:
+        window.training.shutdown()
+    except Exception:  # noqa: BLE001
+        log.exception("the training thread did not stop")
+    try:
+        window.settings.sync()
+    except Exception:  # noqa: BLE001
+        pass
+    log.debug("ended in %.2f s", time.monotonic() - started)
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
         try:
-            self.window.training.shutdown()
-        except Exception:  # noqa: BLE001
-            log.exception("recovery: the training thread did not stop")
-        try:
-            self.window.settings.sync()
-        except Exception:  # noqa: BLE001
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
             pass
-        logging.shutdown()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError, AttributeError):
-                pass
-        log.debug("ended in %.2f s", time.monotonic() - started)
-        try:
-            self._exit(0)
-        finally:  # reached only where ending the process is a stand-in (tests)
-            watchdog.cancel()
+    try:
+        exit_process(0)
+    finally:  # reached only where ending the process is a stand-in (tests)
+        watchdog.cancel()
 
 
 def start_recovery(window, folder: Path | None = None, exit_process=os._exit) -> Recovery | None:

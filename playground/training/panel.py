@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ..files.disk import failure_reason
 from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
@@ -458,7 +459,9 @@ class TrainingPanel(QWidget):
                 self.export_dataset(path)
             else:
                 self.export_plot(what, path)
-        except (OSError, ValueError, RuntimeError) as error:
+        except OSError as error:
+            self.show_message(f"Could not export to {Path(path).name}: {failure_reason(error, path)}")
+        except (ValueError, RuntimeError) as error:
             self.show_message(f"Could not export to {Path(path).name}: {error}")
 
     # -- what the worker reports ---------------------------------------------------------------------

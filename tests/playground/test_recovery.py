@@ -225,6 +225,19 @@ def test_the_event_loop_does_its_part_of_an_autosave_within_17_ms(app_window, qt
         costs.append(time.perf_counter() - started)
         wait_written(qtbot, window)
     assert max(costs) < 0.017, costs
+    # ... and when the worker's thread answers with the training tab's setup, what the event loop adds to it
+    # (the curves) is as cheap.
+    from playground.training.worker import _SetupRequest
+
+    window.training.play()
+    qtbot.waitUntil(lambda: window.training.step > 20, timeout=3 * WAIT)
+    window.training.pause()
+    request = _SetupRequest(True, anchor=False, answer=lambda setup: None)
+    request.setup = window.training.worker.setup_now(True)
+    started = time.perf_counter()
+    window.training._on_worker_setup_answered(request)
+    assert time.perf_counter() - started < 0.017
+    wait_written(qtbot, window)
     snapshot = own_snapshot(window)
     assert len(snapshot.editor.graph.nodes) == len(window.document.nodes)
     assert snapshot.training.setup.settings.hidden == (64, 64, 64, 64)
