@@ -426,3 +426,27 @@ def test_own_set_is_private(tmp_path):
     assert own.path.stat().st_mode & 0o077 == 0  # the work of one person, not for others on the machine
     own.close()
     assert isinstance(own, OwnSet)
+
+
+def test_a_run_on_the_editors_graph_comes_back_on_that_graph(app_window, qtbot):
+    first = app_window()
+    first.editor.build_from_expression("X = points(); W1 = randn(2, 8, seed=0); b1 = zeros(8); "
+                                       "W2 = randn(8, 1, seed=1); b2 = zeros(1); out = tanh(X @ W1 + b1) @ W2 + b2")
+    assert first.graph_link.train()
+    training = first.training
+    for _ in range(3):
+        target = training.step + 1
+        training.step_requested.emit()
+        qtbot.waitUntil(lambda target=target: training.step == target, timeout=WAIT)
+    wait_written(qtbot, first)
+    weights = training.current_setup(True).weights
+    first.recovery.autosave.stop()
+    first.recovery.own.release()
+
+    second = app_window()
+    qtbot.waitUntil(lambda: second.training.step == 3 and second.training.settings.trains_graph, timeout=WAIT)
+    qtbot.wait(200)  # the link between the editor and the tab has looked at the graph: nothing starts over
+    assert second.training.step == 3
+    assert second.document.to_dict() == second.training.graph_training.graph.to_dict()
+    restored = second.training.current_setup(True).weights
+    assert all(np.array_equal(restored[name], weights[name]) for name in weights)
