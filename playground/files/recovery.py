@@ -234,35 +234,46 @@ def open_own_set(folder: str | Path, pid: int | None = None, started: float | No
     return OwnSet(path, handle)
 
 
+def candidate_sets(folder: str | Path, own: RecoverySet | None = None) -> list[RecoverySet]:
+    """The sets in ``folder`` but ``own``, newest first, none claimed yet: `RecoverySet.claim` each in turn
+    (False for a set whose instance runs, or one another starting instance took first)."""
+    folder = Path(folder)
+    try:
+        paths = [entry for entry in folder.iterdir() if _NAME.match(entry.name)]
+    except OSError:
+        return []
+    items = [RecoverySet(path) for path in paths if own is None or path != own.path]
+    items.sort(key=lambda item: item.saved_at() or 0.0, reverse=True)
+    return items
+
+
 def orphaned_sets(folder: str | Path, own: RecoverySet | None = None) -> list[RecoverySet]:
     """The sets in ``folder`` with no running instance, newest first, each one claimed (locked by this
     process: another instance starting now leaves it alone). Sets of running instances are not listed."""
-    folder = Path(folder)
-    try:
-        names = sorted(entry.name for entry in folder.iterdir() if _NAME.match(entry.name))
-    except OSError:
-        return []
     found = []
-    for name in names:
-        item = RecoverySet(folder / name)
-        if own is not None and item.path == own.path:
-            continue
+    for item in candidate_sets(folder, own):
         if item.claim():
             if item.exists():
                 found.append(item)
             else:  # it went while we looked (recovered by another instance)
                 item.release()
-    found.sort(key=lambda item: item.saved_at() or 0.0, reverse=True)
     return found
 
 
 def remove_stray_locks(folder: str | Path) -> None:
-    """Lock files left without a set (an instance killed before its first write): taken away when free."""
+    """Lock files left without a set (an instance killed before its first write), and temporary files of writes
+    a kill cut short: taken away when no running instance owns them."""
     folder = Path(folder)
     try:
         entries = list(folder.glob("session-*.lock"))
+        temporaries = list(folder.glob(".session-*.json.*.tmp"))
     except OSError:
         return
+    for temporary in temporaries:
+        item = RecoverySet(folder / (temporary.name[1:].split(".json.")[0] + ".json"))
+        if item.claim():  # its writer is gone: the write will never end
+            temporary.unlink(missing_ok=True)
+            item.release(remove_lock_file=not item.exists())
     for lock in entries:
         if lock.with_suffix(".json").exists():
             continue

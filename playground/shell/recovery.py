@@ -35,8 +35,8 @@ from ..files.recovery import (
     DAMAGED,
     RecoveryError,
     RecoverySet,
+    candidate_sets,
     open_own_set,
-    orphaned_sets,
     recovery_folder,
     remove_stray_locks,
 )
@@ -124,9 +124,11 @@ class Recovery(QObject):
         """Restore the newest set of an instance no longer running, if any; True if one was restored."""
         remove_stray_locks(self.folder)
         aside = []
-        for item in orphaned_sets(self.folder, self.own):
-            if self.snapshot is not None:
-                item.release()  # another window started later takes it
+        for item in candidate_sets(self.folder, self.own):  # newest first; claimed one at a time, so that a
+            if not item.claim():  # window started at the same moment takes the next one
+                continue  # its window still runs, or another starting window took it
+            if not item.exists():  # recovered by another window while we looked
+                item.release()
                 continue
             try:
                 self._restore_set(item)
@@ -136,6 +138,8 @@ class Recovery(QObject):
                         if where else f"A recovery set could not be restored ({error.args[0]})")
                 log.warning("recovery: %s: %s", item.path.name, error.args[0])
                 aside.append(text)
+                continue
+            break  # one set a window: the others wait for the next window
         if aside:
             self.messages.extend(aside)
         if self.snapshot is not None:

@@ -94,10 +94,16 @@ def test_later_writes_win_whichever_thread_ends_first(tmp_path):
     assert not own.write("after the end", 6) and not own.path.exists()  # nothing written after a clean exit
 
 
-def test_stray_locks_go_and_damaged_sets_move_aside(tmp_path):
+def test_stray_locks_and_cut_writes_go_and_damaged_sets_move_aside(tmp_path):
     (tmp_path / "session-1-20260101-000000-000000.lock").write_text("")
+    (tmp_path / ".session-1-20260101-000000-000000.json.k2j9.tmp").write_text("{half")  # a write a kill cut short
+    running = open_own_set(tmp_path)
+    written_now = tmp_path / f".{running.path.name}.x7q1.tmp"  # a running window's write under way: kept
+    written_now.write_text("{")
     remove_stray_locks(tmp_path)
-    assert not list(tmp_path.glob("*.lock"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.lock_path.name, written_now.name])
+    written_now.unlink()
+    running.close()
     bad = RecoverySet(tmp_path / "session-2-20260101-000000-000000.json")
     bad.path.write_text("{")
     assert bad.claim()
