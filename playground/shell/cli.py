@@ -115,17 +115,24 @@ def close_on_termination_signals(window, recovery=None) -> None:
     dialog is open (`recovery.Recovery.terminate`; without a recovery set, `recovery.end_app` alone)."""
     from PySide6.QtCore import QTimer
 
-    from .recovery import end_app
+    from .recovery import end_app, start_watchdog
 
     def close(*_):
         window.close()
 
-    def terminate(signal_number, _frame):
-        name = signal.Signals(signal_number).name
+    def end(name: str) -> None:
         if recovery is not None:
             recovery.terminate(name)
         else:
             end_app(window, signal_name=name)
+
+    def terminate(signal_number, _frame):
+        # The handler runs between two bytecodes, perhaps in the middle of an edit: the set is written at the
+        # event loop's next turn (a modal dialog's loop too), where the graph is whole. The watchdog ends the
+        # process in time even if that turn never comes; the last autosave is then the set.
+        name = signal.Signals(signal_number).name
+        start_watchdog()
+        QTimer.singleShot(0, lambda: end(name))
 
     signal.signal(signal.SIGINT, close)
     for name in ("SIGTERM", "SIGHUP"):

@@ -293,13 +293,19 @@ class Recovery(QObject):
         end_app(self.window, write, self._exit, signal_name)
 
 
+def start_watchdog(exit_process=os._exit, seconds: float = TERMINATE_S) -> threading.Timer:
+    """A timer thread that ends the process after ``seconds``, whatever the event loop is doing."""
+    watchdog = threading.Timer(seconds, lambda: exit_process(0))
+    watchdog.daemon = True
+    watchdog.start()
+    return watchdog
+
+
 def end_app(window, write=None, exit_process=os._exit, signal_name: str = "SIGTERM") -> None:
     """End the app now, whatever it is doing or asking: ``write`` (the recovery set) first, then the training thread
     stopped, the settings kept, and the process ended. A watchdog ends it by `TERMINATE_S` if anything hangs."""
     started = time.monotonic()
-    watchdog = threading.Timer(TERMINATE_S, lambda: exit_process(0))
-    watchdog.daemon = True
-    watchdog.start()
+    watchdog = start_watchdog(exit_process)
     log.info("%s: ending%s", signal_name, " (the recovery set written first)" if write is not None else "")
     if write is not None:
         try:
