@@ -45,12 +45,14 @@ def write_gif(frames: Sequence[Image.Image], path: str | Path, frame_ms: int = 5
 
 
 def write_png_frames(images: Iterable[QImage], folder: str | Path, prefix: str = "frame_") -> int:
-    """Save ``images`` as ``frame_0001.png``, ``frame_0002.png``, ... in ``folder`` (created if needed)."""
+    """Save ``images`` as ``frame_0001.png``, ``frame_0002.png``, ... in ``folder`` (created if needed), each
+    through a temporary file and a rename: a frame is there whole or not at all."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     count = 0
     for count, image in enumerate(images, start=1):
         target = folder / f"{prefix}{count:04d}.png"
-        if not image.save(str(target), "PNG"):
-            raise OSError(f"could not write {target}")
+        with atomic_path(target) as temporary:
+            if not image.save(str(temporary), "PNG"):
+                raise OSError(f"could not write {target}")
     return count

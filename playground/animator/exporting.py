@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
+from ..files.disk import failure_reason
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
 from .export import qimage_to_pil, to_palette, write_gif, write_png_frames
@@ -114,7 +115,8 @@ class AnimationExporter(QObject):
         try:
             count = write(target)
         except OSError as error:
-            self.status_message.emit(f"Could not write {Path(target).name}: {error}")
+            where = Path(target) / "frame.png" if Path(target).is_dir() else Path(target)  # PNG frames: a folder
+            self.status_message.emit(f"Could not write {Path(target).name}: {failure_reason(error, where)}")
             return
         finally:
             self._dialog_parent.unsetCursor()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -65,6 +66,33 @@ def write_atomic(path: str | Path, text: str) -> None:
         stream.write(text)
         stream.flush()
         os.fsync(stream.fileno())
+
+
+def failure_reason(error: OSError, path: str | Path) -> str:
+    """Why writing ``path`` failed, in a person's words, naming the folder rather than the temporary file the
+    write went through ("[Errno 13] Permission denied: '/x/.graph.json.k2j.tmp'" gives "the folder /x cannot
+    be written to (permission denied)")."""
+    path = Path(path)
+    folder = path.parent
+    code = getattr(error, "errno", None)
+    if code in (errno.EACCES, errno.EPERM):
+        return f"the folder {folder} cannot be written to (permission denied)"
+    if code == errno.EROFS:
+        return f"the folder {folder} is on a read-only disk"
+    if code == errno.ENOSPC:
+        return f"the disk of {folder} is full"
+    if code == getattr(errno, "EDQUOT", None):
+        return f"the disk quota for {folder} is used up"
+    if code in (errno.ENOENT, errno.ENOTDIR):
+        return f"the folder {folder} does not exist (any more)" if not folder.is_dir() else \
+            f"{path.name} went away while it was written"
+    if code == errno.EISDIR:
+        return f"{path.name} is a folder"
+    if code == errno.ENAMETOOLONG:
+        return "the file's name is too long"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror[:1].lower() + error.strerror[1:]
+    return str(error)
 
 
 def read_text(path: str | Path, error=FileFormatError) -> str:

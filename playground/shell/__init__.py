@@ -9,6 +9,8 @@ files and tabs at once.
 - The window around the panels: `panel_tabs`, `tab_status` and `status_bar`, `learn_dock` (the Learn panel as a
   dock) and `dock_share` (its share of the width), `presentation` (presentation mode, F11), `theme`,
   `window_size`.
+- Lose no work: `autosave` (the session's recovery set, written in the background), `recovery` (restoring it
+  at the next start, Discard, SIGTERM and SIGHUP), `recovery_set` (what a set holds, Qt-free).
 - Starting: `cli` (the command line, `python -m playground`), `show_graph` (`playground.show`), `qt_platform`
   (Qt's platform check), `gc_pauses`, `names`.
 

@@ -52,8 +52,9 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_args(ours), qt_args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns its exit status."""
+def main(argv: Sequence[str] | None = None, started=None) -> int:
+    """Run the command; returns its exit status. ``started(window, recovery)``, if given, is called once the
+    window is up, before the event loop runs (the tests that kill the app drive it so)."""
     argv = list(sys.argv if argv is None else argv)
     args, qt_args = parse(argv[1:])
     opened = []
@@ -76,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .gc_pauses import freeze_startup_objects
     from .main_window import MainWindow
     from .names import APP_NAME
+    from .recovery import start_recovery
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
@@ -83,23 +85,59 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
     window = MainWindow()
     ExceptionReporter(window).install()
-    close_on_termination_signals(window)
+    recovery = start_recovery(window)  # the work of a session that was killed comes back; the autosave starts
+    close_on_termination_signals(window, recovery)
     window.show()
-    for item in opened:
-        window.open_read_file(item)
+    open_files(window, recovery, opened)
     freeze_startup_objects()
+    if started is not None:
+        started(window, recovery)
     return app.exec()
 
 
-def close_on_termination_signals(window) -> None:
-    """Ctrl+C in the terminal, or a polite kill, closes the window as its close button would."""
+def open_files(window, recovery, opened) -> None:
+    """The command line's files, each in its place. A file recovered with unsaved changes keeps them (marked
+    unsaved); another graph over recovered unsaved work asks first, as File > Open does."""
+    for item in opened:
+        if recovery is not None and item.kind == "graph" and recovery.keeps(item.path):
+            window.statusBar().showMessage(f"{item.path.name}: its unsaved changes were restored", 8000)
+            continue
+        if recovery is not None and item.kind == "setup" and recovery.keeps_setup(item.path):
+            continue
+        if item.kind == "graph" and not window.files.confirm_discard():
+            continue
+        window.open_read_file(item)
+
+
+def close_on_termination_signals(window, recovery=None) -> None:
+    """Ctrl+C in the terminal closes the window as its close button would (its questions asked). SIGTERM and
+    SIGHUP (a logout, a shutdown, ``timeout``) write the recovery set and end the app at once, whatever
+    dialog is open (`recovery.Recovery.terminate`; without a recovery set, `recovery.end_app` alone)."""
     from PySide6.QtCore import QTimer
+
+    from .recovery import end_app, start_watchdog
 
     def close(*_):
         window.close()
 
-    for signal_number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signal_number, close)
+    def end(name: str) -> None:
+        if recovery is not None:
+            recovery.terminate(name)
+        else:
+            end_app(window, signal_name=name)
+
+    def terminate(signal_number, _frame):
+        # The handler runs between two bytecodes, perhaps in the middle of an edit: the set is written at the
+        # event loop's next turn (a modal dialog's loop too), where the graph is whole. The watchdog ends the
+        # process in time even if that turn never comes; the last autosave is then the set.
+        name = signal.Signals(signal_number).name
+        start_watchdog()
+        QTimer.singleShot(0, lambda: end(name))
+
+    signal.signal(signal.SIGINT, close)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), terminate)
     # Python runs signal handlers only between bytecodes: wake it regularly while Qt's loop waits.
     timer = QTimer(window, interval=200)
     timer.timeout.connect(lambda: None)

@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
+from ..files.disk import failure_reason
 from ..files.paths import EXAMPLES
 from ..graph.document import DocumentFormatError, GraphDocument
 from ..graph.file_io import load_document, save_document
@@ -94,7 +95,9 @@ class DocumentFiles(QObject):
         try:
             save_document(path, self.window.document)
         except OSError as error:
-            self.window.show_error(f"{path.name} could not be saved", str(error))
+            self.window.show_error(f"{path.name} could not be saved",
+                                   f"{failure_reason(error, path)}. Your work is kept: it is still open here "
+                                   "(and in the autosave); save it elsewhere with File > Save as.")
             return False
         except DocumentFormatError as error:  # past a graph file's limits: it would not open again
             self.window.show_error(f"{path.name} could not be saved",
@@ -121,5 +124,17 @@ class DocumentFiles(QObject):
         return answer == QMessageBox.StandardButton.Discard
 
     def update_title(self) -> None:
-        self.window.setWindowTitle(f"{self.name}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
-        self.window.setWindowModified(not self.is_clean)
+        """The graph's name, and the training setup's file when the tab's setup is one's, with the ``*`` that Qt
+        shows for ``[*]`` while either has changes not saved."""
+        setups = getattr(self.window, "training_setups", None)  # made after this room
+        setup_name = setups.name if setups is not None else None
+        setup_modified = setups is not None and setups.modified
+        shown = f"{self.name} · training setup {setup_name}" if setup_name else self.name
+        self.window.setWindowTitle(f"{shown}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
+        self.window.setWindowModified(not self.is_clean or setup_modified)
+
+    def mark_unsaved(self) -> None:
+        """The graph shown has changes that are in no file (recovered from the autosave): the title's ``*`` and
+        the question before it goes say so, though the undo stack starts empty."""
+        self.window.undo_stack.resetClean()
+        self.update_title()

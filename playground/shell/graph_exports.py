@@ -10,7 +10,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from ..files.disk import write_atomic
+from ..files.disk import atomic_path, failure_reason, write_atomic
 from ..graph.export_code import to_python
 
 
@@ -28,25 +28,26 @@ class GraphExports(QObject):
         scene.clearSelection()
         source = scene.itemsBoundingRect().adjusted(-24, -24, 24, 24)
         size = QSize(max(1, round(source.width())), max(1, round(source.height())))
-        try:
-            if path.suffix.lower() == ".svg":
-                generator = QSvgGenerator()
-                generator.setFileName(str(path))
-                generator.setSize(size)
-                generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
-                generator.setTitle(self.files.name)
-                painter = QPainter(generator)
-                scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
-                painter.end()
-            else:
-                image = QImage(size * 2, QImage.Format.Format_ARGB32)
-                image.fill(self.window.palette().base().color())
-                painter = QPainter(image)
-                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-                scene.render(painter, QRectF(image.rect()), source)
-                painter.end()
-                if not image.save(str(path)):
-                    raise OSError(f"could not write {path}")
+        try:  # drawn into a temporary file beside the target, then put in its place: never half a picture
+            with atomic_path(path) as temporary:
+                if path.suffix.lower() == ".svg":
+                    generator = QSvgGenerator()
+                    generator.setFileName(str(temporary))
+                    generator.setSize(size)
+                    generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+                    generator.setTitle(self.files.name)
+                    painter = QPainter(generator)
+                    scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
+                    painter.end()
+                else:
+                    image = QImage(size * 2, QImage.Format.Format_ARGB32)
+                    image.fill(self.window.palette().base().color())
+                    painter = QPainter(image)
+                    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                    scene.render(painter, QRectF(image.rect()), source)
+                    painter.end()
+                    if not image.save(str(temporary), "PNG"):
+                        raise OSError(f"could not write {path}")
         finally:
             scene.select_nodes(selected)
 
@@ -61,7 +62,7 @@ class GraphExports(QObject):
             try:
                 self.export_image(path)
             except OSError as error:
-                self.window.show_error("The image could not be exported", str(error))
+                self.window.show_error("The image could not be exported", failure_reason(error, path))
             else:
                 self.window.statusBar().showMessage(f"Exported {path}", 5000)
 
@@ -72,7 +73,9 @@ class GraphExports(QObject):
             return
         try:
             self.export_code(path, use_torch)
-        except (OSError, ValueError) as error:
+        except OSError as error:
+            self.window.show_error("The code could not be exported", failure_reason(error, path))
+        except ValueError as error:
             self.window.show_error("The code could not be exported", str(error))
         else:
             self.window.statusBar().showMessage(f"Exported {path}", 5000)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QUndoGroup, QUndoStack
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QWidget
 
@@ -43,6 +43,8 @@ from .window_size import first_window
 
 class MainWindow(QMainWindow):
     """Top-level window: the editor and the other panels in tabs, menus, a status bar."""
+
+    closed_cleanly = Signal()  # the window closed as asked, its work saved or let go
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +99,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.presentation.full_screen_action)
         self.dock_share = DockShare(self, self.learning.dock)  # the Learn dock leaves the tabs most of the width
         self.training_setups = install_setup_actions(self)  # save, open, copy, paste, export training setups
+        self.training_setups.file_changed.connect(self.files.update_title)
         self.graph_link = GraphTrainingLink(self)  # the editor's graph trained in the training tab
         self._install_reset_question()
         self._restore_settings()
@@ -205,12 +208,25 @@ class MainWindow(QMainWindow):
         box.setObjectName("errorDialog")
         box.open()
 
-    def ask_save_changes(self) -> QMessageBox.StandardButton:
-        """Save, Discard or Cancel for the graph's unsaved changes (tests may answer it)."""
+    def save_current(self, _checked: bool = False) -> bool:
+        """File > Save (Ctrl+S): on the Training tab, a setup opened from a file (or saved to one) goes back to
+        that file; elsewhere the editor's graph goes to its file (Save as when it has none)."""
+        if self.tabs.currentWidget() is self.training and self.training_setups.path is not None:
+            return self.training_setups.save_to_file()
+        return self.files.save()
+
+    def confirm_discard(self) -> bool:
+        """True if the work shown may go (the window closes): the graph and a training setup of a file are
+        saved, or the person says so for each."""
+        return self.files.confirm_discard() and self.training_setups.confirm_discard()
+
+    def ask_save_changes(self, name: str | None = None) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel for the unsaved changes of the graph (or of ``name``, the training setup's
+        file) (tests may answer it)."""
         buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                    | QMessageBox.StandardButton.Cancel)
         return QMessageBox.question(self, "Unsaved changes",
-                                    f"{self.files.name} has changes that are not saved. Save them first?",
+                                    f"{name or self.files.name} has changes that are not saved. Save them first?",
                                     buttons, QMessageBox.StandardButton.Save)
 
     # -- what happens ------------------------------------------------------------------------------
@@ -257,10 +273,11 @@ class MainWindow(QMainWindow):
                 self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
     def closeEvent(self, event) -> None:
-        if not self.files.confirm_discard():
+        if not self.confirm_discard():
             event.ignore()
             return
         self.training.shutdown()  # ends the worker thread before the window goes
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
         event.accept()
+        self.closed_cleanly.emit()  # the autosave's set goes: nothing is left to recover

@@ -35,7 +35,7 @@ def build_file_menu(window: QMainWindow) -> FileMenu:
                                  and files.open_example(name))
     recent = menu.addMenu("Open &recent")
     menu.addSeparator()
-    add_action(window, menu, "&Save", files.save, QKeySequence.StandardKey.Save)
+    add_action(window, menu, "&Save", window.save_current, QKeySequence.StandardKey.Save, "actionSave")
     add_action(window, menu, "Save &as…", files.save_as, QKeySequence.StandardKey.SaveAs, "actionSaveAs")
     menu.addSeparator()
     export = menu.addMenu("E&xport")

@@ -40,7 +40,8 @@ class FileOpener(QObject):
             window.files.set_document(item.content, item.path, item.path.name)
             window.tabs.setCurrentWidget(window.editor)
         elif item.kind == "setup":
-            window.training_setups.open(item.content, item.path.name)
+            if not window.training_setups.open(item.content, item.path.name, item.path):
+                return False
         elif item.kind == "lesson":
             try:
                 window.learning.open_lesson(item.content)

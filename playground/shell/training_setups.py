@@ -1,16 +1,21 @@
 """Training setups in the main window: File > Save training setup…, Open training setup…, Edit > Copy and
 Paste training setup, File > Export > Training as Python (optionally with a PyTorch check). Kept here so
-that the main window only calls `install_setup_actions` and opens a setup file like any other."""
+that the main window only calls `install_setup_actions` and opens a setup file like any other.
+
+A setup opened from a file (or saved to one) is that file's until another setup comes: a change on the tab
+after it (a setting, a point, a typed weight, Reset, and for a file with its weights a training step) marks
+it unsaved (the title's ``*``, "Save changes?" on close), and Ctrl+S on the Training tab saves it to that
+file, with its weights if the file had them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..files.disk import write_atomic
+from ..files.disk import failure_reason, write_atomic
 from ..training.model.export_script import training_script
 from ..training.model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 from ..widgets.errors import guarded
@@ -20,11 +25,27 @@ UNTRAINED_FILTER = "Training setup, untrained (*.json)"
 PYTHON_FILTER = "Python scripts (*.py)"
 
 
+# The training tab's requests that change what a setup file holds: always, and for a file with its weights.
+CHANGES = ("settings_requested", "points_requested", "values_requested", "point_requested", "parameter_requested",
+           "reset_requested", "graph_requested")
+TRAINING_CHANGES = ("step_requested", "start_requested")
+
+
 class SetupActions(QObject):
+    file_changed = Signal()  # the setup's file, or whether it has unsaved changes
+
     def __init__(self, window):
         super().__init__(window)
         self.window = window
         self.training = window.training
+        self.path: Path | None = None  # the setup file the tab's setup came from or was saved to
+        self.with_weights = True  # whether that file holds the trained weights
+        self.modified = False
+        self._opening = False
+        for name in CHANGES:
+            getattr(self.training, name).connect(self._on_training_changed)
+        for name in TRAINING_CHANGES:
+            getattr(self.training, name).connect(self._on_training_trained)
         file_menu, export_menu, edit_menu = window.file_menu, window.export_menu, window.edit_menu
         before = export_menu.menuAction()
         self.save_action = self._add(file_menu, "Save &training setup…", "actionSaveTrainingSetup",
@@ -57,19 +78,75 @@ class SetupActions(QObject):
         path = Path(path)
         try:
             save_setup(path, self.training.current_setup(with_weights))
-        except (OSError, TimeoutError) as error:
-            self.window.show_error(f"{path.name} could not be saved", str(error))
+        except TimeoutError as error:
+            self.window.show_error(f"{path.name} could not be saved", f"{error}. Your work is kept.")
             return False
+        except OSError as error:
+            self.window.show_error(f"{path.name} could not be saved",
+                                   f"{failure_reason(error, path)}. Your work is kept: it is still open here "
+                                   "(and in the autosave).")
+            return False
+        self.set_file(path, with_weights)
         self._say(f"Saved the training setup{' with its trained weights' if with_weights else ''} to {path}")
         return True
 
-    def open(self, setup: TrainingSetup, where: str) -> bool:
-        """Show a setup read from a file or the clipboard on the Training tab; False if it cannot be shown. A setup
-        that trains a graph puts that graph in the editor too (unsaved work there is asked about first)."""
+    def save_to_file(self) -> bool:
+        """Ctrl+S on the Training tab: the setup to the file it came from (asked for when it has none)."""
+        if self.path is None:
+            self._on_save_triggered()
+            return not self.modified and self.path is not None
+        return self.save(self.path, self.with_weights)
+
+    @property
+    def name(self) -> str | None:
+        return self.path.name if self.path is not None else None
+
+    def set_file(self, path: Path | None, with_weights: bool = True, modified: bool = False) -> None:
+        """The setup on the tab is ``path``'s (None: of no file)."""
+        self.path, self.with_weights, self.modified = path, with_weights, modified
+        self.file_changed.emit()
+
+    def confirm_discard(self) -> bool:
+        """True if the setup may go: it is of no file, saved, or the person says so."""
+        if self.path is None or not self.modified:
+            return True
+        answer = self.ask_save_changes()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save(self.path, self.with_weights)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def ask_save_changes(self) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel for the training setup's unsaved changes: the window's question (which tests
+        answer; a test's stand-in takes no name)."""
+        ask = self.window.ask_save_changes
+        if getattr(ask, "__self__", None) is self.window:
+            return ask(f"The training setup {self.name}")
+        return ask()
+
+    def _on_training_changed(self, *_) -> None:
+        if self.path is not None and not self.modified and not self._opening:
+            self.modified = True
+            self.file_changed.emit()
+
+    def _on_training_trained(self, *_) -> None:
+        if self.with_weights:
+            self._on_training_changed()
+
+    def open(self, setup: TrainingSetup, where: str, path: Path | None = None) -> bool:
+        """Show a setup read from a file (``path``) or the clipboard on the Training tab; False if it cannot be
+        shown. A setup that trains a graph puts that graph in the editor too (unsaved work there is asked about
+        first), and a setup of a file with unsaved changes on the tab is asked about first."""
+        if not self.confirm_discard():
+            return False
         if setup.graph is not None and self.window.files.confirm_discard():
             self.window.files.set_document(setup.graph.copy(), None, "The graph of a training setup")
         self.window.tabs.setCurrentWidget(self.training)
-        self.training.apply_setup(setup)
+        self._opening = True
+        try:
+            self.training.apply_setup(setup)
+        finally:
+            self._opening = False
+        self.set_file(path, setup.has_weights or path is None)
         trained = f", step {setup.step}" if setup.has_weights else ""
         self._say(f"Opened the training setup from {where} ({setup.settings.architecture()}{trained})")
         return True
@@ -98,7 +175,7 @@ class SetupActions(QObject):
         try:
             write_atomic(path, training_script(setup.settings, data, use_torch, setup.graph))
         except OSError as error:
-            self.window.show_error(f"{path.name} could not be written", str(error))
+            self.window.show_error(f"{path.name} could not be written", failure_reason(error, path))
             return False
         self._say(f"Wrote {path}: run it with the project's Python to take the run again")
         return True

@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ..files.disk import failure_reason
 from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
@@ -358,6 +359,21 @@ class TrainingPanel(QWidget):
             setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
         return setup
 
+    def setup_later(self, answer, with_weights: bool = True) -> None:
+        """`current_setup` without waiting: ``answer(setup)`` is called here once the worker's thread has taken
+        it (the autosave's way: the event loop never waits for a step to end). Never called after `shutdown`."""
+        if not self._shut_down:
+            self.worker.setup_later(answer, with_weights)
+
+    @Slot(object)
+    def _on_worker_setup_answered(self, request) -> None:
+        if self._shut_down or request.setup is None:
+            return
+        setup = request.setup
+        if request.with_weights and self.curves.history.size:
+            setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
+        request.answer(setup)
+
     def apply_setup(self, setup: TrainingSetup) -> None:
         """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
         self.pause()
@@ -443,7 +459,9 @@ class TrainingPanel(QWidget):
                 self.export_dataset(path)
             else:
                 self.export_plot(what, path)
-        except (OSError, ValueError, RuntimeError) as error:
+        except OSError as error:
+            self.show_message(f"Could not export to {Path(path).name}: {failure_reason(error, path)}")
+        except (ValueError, RuntimeError) as error:
             self.show_message(f"Could not export to {Path(path).name}: {error}")
 
     # -- what the worker reports ---------------------------------------------------------------------

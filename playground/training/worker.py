@@ -102,6 +102,8 @@ class _SetupRequest:
     done: threading.Event = field(default_factory=threading.Event)
     setup: TrainingSetup | None = None
     error: Exception | None = None
+    anchor: bool = True
+    answer: object | None = None  # `setup_later`'s: called in the GUI thread with the request once answered
 
 
 class TrainingWorker(ThreadedWorker):
@@ -118,6 +120,7 @@ class TrainingWorker(ThreadedWorker):
     paused = Signal()                 # a run has stopped (pause, divergence, failure)
     graph_refused = Signal(str)       # why the graph cannot be trained (nothing changed)
     _setup_asked = Signal(object)     # a _SetupRequest, from `setup_now` in another thread
+    setup_answered = Signal(object)   # a _SetupRequest of `setup_later`, answered (its `answer` is called)
 
     def __init__(self, settings: TrainingSettings | None = None, resolution: int = 150):
         super().__init__()
@@ -152,14 +155,24 @@ class TrainingWorker(ThreadedWorker):
             raise request.error
         return request.setup
 
+    def setup_later(self, answer, with_weights: bool = True) -> None:
+        """The run as it stands, without waiting for it: ``answer(setup)`` is called in the asking (GUI) thread
+        once the worker's thread has taken it between two of its steps (the autosave: never a stall). The
+        minibatch order is left as it is (`setup_file.capture`'s ``anchor``). Nothing is called if the worker
+        has stopped."""
+        request = _SetupRequest(with_weights, anchor=False, answer=answer)
+        self._setup_asked.emit(request)
+
     @Slot(object)
     def _on_setup_asked(self, request: _SetupRequest) -> None:
         try:
-            request.setup = capture(self.session, request.with_weights)
+            request.setup = capture(self.session, request.with_weights, request.anchor)
         except Exception as error:  # handed to the asking thread, which reports it
             request.error = error
         finally:
             request.done.set()
+        if request.answer is not None:
+            self.setup_answered.emit(request)
 
     @Slot(object)
     @guarded

@@ -69,17 +69,19 @@ class TrainingSetup:
 # -- from and to a session ---------------------------------------------------------------------------
 
 
-def capture(session: TrainingSession, with_weights: bool = True) -> TrainingSetup:
+def capture(session: TrainingSession, with_weights: bool = True, anchor: bool = True) -> TrainingSetup:
     """The setup of ``session``; with ``with_weights``, its network as trained so far.
 
-    The session's minibatch order restarts from this step, as the order of a session opened from
-    the setup does, so that both go on alike step for step.
+    With ``anchor``, the session's minibatch order restarts from this step, as the order of a session opened
+    from the setup does, so that both go on alike step for step. The autosave does not anchor: a run takes
+    the same steps whether or not it was autosaved on the way.
     """
     data = None if _regenerates(session.settings, session.data) else session.data.copy()
     graph = session.graph.copy() if session.settings.trains_graph and session.graph is not None else None
     if not with_weights:
         return TrainingSetup(session.settings, data, graph=graph)
-    session.anchor_batches()
+    if anchor:
+        session.anchor_batches()
     return TrainingSetup(session.settings, data, session.step, session.state_dict(), session.optimizer.state_dict(),
                          graph)
 
