@@ -1,0 +1,68 @@
+"""Issue 32, item 3: never by colour alone (WCAG 1.4.1). Wherever colour carries a meaning, a second cue
+carries it too; each test here finds that cue without looking at any colour."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from playground.training.model.wires import DASH_OFF, DASH_ON, render_wires, rgba
+from playground.training.panel import TrainingPanel
+
+WAIT = 20_000
+ORANGE, BLUE = (230, 159, 0), (0, 114, 178)
+
+
+def drawn_columns(image: np.ndarray, row: int) -> np.ndarray:
+    """Which pixel columns of ``row`` have any ink (alpha), whatever its colour."""
+    return image[row - 1:row + 2, :, 3].max(axis=0) > 0
+
+
+def test_a_negative_weight_s_wire_is_dashed_and_a_positive_one_solid():
+    def wire(weight):
+        return rgba(render_wires([(10.0, 90.0, np.array([20.0]), np.array([20.0]), np.array([weight]))],
+                                 100, 40, ORANGE, BLUE, thickest=4.0))
+
+    solid, dashed = drawn_columns(wire(2.0), 20)[11:89], drawn_columns(wire(-2.0), 20)[11:89]
+    assert solid.all()
+    assert not dashed.all() and dashed.any()
+    # Dashes and gaps alternate at their set lengths along the wire, starting with a dash.
+    runs = np.diff(np.flatnonzero(np.diff(dashed.astype(int))))
+    assert set(runs.tolist()) <= {DASH_ON, DASH_OFF} and len(runs) >= 6
+    # The same whichever two colours the theme gives the signs: the dash is the sign, not the hue.
+    same = rgba(render_wires([(10.0, 90.0, np.array([20.0]), np.array([20.0]), np.array([-2.0]))],
+                             100, 40, BLUE, BLUE, thickest=4.0))
+    assert np.array_equal(drawn_columns(same, 20)[11:89], dashed)
+
+
+def along(image: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """Whether each pixel column of the middle third of the line (x0, y0)-(x1, y1) has ink on the line."""
+    columns = np.arange(int(x0 + (x1 - x0) / 3), int(x0 + 2 * (x1 - x0) / 3))
+    rows = np.round(y0 + (columns + 0.5 - x0) * (y1 - y0) / (x1 - x0)).astype(int)
+    return np.array([image[r - 1:r + 2, c, 3].max() > 0 for r, c in zip(rows, columns)])
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = TrainingPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 720)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: panel._frame is not None and panel.network_view.canvas.redraws > 0, timeout=WAIT)
+    yield panel
+    panel.shutdown()
+
+
+def test_the_training_diagram_draws_its_negative_weights_dashed_and_says_so(panel):
+    canvas = panel.network_view.canvas
+    layout = canvas.wire_layout  # where the real diagram's wires run, as the worker draws them
+    weights = [np.zeros_like(w) for w in canvas.picture.weights]
+    weights[0][0, 0] = -1.5  # input x1 -> layer 1 neuron 1, alone
+    negative = rgba(layout.render(weights))
+    weights[0][0, 0] = 1.5
+    positive = rgba(layout.render(weights))
+    x0, y0, x1, y1 = canvas._wires[0][0]
+    assert along(positive, x0, y0, x1, y1).all()
+    assert not along(negative, x0, y0, x1, y1).all() and along(negative, x0, y0, x1, y1).any()
+    assert "dashed orange negative" in panel.network_view.hint.text()
