@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QRadioButton
 
+from playground.common.class_marks import class_glyph
 from playground.training.model.wires import DASH_OFF, DASH_ON, render_wires, rgba
 from playground.training.panel import TrainingPanel
 
@@ -66,3 +70,64 @@ def test_the_training_diagram_draws_its_negative_weights_dashed_and_says_so(pane
     assert along(positive, x0, y0, x1, y1).all()
     assert not along(negative, x0, y0, x1, y1).all() and along(negative, x0, y0, x1, y1).any()
     assert "dashed orange negative" in panel.network_view.hint.text()
+
+
+# -- classes: a shape each, filled for training points and hollow for test points ----------------------------
+
+
+def test_every_class_has_its_own_shape_on_the_plot_in_the_legend_and_the_picker(qtbot):
+    from playground.training.boundary_plot import BoundaryColumn
+    from playground.training.model.points import COLOUR_NAMES
+
+    column = BoundaryColumn()
+    qtbot.addWidget(column)
+    classes = COLOUR_NAMES[:3]
+    column.show_classes(classes)
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    y = np.array([0, 1, 2])
+    column.show_points(X, y, X, y)
+    view = column.view
+    train_shapes = [view.train[label].opts["symbol"] for label in range(3)]
+    assert len(set(train_shapes)) == 3  # three classes, three shapes
+    for label in range(3):
+        train, test = view.train[label], view.test[label]
+        assert test.opts["symbol"] == train.opts["symbol"]  # a class keeps its shape in the test set
+        assert train.opts["brush"].style() != Qt.BrushStyle.NoBrush  # training points filled
+        assert test.opts["brush"].style() == Qt.BrushStyle.NoBrush  # test points hollow
+        assert test.opts["pen"].widthF() >= 2  # drawn by their outline, thick enough to see
+    legend = column.legend.text()
+    for label, name in enumerate(classes):
+        assert f"{class_glyph(label)}</span> {name}" in legend
+        radio = column.findChild(QRadioButton, f"clickClass{label}Radio")
+        assert radio.text() == f"{class_glyph(label)} {name}"
+    assert len({class_glyph(label) for label in range(3)}) == 3
+    assert "filled" in legend and "hollow" in legend
+    view.set_theme(True)  # the dark theme changes the colours, never the shapes
+    assert [view.train[label].opts["symbol"] for label in range(3)] == train_shapes
+    assert view.test[0].opts["brush"].style() == Qt.BrushStyle.NoBrush
+
+
+def test_the_confusion_matrix_marks_each_class_with_its_shape_and_names_it(qtbot):
+    from playground.training.confusion import ConfusionView
+
+    view = ConfusionView()
+    qtbot.addWidget(view)
+    view.set_classes(("orange", "blue", "green"))
+    view.set_matrices(np.eye(3, dtype=int) * 4, np.eye(3, dtype=int))
+    view.resize(600, view.heightForWidth(600))
+    view.show()
+    qtbot.waitExposed(view)
+    view.grab()  # paints: the marks are placed
+    texts = [view.cell_text(rect.center()) for rect, _text in view._marks]
+    assert "true class blue (■)" in texts and "predicted class green (◆)" in texts
+    # The mark drawn is the glyph, not a dot of colour: blank out the colours and the shapes still differ.
+    shapes = [mark_pixels(view, rect) for rect, text in view._marks if text.startswith("true")][:3]
+    assert not np.array_equal(shapes[0], shapes[1]) and not np.array_equal(shapes[1], shapes[2])
+
+
+def mark_pixels(view, rect) -> np.ndarray:
+    """Where a mark has ink, as a True/False picture: its shape, whatever its colour."""
+    image = view.grab(rect.toRect()).toImage().convertToFormat(QImage.Format.Format_Grayscale8)
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    pixels = pixels.reshape(image.height(), image.bytesPerLine())[:, :image.width()]
+    return pixels != pixels[0, 0]
