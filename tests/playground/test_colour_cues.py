@@ -131,3 +131,77 @@ def mark_pixels(view, rect) -> np.ndarray:
     pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
     pixels = pixels.reshape(image.height(), image.bytesPerLine())[:, :image.width()]
     return pixels != pixels[0, 0]
+
+
+# -- the animator: each node's state as a badge beside its colour -------------------------------------------
+
+
+@pytest.fixture
+def animator(qtbot):
+    from playground.animator.panel import AnimatorPanel
+    from tests.playground.animator_driving import traced
+
+    panel = AnimatorPanel()
+    panel.resize(1280, 720)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.load(traced())
+    return panel
+
+
+def test_every_animator_node_shows_its_state_as_a_badge_and_the_legend_keys_them(animator):
+    from playground.animator.colors import STATE_MARKS
+    from playground.animator.model.timeline import NodeState
+
+    assert len(set(STATE_MARKS.values())) == len(NodeState)  # one mark per state, none shared
+    timeline = animator.animation.timeline
+    processing = next(i for i, frame in enumerate(timeline.frames, start=1)
+                      if frame.phase == "backward" and frame.node_id is not None
+                      and timeline_state_after(animator, i, frame.node_id) is NodeState.PROCESSING)
+    animator.seek(processing)
+    current = animator.animation.timeline.current.node_id
+    assert animator.scene.node_item(current).badge == "▶"  # the node being processed, not only orange-red
+    for item in animator.scene.node_items():
+        assert item.badge == STATE_MARKS[animator.animation.timeline.display[item.node_id].state]
+    animator.last()
+    assert {item.badge for item in animator.scene.node_items()} == {"✔"}
+    animator.first()
+    assert {item.badge for item in animator.scene.node_items()} == {"…"}
+    legend = animator.legend.text()
+    for state, mark in STATE_MARKS.items():
+        assert f"<b>{mark}</b>&nbsp;{state.value.replace(' ', '&nbsp;')}" in legend
+
+
+def timeline_state_after(animator, position, node_id):
+    animator.seek(position)
+    return animator.animation.timeline.display[node_id].state
+
+
+def test_a_card_s_badge_is_painted_on_its_corner(animator):
+    item = next(iter(animator.scene.node_items()))
+    item.set_badge(None)
+    plain = card_picture(item)
+    item.set_badge("✔")
+    marked = card_picture(item)
+    assert item.boundingRect().top() < -6  # room for the ring over the corner
+    assert plain.shape == marked.shape and not np.array_equal(plain, marked)
+    corner = (slice(0, 20), slice(-24, None))  # the top-right corner, where the ring stands
+    assert not np.array_equal(plain[corner], marked[corner])
+
+
+def card_picture(item) -> np.ndarray:
+    """The card painted alone at 1:1 into a fixed image (grayscale)."""
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    image = QImage(200, 140, QImage.Format.Format_Grayscale8)
+    image.fill(255)
+    painter = QPainter(image)
+    painter.translate(20, 20)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    pixels = pixels.reshape(140, image.bytesPerLine())[:, :200]
+    left = 20 + int(item.width) - 24
+    return pixels[:, :left + 48].copy()
