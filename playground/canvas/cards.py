@@ -24,6 +24,7 @@ CORNER_RADIUS = 7.0
 PORT_RADIUS = 5.0
 PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
 BADGE_RADIUS = 9.0  # a state's badge on the corner of a card (the animator's ✔, ▶, ...)
+PROBLEM_MARK = "⚠"  # the badge of a card with a problem (a nan or inf, an unconnected input)
 
 
 class PortItem(QGraphicsItem):
@@ -202,9 +203,13 @@ class CardItem(QGraphicsObject):
         """A symbol in a ring on the card's top-right corner ("✔", "▶"), or None for none: what the
         highlight's colour means, told a second way (WCAG 1.4.1: never by colour alone)."""
         if mark != self._badge:
-            self.prepareGeometryChange()  # the ring reaches outside the card
             self._badge = mark
             self.update()
+
+    def shown_badge(self) -> str | None:
+        """The badge drawn: the one set, or else "⚠" on a card with a problem (a nan, an unconnected
+        input), which its red outline alone would tell only to those who see red; the tooltip says what."""
+        return self._badge or (PROBLEM_MARK if self.problem_text() else None)
 
     def set_body_lines(self, lines: list[str] | None) -> None:
         """Show these lines instead of the default ones; None goes back to the default."""
@@ -296,8 +301,8 @@ class CardItem(QGraphicsObject):
     # -- drawing ---------------------------------------------------------------------------
 
     def boundingRect(self) -> QRectF:
-        reach = BADGE_RADIUS + 2 if self._badge else 0  # the badge's ring stands out over the corner
-        return QRectF(0, 0, self.width, self._height).adjusted(-6, -max(6, reach), max(8, reach), 9)
+        reach = BADGE_RADIUS + 2  # a badge's ring (`shown_badge`) stands out over the corner
+        return QRectF(0, 0, self.width, self._height).adjusted(-6, -reach, reach, 9)
 
     def card_rect(self) -> QRectF:
         """The card's body in scene coordinates (no ports, no shadow): what a wire label keeps clear of."""
@@ -417,16 +422,17 @@ class CardItem(QGraphicsObject):
         if selected:
             painter.setPen(QPen(colors["selected"], 2.0))
             painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
-        if self._badge:
-            self._paint_badge(painter, colors)
+        badge = self.shown_badge()
+        if badge:
+            self._paint_badge(painter, colors, badge)
 
-    def _paint_badge(self, painter: QPainter, colors: dict[str, QColor]) -> None:
-        """The badge: its symbol in the text colour on the card's colour, ringed in the highlight."""
+    def _paint_badge(self, painter: QPainter, colors: dict[str, QColor], badge: str) -> None:
+        """The badge: its symbol in the text colour on the card's colour, ringed in the outline's colour."""
         centre = QPointF(self.width - 2, 0)
-        painter.setPen(QPen(self._highlight or colors["card_border"], 2.0))
+        painter.setPen(QPen(self._border(colors).color(), 2.0))
         painter.setBrush(colors["card"])
         painter.drawEllipse(centre, BADGE_RADIUS, BADGE_RADIUS)
         painter.setPen(colors["text"])
         painter.setFont(pixel_font(11, bold=True))
         ring = QRectF(centre.x() - BADGE_RADIUS, centre.y() - BADGE_RADIUS, 2 * BADGE_RADIUS, 2 * BADGE_RADIUS)
-        painter.drawText(ring, Qt.AlignmentFlag.AlignCenter, self._badge)
+        painter.drawText(ring, Qt.AlignmentFlag.AlignCenter, badge)
