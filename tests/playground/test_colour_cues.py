@@ -205,3 +205,24 @@ def card_picture(item) -> np.ndarray:
     pixels = pixels.reshape(140, image.bytesPerLine())[:, :200]
     left = 20 + int(item.width) - 24
     return pixels[:, :left + 48].copy()
+
+
+# -- Compare optimizers: each racer a line style, each board's classes their shapes --------------------------
+
+
+def test_the_racers_curves_differ_by_line_style_and_their_boards_by_class_shape(qtbot):
+    from playground.training.compare import CompareDialog
+    from playground.training.model.points import make_dataset, split
+    from playground.training.model.session import TrainingSettings
+
+    X, y = make_dataset("moons", 60, 0.1, 1)
+    dialog = CompareDialog(TrainingSettings(points=60), split(X, y, 0.5, 1, "moons"))
+    qtbot.addWidget(dialog)  # never started: its curves and boards are drawn all the same
+    styles = [dialog.curves[name].opts["pen"].style() for name in dialog.curves]
+    assert len(set(styles)) == len(styles) == 3
+    legend = dialog.loss_plot.getPlotItem().legend
+    assert [label.text for _sample, label in legend.items] == list(dialog.curves)  # named beside their lines
+    for view in dialog.views.values():
+        assert view.train[0].opts["symbol"] != view.train[1].opts["symbol"]
+        assert view.test[0].opts["brush"].style() == Qt.BrushStyle.NoBrush
+    dialog.shutdown()
