@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QRadioButton
+from PySide6.QtWidgets import QLabel, QRadioButton
 
 from playground.common.class_marks import class_glyph
 from playground.training.model.wires import DASH_OFF, DASH_ON, render_wires, rgba
@@ -226,3 +226,27 @@ def test_the_racers_curves_differ_by_line_style_and_their_boards_by_class_shape(
         assert view.train[0].opts["symbol"] != view.train[1].opts["symbol"]
         assert view.test[0].opts["brush"].style() == Qt.BrushStyle.NoBrush
     dialog.shutdown()
+
+
+def test_the_step_list_marks_each_pass_by_its_shape(animator):
+    from playground.animator.step_panel import PHASE_GLYPHS
+
+    steps = animator.steps.step_list
+    phases = [frame.phase for frame in animator.animation.timeline.frames]
+    assert {"forward", "seed", "backward"} <= set(phases)
+    first_row = {phase: phases.index(phase) for phase in ("forward", "seed", "backward")}
+    shapes = {phase: icon_shape(steps.item(row).icon()) for phase, row in first_row.items()}
+    assert not np.array_equal(shapes["forward"], shapes["backward"])  # the icons differ in shape, not only hue
+    assert not np.array_equal(shapes["forward"], shapes["seed"])
+    assert shapes["forward"][:, :4].sum() > shapes["forward"][:, -4:].sum()  # ▶: wide at the left, a point right
+    assert shapes["backward"][:, -4:].sum() > shapes["backward"][:, :4].sum()  # ◀
+    key = animator.findChild(QLabel, "stepListTitle").text()
+    for phase, glyph in PHASE_GLYPHS.items():
+        assert f"{glyph}</span>&nbsp;{phase}" in key
+
+
+def icon_shape(icon) -> np.ndarray:
+    """Where an icon has paint (alpha), whatever its colour."""
+    image = icon.pixmap(12, 12).toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    return pixels.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width(), 3] > 64
