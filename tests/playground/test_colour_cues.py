@@ -250,3 +250,40 @@ def icon_shape(icon) -> np.ndarray:
     image = icon.pixmap(12, 12).toImage().convertToFormat(QImage.Format.Format_ARGB32)
     pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
     return pixels.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width(), 3] > 64
+
+
+# -- issue 32, item 1: the training tab's read-outs and messages reach a screen reader ------------------------
+
+
+def accessible_name(widget) -> str:
+    """What a screen reader reads as ``widget``'s name, through Qt's accessibility interface."""
+    from PySide6.QtGui import QAccessible
+
+    return QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Name)
+
+
+def test_the_training_read_outs_are_read_with_their_meaning_and_value(qtbot, panel):
+    panel.findChild(object, "stepButton").click()
+    qtbot.waitUntil(lambda: panel.step >= 1 and panel.findChild(object, "trainLossLabel").text() != "–",
+                    timeout=WAIT)
+    step = panel.findChild(object, "stepLabel")
+    loss = panel.findChild(object, "trainLossLabel")
+    accuracy = panel.findChild(object, "accuracyLabel")
+    assert accessible_name(step) == step.text() and step.text().startswith("Step ")
+    assert accessible_name(loss) == f"train loss {loss.text()}"  # the number with what it is
+    assert accessible_name(accuracy) == accuracy.text() and accuracy.text().endswith("%")
+    assert accessible_name(panel.findChild(object, "learningRateLabel")).startswith("learning rate 0.01")
+    assert "Label" not in accessible_name(panel.findChild(object, "epochLabel"))
+    panel.curves.show_figures(None)  # as for a network not yet run: a dash on screen
+    assert loss.text() == "–" and accessible_name(loss) == "train loss: none yet"
+
+
+def test_a_pause_message_is_announced_and_read_as_itself(qtbot, panel, monkeypatch):
+    from playground.widgets import spoken
+
+    sent = []
+    monkeypatch.setattr(spoken, "_send", lambda event: sent.append((event.object(), event.message())))
+    status = panel.findChild(object, "messageLabel")
+    panel.show_message("Paused: the loss went to nan; the weights are back at step 40")
+    assert sent == [(status, "Paused: the loss went to nan; the weights are back at step 40")]
+    assert accessible_name(status) == "Paused: the loss went to nan; the weights are back at step 40"
