@@ -12,6 +12,18 @@ STATE_COLORS: dict[NodeState, str] = {
     NodeState.PROCESSING: "#e8401c",  # bright orange-red: the accent
     NodeState.DONE: "#23a455",  # green
 }
+# Each state's badge on its card's corner, and in the legend beside its colour: the state told by a shape
+# as well as a colour (WCAG 1.4.1), so a student who cannot tell the orange from the green still sees
+# which node is being processed and which are done.
+STATE_MARKS: dict[NodeState, str] = {
+    NodeState.NOT_REACHED: "…",
+    NodeState.COMPUTED: "=",
+    NodeState.RECEIVING: "←",
+    NodeState.READY: "●",
+    NodeState.PROCESSING: "▶",
+    NodeState.DONE: "✔",
+}
+WRONG_MARK = "✗"  # a pitfall replay's wrong gradient
 FORWARD_WIRE_COLOR = STATE_COLORS[NodeState.COMPUTED]  # the operands flowing into the node being computed
 BACKWARD_WIRE_COLOR = STATE_COLORS[NodeState.PROCESSING]  # the wire the current contribution travels along
 WRONG_COLOR = "#b3261e"  # a pitfall replay's node whose final gradient is wrong: deep red
@@ -26,7 +38,7 @@ def legend_html(scale: float = 1.0) -> str:
     wraps it between entries, never inside one."""
     dot, text = round(15 * scale), round(11 * scale)
     entries = [f"<span style='color:{STATE_COLORS[state]}; font-size:{dot}px'>●</span>&nbsp;"
-               + state.value.replace(" ", "&nbsp;") for state in NodeState]
+               f"<b>{STATE_MARKS[state]}</b>&nbsp;" + state.value.replace(" ", "&nbsp;") for state in NodeState]
     entries.append(f"<span style='color:{BACKWARD_WIRE_COLOR}; font-size:{dot}px'>━</span>"
                    "&nbsp;wire&nbsp;of&nbsp;the&nbsp;current&nbsp;step")
     return f"<span style='font-size:{text}px'>{'&nbsp;&nbsp; '.join(entries)}</span>"

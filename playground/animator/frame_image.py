@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from ..canvas.style import LIGHT_COLORS
-from .colors import BACKWARD_WIRE_COLOR, STATE_COLORS
+from .colors import BACKWARD_WIRE_COLOR, STATE_COLORS, STATE_MARKS
 from .model.timeline import NodeState
 from .scene import AnimatorScene
 
@@ -59,7 +59,7 @@ def _paint_legend(painter: QPainter, rect: QRectF) -> None:
     painter.setFont(font)
     metrics = QFontMetricsF(font)
     x, y = rect.left(), rect.center().y()
-    entries = [(STATE_COLORS[state], state.value, False) for state in NodeState]
+    entries = [(STATE_COLORS[state], f"{STATE_MARKS[state]} {state.value}", False) for state in NodeState]
     entries.append((BACKWARD_WIRE_COLOR, "wire of the current step", True))
     for color, text, is_wire in entries:
         width = 14 + metrics.horizontalAdvance(text) + 12

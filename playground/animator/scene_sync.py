@@ -13,7 +13,15 @@ from PySide6.QtGui import QColor
 
 from ..canvas.view import GraphView
 from ..graph.document import Edge
-from .colors import BACKWARD_WIRE_COLOR, FORWARD_WIRE_COLOR, STATE_COLORS, UNUSED_OPACITY, WRONG_COLOR
+from .colors import (
+    BACKWARD_WIRE_COLOR,
+    FORWARD_WIRE_COLOR,
+    STATE_COLORS,
+    STATE_MARKS,
+    UNUSED_OPACITY,
+    WRONG_COLOR,
+    WRONG_MARK,
+)
 from .model.reveal import Reveal
 from .model.tensor_timeline import TensorAnimation
 from .model.timeline import DocumentAnimation, NodeState
@@ -49,6 +57,7 @@ class SceneSync:
         self.animation = None
         for item in self.scene.node_items():
             item.set_highlight(None)
+            item.set_badge(None)
             item.set_body_lines(["value —", "grad —"])
             item.setOpacity(1.0)
         for wire in self.scene.wire_items():
@@ -65,6 +74,7 @@ class SceneSync:
             item.setOpacity(1.0 if used else UNUSED_OPACITY)
             if not used:
                 item.set_highlight(STATE_COLORS[NodeState.NOT_REACHED])
+                item.set_badge(None)  # never reached: its tooltip and faded card say why
                 item.set_body_lines(["value —", "grad —"])
                 item.setToolTip(f"{item.display_name()} does not affect the output")
         self.refresh_nodes(display)
@@ -124,6 +134,7 @@ class SceneSync:
             color = QColor(WRONG_COLOR if wrong else STATE_COLORS[state.state])
             if item.highlight != color:
                 item.set_highlight(color)
+            item.set_badge(WRONG_MARK if wrong else STATE_MARKS[state.state])
             lines = animation.node_lines(node_id, state)
             tooltip = animation.node_tooltip(node_id, state)
             if self.reveal is not None:

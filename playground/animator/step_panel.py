@@ -8,8 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRectF, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtCore import QPointF, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetricsF,
+    QIcon,
+    QPainter,
+    QPalette,
+    QPixmap,
+    QPolygonF,
+)
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
 
 from .model.timeline import Frame
@@ -18,14 +29,24 @@ EXPLANATION_LINES = 8  # the step box's height, in lines of its text
 MARK_COLOR = "#fbd3cf"  # a flagged row: where a mistaken replay parts from the correct one
 
 
-def dot_icon(color: str, size: int = 12) -> QIcon:
+# Each pass's mark as well as its colour (WCAG 1.4.1): forward points right, the backward pass left, the
+# seed between them is a diamond. The rows' icons take these shapes; the key over the list, these glyphs.
+PHASE_SHAPES = {"forward": ((0.0, 0.0), (1.0, 0.5), (0.0, 1.0)),
+                "seed": ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)),
+                "backward": ((1.0, 0.0), (0.0, 0.5), (1.0, 1.0))}
+PHASE_GLYPHS = {"forward": "▶", "seed": "◆", "backward": "◀"}
+
+
+def phase_icon(phase: str, color: str, size: int = 12) -> QIcon:
+    """A step row's icon: its pass's shape (`PHASE_SHAPES`) in its colour."""
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(QColor(color))
-    painter.drawEllipse(QRectF(1.5, 1.5, size - 3, size - 3))
+    inner = size - 3
+    painter.drawPolygon(QPolygonF([QPointF(1.5 + x * inner, 1.5 + y * inner) for x, y in PHASE_SHAPES[phase]]))
     painter.end()
     return QIcon(pixmap)
 
@@ -38,7 +59,7 @@ class StepPanel(QWidget):
 
     def __init__(self, phase_colors: dict[str, str], parent: QWidget | None = None):
         super().__init__(parent)
-        self._icons = {phase: dot_icon(color) for phase, color in phase_colors.items()}
+        self._icons = {phase: phase_icon(phase, color) for phase, color in phase_colors.items()}
         self._position = 0
         self._marked: int | None = None  # the flagged row (`mark_row`), its own text and its note
         self._marked_text = ""
@@ -91,8 +112,8 @@ class StepPanel(QWidget):
         # Clicks only: a list taking the focus would make its first row current, which is a step.
         self.step_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
-        # The rows' dots say which pass a step is in (not a node's state, as the colours under the graph do).
-        key = "&nbsp;&nbsp;".join(f"<span style='color:{color}'>●</span>&nbsp;{phase}"
+        # The rows' marks say which pass a step is in (not a node's state, as the colours under the graph do).
+        key = "&nbsp;&nbsp;".join(f"<span style='color:{color}'>{PHASE_GLYPHS[phase]}</span>&nbsp;{phase}"
                                   for phase, color in phase_colors.items())
         steps_title = QLabel(f"All steps&nbsp;&nbsp;&nbsp;<span style='font-weight:normal'>{key}</span>")
         steps_title.setObjectName("stepListTitle")

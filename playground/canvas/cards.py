@@ -23,6 +23,8 @@ BODY_PADDING = 5.0
 CORNER_RADIUS = 7.0
 PORT_RADIUS = 5.0
 PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
+BADGE_RADIUS = 9.0  # a state's badge on the corner of a card (the animator's ✔, ▶, ...)
+PROBLEM_MARK = "⚠"  # the badge of a card with a problem (a nan or inf, an unconnected input)
 
 
 class PortItem(QGraphicsItem):
@@ -101,6 +103,7 @@ class CardItem(QGraphicsObject):
         self._node_id = node_id
         self._is_output = False
         self._highlight: QColor | None = None
+        self._badge: str | None = None  # a mark on the corner saying what the highlight's colour says
         self._body_lines: list[str] | None = None
         self._input_ports: list[PortItem] = []
         self._output_port = PortItem(self, 0, True)
@@ -192,6 +195,22 @@ class CardItem(QGraphicsObject):
         self._highlight = QColor(color) if color is not None else None
         self.update()
 
+    @property
+    def badge(self) -> str | None:
+        return self._badge
+
+    def set_badge(self, mark: str | None) -> None:
+        """A symbol in a ring on the card's top-right corner ("✔", "▶"), or None for none: what the
+        highlight's colour means, told a second way (WCAG 1.4.1: never by colour alone)."""
+        if mark != self._badge:
+            self._badge = mark
+            self.update()
+
+    def shown_badge(self) -> str | None:
+        """The badge drawn: the one set, or else "⚠" on a card with a problem (a nan, an unconnected
+        input), which its red outline alone would tell only to those who see red; the tooltip says what."""
+        return self._badge or (PROBLEM_MARK if self.problem_text() else None)
+
     def set_body_lines(self, lines: list[str] | None) -> None:
         """Show these lines instead of the default ones; None goes back to the default."""
         self._body_lines = list(lines) if lines is not None else None
@@ -282,7 +301,8 @@ class CardItem(QGraphicsObject):
     # -- drawing ---------------------------------------------------------------------------
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, self.width, self._height).adjusted(-6, -6, 8, 9)
+        reach = BADGE_RADIUS + 2  # a badge's ring (`shown_badge`) stands out over the corner
+        return QRectF(0, 0, self.width, self._height).adjusted(-6, -reach, reach, 9)
 
     def card_rect(self) -> QRectF:
         """The card's body in scene coordinates (no ports, no shadow): what a wire label keeps clear of."""
@@ -402,3 +422,17 @@ class CardItem(QGraphicsObject):
         if selected:
             painter.setPen(QPen(colors["selected"], 2.0))
             painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
+        badge = self.shown_badge()
+        if badge:
+            self._paint_badge(painter, colors, badge)
+
+    def _paint_badge(self, painter: QPainter, colors: dict[str, QColor], badge: str) -> None:
+        """The badge: its symbol in the text colour on the card's colour, ringed in the outline's colour."""
+        centre = QPointF(self.width - 2, 0)
+        painter.setPen(QPen(self._border(colors).color(), 2.0))
+        painter.setBrush(colors["card"])
+        painter.drawEllipse(centre, BADGE_RADIUS, BADGE_RADIUS)
+        painter.setPen(colors["text"])
+        painter.setFont(pixel_font(11, bold=True))
+        ring = QRectF(centre.x() - BADGE_RADIUS, centre.y() - BADGE_RADIUS, 2 * BADGE_RADIUS, 2 * BADGE_RADIUS)
+        painter.drawText(ring, Qt.AlignmentFlag.AlignCenter, badge)

@@ -276,8 +276,11 @@ class PendingWireItem(QGraphicsPathItem):
     """The dashed wire that follows the mouse while a person drags a connection.
 
     `set_state(None)` neutral grey, `True` green (the port under the mouse accepts it), `False`
-    red (refused).
+    red (refused). Accepted or refused, a mark in a ring halfway along says so too ("✓" or "✗"):
+    never by colour alone (WCAG 1.4.1); the status bar says why a wire is refused.
     """
+
+    MARK_RADIUS = 9.0
 
     def __init__(self, parent: QGraphicsItem | None = None):
         super().__init__(parent)
@@ -293,8 +296,41 @@ class PendingWireItem(QGraphicsPathItem):
         self.setPath(wire_path(output_end, input_end))
 
     def set_state(self, state: bool | None) -> None:
+        if state != self._state:
+            self.prepareGeometryChange()  # the mark comes or goes
         self._state = state
         self._apply_pen()
+
+    def mark(self) -> str | None:
+        """What the mark halfway along says: "✓" accepted, "✗" refused, None while over no port."""
+        return None if self._state is None else "✓" if self._state else "✗"
+
+    def mark_centre(self) -> QPointF:
+        return self.path().pointAtPercent(0.5)
+
+    def boundingRect(self) -> QRectF:
+        rect = super().boundingRect()
+        if self.mark() is None:
+            return rect
+        reach = self.MARK_RADIUS + 2
+        centre = self.mark_centre()
+        return rect.united(QRectF(centre.x() - reach, centre.y() - reach, 2 * reach, 2 * reach))
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        mark = self.mark()
+        if mark is None:
+            return
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        centre, radius = self.mark_centre(), self.MARK_RADIUS
+        painter.setPen(QPen(self.pen().color(), 2.0))
+        painter.setBrush(colors["card"])
+        painter.drawEllipse(centre, radius, radius)
+        painter.setPen(colors["text"])
+        painter.setFont(pixel_font(12, bold=True))
+        painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                         Qt.AlignmentFlag.AlignCenter, mark)
 
     def _apply_pen(self) -> None:
         colors = colors_of(self)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..common.class_marks import class_glyph
 from ..common.colours import MISCLASSIFIED, class_colours
 from .boundary_view import BoundaryView
 from .flow_layout import FlowLayout
@@ -57,7 +58,7 @@ class ClassPicker(QWidget):
                 button.deleteLater()
             self.classes = tuple(classes)
             for label, name in enumerate(self.classes):
-                radio = named(QRadioButton(f"● {name}"), f"clickClass{label}Radio",
+                radio = named(QRadioButton(f"{class_glyph(label)} {name}"), f"clickClass{label}Radio",
                               f"Clicks add {name} points (label {label})")
                 bold = QFont(radio.font())
                 bold.setBold(True)
@@ -185,11 +186,14 @@ class BoundaryColumn(QWidget):
 
     def _show_legend(self) -> None:
         colours = class_colours(self.view.dark)
-        swatches = " &nbsp; ".join(f"<span style='color:{colours[c]}'>●</span> {html.escape(name)}"
+        # Each class's shape in its colour; filled is a training point, hollow a test point (as plotted).
+        swatches = " &nbsp; ".join(f"<span style='color:{colours[c]}'>{class_glyph(c)}</span> {html.escape(name)}"
                                    for c, name in enumerate(self._classes))
         line = "p&nbsp;=&nbsp;0.5" if len(self._classes) == 2 else "between&nbsp;classes"
-        wrong = f"<span style='color:{MISCLASSIFIED}'>◯</span>&nbsp;misclassified"
-        self.legend.setText(f"{swatches}<br>●&nbsp;train &nbsp; ▲&nbsp;test &nbsp; {wrong} &nbsp; <b>—</b>&nbsp;{line}")
+        wrong = f"<span style='color:{MISCLASSIFIED}'>◯</span>&nbsp;misclassified&nbsp;(ringed)"
+        self.legend.setText(f"{swatches}<br>filled&nbsp;{class_glyph(0)}&nbsp;train &nbsp; "
+                            f"hollow&nbsp;{class_glyph(0, hollow=True)}&nbsp;test &nbsp; {wrong} &nbsp; "
+                            f"<b>—</b>&nbsp;{line}")
 
     def set_text_scale(self, factor: float) -> None:
         """Presentation mode: the plot never smaller than a class can read (`PLOT_MIN_PRESENTING` inside

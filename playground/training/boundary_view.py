@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
+from ..common.class_marks import class_symbol
 from ..common.colours import (
     MISCLASSIFIED,
     class_colours,
@@ -43,8 +44,11 @@ class BoundaryView:
         item.addItem(self.image)
         self.contour = pg.PlotCurveItem(connect="pairs", antialias=True)
         item.addItem(self.contour)
-        self.train = [pg.ScatterPlotItem(symbol="o", size=point_size, name="train") for _ in range(MAX_CLASSES)]
-        self.test = [pg.ScatterPlotItem(symbol="t1", size=point_size + 3, name="test") for _ in range(MAX_CLASSES)]
+        # Each class in its own shape as well as its colour; training points filled, test points hollow.
+        self.train = [pg.ScatterPlotItem(symbol=class_symbol(label), size=point_size, name="train")
+                      for label in range(MAX_CLASSES)]
+        self.test = [pg.ScatterPlotItem(symbol=class_symbol(label), size=point_size + 2, name="test")
+                     for label in range(MAX_CLASSES)]
         self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen(MISCLASSIFIED, width=2.2),
                                         brush=None, name="misclassified")
         # A regression's points: one scatter each for training and test, every point in the colour of its
@@ -77,12 +81,12 @@ class BoundaryView:
     def set_theme(self, dark: bool) -> None:
         self.dark = dark
         colours = class_colours(dark)
-        white, line = pg.mkPen("#FFFFFF", width=1.2), pg.mkPen(LINE_COLOURS[dark], width=1.2)
+        white = pg.mkPen("#FFFFFF", width=1.2)
         for label, (train, test) in enumerate(zip(self.train, self.test)):
             train.setPen(white)
             train.setBrush(pg.mkBrush(colours[label]))
-            test.setPen(line)
-            test.setBrush(pg.mkBrush(colours[label]))
+            test.setPen(pg.mkPen(colours[label], width=2.2))
+            test.setBrush(pg.mkBrush(None))
         self.contour.setPen(pg.mkPen(LINE_COLOURS[dark], width=2))
         if self._values is not None:
             self.set_values(*self._values)

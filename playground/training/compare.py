@@ -29,7 +29,7 @@ from .model.session import TrainingSession
 from .model.settings import TrainingSettings
 from .number_boxes import IntBox, LogSpinBox
 from .race_worker import RaceFrame, RaceProgress, RaceWorker
-from .widgets import RACER_COLOURS, SquareHolder, named, style_plot
+from .widgets import RACER_COLOURS, RACER_LINES, SquareHolder, named, style_plot
 from .worker_threads import start_thread, stop_thread
 
 RACERS = (("SGD", "sgd"), ("Momentum", "momentum"), ("Adam", "adam"))
@@ -111,8 +111,8 @@ class CompareDialog(QDialog):
         item.setMouseEnabled(False, False)
         item.addLegend(offset=(-8, 8), labelTextColor=self.palette().color(self.palette().ColorRole.Text))
         item.setLogMode(y=True)
-        self.curves = {name: item.plot(pen=pg.mkPen(colour, width=2), name=name)
-                       for (name, _), colour in zip(RACERS, RACER_COLOURS)}
+        self.curves = {name: item.plot(pen=pg.mkPen(colour, width=2, style=line), name=name)
+                       for (name, _), colour, line in zip(RACERS, RACER_COLOURS, RACER_LINES)}
         layout.addWidget(self.loss_plot, 3)
         self.log_check = named(QCheckBox("Log scale"), "compareLogCheck", "Loss on a log scale")
         self.log_check.setChecked(True)

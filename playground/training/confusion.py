@@ -11,6 +11,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from ..common.class_marks import class_glyph
 from ..common.colours import class_colours, pale
 from ..common.numbers import format_number
 from .model.points import COLOUR_NAMES
@@ -52,6 +53,7 @@ class ConfusionView(QWidget):
         self.text_scale = 1.0  # presentation mode
         self.shown = "test"  # the one matrix shown when there is no room for both
         self._cells: list[tuple[QRectF, str]] = []  # for the tooltips
+        self._marks: list[tuple[QRectF, str]] = []  # each class's mark, with its name for the tooltip
         self._titles: list[tuple[QRectF, str]] = []  # where to click to see the other matrix
         self._painted_at = 0.0
         self._repaint_timer = QTimer(self)  # paints counts that came too soon after the last painting
@@ -127,7 +129,7 @@ class ConfusionView(QWidget):
         font.setPixelSize(max(8, int(cell * 0.42)))
         painter.setFont(font)
         colours = class_colours(self.dark)
-        self._cells, self._titles = [], []
+        self._cells, self._titles, self._marks = [], [], []
         shown = MATRICES if side_by_side else (self.shown,)
         for block, which in enumerate(shown):
             left = block * (k + BLOCK_EXTRA) * cell
@@ -139,9 +141,11 @@ class ConfusionView(QWidget):
             else:
                 self._draw_titles(painter, (k + 2) * cell, cell * 0.6, text)
             top = cell * 0.6
-            for c in range(k):  # the predicted classes' swatches along the top, the true ones down the side
-                self._swatch(painter, QRectF(left + (c + 1) * cell, top, cell, cell), colours[c])
-                self._swatch(painter, QRectF(left, top + (c + 1) * cell, cell, cell), colours[c])
+            for c in range(k):  # the predicted classes' marks along the top, the true ones down the side
+                for rect, role in ((QRectF(left + (c + 1) * cell, top, cell, cell), "predicted"),
+                                   (QRectF(left, top + (c + 1) * cell, cell, cell), "true")):
+                    self._swatch(painter, rect, c, colours[c])
+                    self._marks.append((rect, f"{role} class {self.classes[c]} ({class_glyph(c)})"))
             painter.setPen(text)
             painter.drawText(QRectF(left + (k + 1) * cell, top, cell * 1.4, cell), Qt.AlignmentFlag.AlignCenter, "acc")
             if matrix is None or matrix.shape != (k, k):
@@ -198,13 +202,14 @@ class ConfusionView(QWidget):
             self.show_matrix(picked)
         super().mousePressEvent(event)
 
-    def _swatch(self, painter: QPainter, rect: QRectF, colour: str) -> None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(colour))
-        painter.drawEllipse(rect.center(), rect.width() * 0.22, rect.width() * 0.22)
+    def _swatch(self, painter: QPainter, rect: QRectF, label: int, colour: str) -> None:
+        """Class ``label``'s mark: its shape (the one its points have on the plot) in its colour, so that
+        the rows and columns are told apart without the colour too."""
+        painter.setPen(QColor(colour))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, class_glyph(label))
 
     def cell_text(self, point) -> str:
-        return next((text for rect, text in self._cells if rect.contains(point)), "")
+        return next((text for rect, text in (*self._cells, *self._marks) if rect.contains(point)), "")
 
     def mouseMoveEvent(self, event) -> None:
         text = self.cell_text(event.position())

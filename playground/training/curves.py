@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..common.numbers import format_number
+from ..widgets.spoken import ReadOutLabel
 from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
 from .confusion import ConfusionView
 from .gradient_plot import GradientHealthPlot
@@ -141,7 +142,9 @@ class CurvesColumn(QWidget):
         title = QLabel("OUTPUT")
         title.setFont(heading_font(self))
         layout.addWidget(title)
-        self.accuracy_label = named(QLabel("Test accuracy –"), "accuracyLabel", "Accuracy on the test points")
+        # Read-outs: a screen reader reads each as what it is and its value ("train loss 0.2746").
+        self.accuracy_label = ReadOutLabel("Test accuracy –", "Test", "accuracyLabel",  # "Test R² 0.93" too
+                                           "Accuracy on the test points")
         big = QFont(self.accuracy_label.font())
         big.setPointSizeF(big.pointSizeF() * 1.35)
         big.setBold(True)
@@ -150,7 +153,7 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.accuracy_label)
         figures = QGridLayout()
         figures.setHorizontalSpacing(10)
-        self.figure_labels: dict[str, QLabel] = {}
+        self.figure_labels: dict[str, ReadOutLabel] = {}
         self.figure_titles: dict[str, QLabel] = {}
         for row, (key, title) in enumerate((("train_accuracy", "train accuracy"), ("train_loss", "train loss"),
                                             ("test_loss", "test loss"), ("learning_rate", "learning rate"),
@@ -158,7 +161,7 @@ class CurvesColumn(QWidget):
             self.figure_titles[key] = QLabel(title)
             figures.addWidget(self.figure_titles[key], row, 0)
             first, *rest = key.split("_")
-            value = named(QLabel("–"), first + "".join(word.capitalize() for word in rest) + "Label", title)
+            value = ReadOutLabel("–", title, first + "".join(word.capitalize() for word in rest) + "Label", title)
             fix_size(value, "0.000000000")
             self.figure_labels[key] = value
             figures.addWidget(value, row, 1)
@@ -268,6 +271,7 @@ class CurvesColumn(QWidget):
             return
         self.regression = regression
         self.figure_titles["train_accuracy"].setText("train R²" if regression else "train accuracy")
+        self.figure_labels["train_accuracy"].set_what(self.figure_titles["train_accuracy"].text())
         for widget in (self.figure_titles["test_mae"], self.figure_labels["test_mae"]):
             widget.setVisible(regression)
         self.accuracy_plot.getPlotItem().getAxis("left").setLabel("R² %" if regression else "accuracy %")

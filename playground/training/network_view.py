@@ -370,7 +370,10 @@ class NetworkCanvas(QWidget):
             ends = self._wires[layer - 1]
             x0, y0, x1, y1 = ends[out * self.sizes[layer - 1] + inp]
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 3.0))
+            pen = QPen(self.palette().color(QPalette.ColorRole.Highlight), 3.0)
+            if self.picture is not None and self.picture.weights[layer - 1][out, inp] < 0:
+                pen.setStyle(Qt.PenStyle.DashLine)  # the sign stays in sight, as the drawn wire's dashes say
+            painter.setPen(pen)
             painter.drawLine(QPointF(x0, y0), QPointF(x1, y1))
         painter.end()
 
@@ -518,9 +521,10 @@ class NetworkView(QWidget):
         self.scroll.viewport().installEventFilter(self)
         layout.addWidget(self.scroll, 1)
         # One line, whole in its tooltip when the view is narrow: wrapped, it took the diagram's height.
-        hint = ElidedLabel("Wires: blue positive, orange negative, thicker is larger. Small square: the bias.")
-        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        layout.addWidget(hint)
+        self.hint = ElidedLabel("Wires: solid blue positive, dashed orange negative, thicker is larger. "
+                                "Small square: the bias.")
+        self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        layout.addWidget(self.hint)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The diagram scrolls sideways in a narrow window, but the bar over it (its title, Undo, Redo)
         # is never cut: the view is as narrow as that bar and no narrower than MIN_WIDTH.

@@ -13,6 +13,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from ..widgets.spoken import announce
 from .widgets import ElidedLabel, named
 
 HINT = ("Press Play to train. Hover a neuron to see its map on the plot, a wire for its weight (click: type one); "
@@ -60,8 +61,11 @@ class StatusLine(QWidget):
 
     def show_message(self, text: str) -> None:
         self.message_label.setText(text)
+        # Read as the message itself (not "messageLabel"), and spoken at once: it is why training stopped.
+        self.message_label.setAccessibleName(text)
         self._show_warning_row(True)
         self._note = False
+        announce(self.message_label, text)
         self.message_shown.emit(text)
 
     def show_note(self, text: str) -> None:

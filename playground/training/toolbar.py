@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton
 
 from ..common.numbers import format_number
 from ..widgets.file_dialogs import FILE_FOLDER
+from ..widgets.spoken import ReadOutLabel
 from .flow_layout import FlowLayout
 from .model.session import Metrics, epoch_text
 from .stop_controls import StopControls
@@ -66,13 +67,14 @@ class TrainingToolbar(QWidget):
         self.reset_button.clicked.connect(self.reset_clicked)
         bar.addWidget(group(self.play_button, self.step_button, self.reset_button))
 
-        self.step_label = named(QLabel("Step 0"), "stepLabel", "Training steps since the weights were reset")
+        # Read-outs: a screen reader reads each as its value ("Step 12"), not as its identifier.
+        self.step_label = ReadOutLabel("Step 0", "Step", "stepLabel", "Training steps since the weights were reset")
         self.step_label.setFont(bold)
         fix_size(self.step_label, "Step 000000000")
-        self.epoch_label = named(QLabel("epoch 0"), "epochLabel",
-                                 "Epochs: training points seen / training points; the batch: points per step")
+        self.epoch_label = ReadOutLabel("epoch 0", "epoch", "epochLabel",
+                                        "Epochs: training points seen / training points; the batch: points per step")
         fix_size(self.epoch_label, "epoch 00000.0 · batch 0000")
-        self.speed_label = named(QLabel("0 steps/s"), "speedLabel", "Training steps per second")
+        self.speed_label = ReadOutLabel("0 steps/s", "speed", "speedLabel", "Training steps per second")
         fix_size(self.speed_label, "00000 steps/s")
         bar.addWidget(group(self.step_label, self.epoch_label, self.speed_label, spacing=4))
 

@@ -30,6 +30,9 @@ from ..widgets.elided_label import ElidedLabel  # noqa: F401 - where the trainin
 # generalises well), the test line runs inside the train line and both stay visible.
 CURVE_PENS = {"train": ("#a9adb3", 4.5), "test": ("#d01c8b", 1.6)}
 RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
+# And a line style each, so the racers' loss curves are told apart without their colours (WCAG 1.4.1);
+# the plot's legend draws each name beside a piece of its line.
+RACER_LINES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
 
 
 def named(widget: QWidget, name: str, tip: str = "") -> QWidget:

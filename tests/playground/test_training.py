@@ -41,13 +41,16 @@ def same_weights(a, b) -> bool:
 
 def test_controls_have_object_and_accessible_names(panel):
     names = ("trainingPanel", "datasetCombo", "noiseSlider", "pointsSpin", "playButton", "stepButton",
-             "resetButton", "optimizerCombo", "learningRateInput", "boundaryPlot", "lossPlot", "accuracyLabel",
-             "stepLabel", "compareOptimizersButton")
+             "resetButton", "optimizerCombo", "learningRateInput", "boundaryPlot", "lossPlot",
+             "compareOptimizersButton")
     assert panel.objectName() == "trainingPanel" and panel.accessibleName() == "trainingPanel"
     for name in names[1:]:
         widget = panel.findChild(object, name)
         assert widget is not None, name
         assert widget.accessibleName() == name
+    # Read-outs are named by what they show, with their value (issue 32): tests/playground/test_colour_cues.py
+    for name in ("accuracyLabel", "stepLabel"):
+        assert panel.findChild(object, name).accessibleName().startswith(("Test accuracy", "Step"))
     assert panel.findChild(object, "datasetCombo").currentText() == "Two moons"
     assert panel.findChild(object, "pointsSpin").value() == 200
     assert panel.findChild(object, "noiseSlider").value() == 10

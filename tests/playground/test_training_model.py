@@ -268,10 +268,10 @@ def test_a_typed_weight_changes_the_model_and_training_goes_on_from_it():
 
 def test_a_wire_is_drawn_where_it_runs_in_its_sign_s_colour():
     orange, blue = (230, 159, 0), (0, 114, 178)
-    flat = (10.0, 50.0, np.array([20.0]), np.array([20.0]), np.array([-2.0]))  # strongest: thickest, opaque
+    flat = (10.0, 50.0, np.array([20.0]), np.array([20.0]), np.array([2.0]))  # strongest: thickest, opaque
     image = rgba(render_wires([flat], 60, 40, orange, blue, thickest=4.0))
     assert image.shape == (40, 60, 4)
-    assert np.all(image[18:22, 12:48, 3] == 255) and np.all(image[18:22, 12:48, :3] == orange)
+    assert np.all(image[18:22, 12:48, 3] == 255) and np.all(image[18:22, 12:48, :3] == blue)
     assert np.all(image[:15, :, 3] == 0) and np.all(image[25:, :, 3] == 0) and np.all(image[:, :9, 3] == 0)
     faint = rgba(render_wires([(10.0, 50.0, np.array([20.0]), np.array([20.0]), np.array([0.1]))], 60, 40,
                               orange, blue, thickest=4.0))

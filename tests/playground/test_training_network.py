@@ -191,7 +191,7 @@ def test_a_three_arm_spiral_trains_in_the_panel_with_its_own_colours(qtbot, pane
     assert panel.findChild(object, "architectureLabel").text() == "2 → 16 → 16 → 3"
     qtbot.waitUntil(lambda: panel.data is not None and panel.data.n_classes == 3, timeout=WAIT)
     picker = panel.findChild(object, "classPicker")
-    assert [b.text() for b in picker.group.buttons()] == ["● orange", "● blue", "● green"]
+    assert [b.text() for b in picker.group.buttons()] == ["● orange", "■ blue", "◆ green"]  # a shape each
     panel.play()
     qtbot.waitUntil(lambda: (panel.test_accuracy or 0) >= 0.9, timeout=60_000)
     panel.pause()
@@ -229,7 +229,8 @@ def test_a_csv_with_three_label_strings_loads_as_three_classes(qtbot, panel, tmp
     assert not panel.findChild(object, "classCountSpin").isEnabled()
     legend = panel.boundary_column.legend.text()
     assert all(name in legend for name in names)
-    assert [b.text() for b in panel.findChild(object, "classPicker").group.buttons()] == [f"● {n}" for n in names]
+    picked = [b.text() for b in panel.findChild(object, "classPicker").group.buttons()]
+    assert picked == [f"{mark} {n}" for mark, n in zip("●■◆", names)]
     canvas = panel.network_view.canvas
     qtbot.waitUntil(lambda: canvas.picture is not None and canvas.picture.output_names == names, timeout=WAIT)
     panel.play()

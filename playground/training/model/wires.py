@@ -6,7 +6,9 @@ second. Wires between two columns all span the same pixel columns, so they are d
 column at once: in each pixel column a wire covers a vertical run (its thickness, stretched by its
 slope, plus the distance its centre line climbs across the column), which goes into a running-sum
 ("difference") array as a start and an end; one cumulative sum down the image then gives every
-pixel's coverage. The two signs of weight are summed apart and mixed at the end. Very large
+pixel's coverage. The two signs of weight are summed apart and mixed at the end; a negative weight's
+wire is dashed as well as coloured (its ink left out of every few pixel columns), so that its sign
+never rests on colour alone (WCAG 1.4.1: a student who cannot tell orange from blue). Very large
 networks draw their `MAX_WIRES` largest weights: the rest are too faint to see.
 
 The view says where the wires run (`WireLayout`); the training worker draws them with each frame's
@@ -28,6 +30,16 @@ MIN_OPACITY = 0.2
 # Below this |w| a wire fades out, to nothing at 0: the weights L1 regularisation has set to exactly 0
 # leave the diagram, and a weight on its way there fades as it goes.
 FADE_BELOW = 0.01
+# A negative weight's dashes, measured along x from the wire's left end: this many pixel columns drawn,
+# then this many left out. Long enough to read as dashes on a wire 66 pixels long, even a faint one.
+DASH_ON, DASH_OFF = 6, 4
+
+
+def dash_mask(columns: np.ndarray, left_x: float) -> np.ndarray:
+    """1.0 for the pixel ``columns`` where a negative weight's wire starting at ``left_x`` is drawn, 0.0 in
+    its gaps."""
+    phase = np.mod(columns - np.floor(left_x), DASH_ON + DASH_OFF)
+    return (phase < DASH_ON).astype(np.float64)
 
 
 def wire_style(weights: np.ndarray, thickest: float) -> tuple[np.ndarray, np.ndarray]:
@@ -46,7 +58,7 @@ def render_wires(groups, width: int, height: int, negative, positive, thickest: 
     ``groups`` holds, per pair of adjacent columns, ``(left_x, right_x, y_left, y_right, weights)``:
     every wire of the pair starts at ``left_x`` and ends at ``right_x`` (pixels), at heights
     ``y_left[i]`` and ``y_right[i]``, and has weight ``weights[i]``. Negative weights are drawn in
-    ``negative`` (an RGB triple), positive ones in ``positive``.
+    ``negative`` (an RGB triple) and dashed, positive ones in ``positive`` and solid.
     """
     groups = [g for g in _strongest(groups) if len(g[4])]
     image = np.zeros((height, width), dtype=np.uint32)
@@ -79,6 +91,7 @@ def render_wires(groups, width: int, height: int, negative, positive, thickest: 
         ink = (2 * reach * (x_out - x_in) / span) * opacity[:, None]
         ink = np.minimum(ink, opacity[:, None])
         sign = (weights > 0).astype(np.intp)
+        ink = np.where(sign[:, None] == 0, ink * dash_mask(columns, left_x)[None, :], ink)
         index, amount = _runs(sign, top, bottom, ink, columns - start, span_width, (height + 1) * span_width)
         indices.append(index)
         amounts.append(amount)

@@ -1,0 +1,61 @@
+"""Text that reaches assistive technology, not only the screen (WCAG 4.1.2 and 4.1.3).
+
+A screen reader names a label by its accessible name when it has one, else by its text. A read-out (a
+step, a loss, an accuracy) named by an identifier ("trainLossLabel") would be read as that, and its bare
+number ("0.2746") says nothing without the title beside it: a `ReadOutLabel` is named by what it shows and
+its value ("train loss 0.2746"), kept in step with every `setText`, so a student moving through the panel
+with a screen reader hears the number with its meaning.
+
+A message that matters (the run paused, learned, diverged; a refusal) is also `announce`d: Qt sends it to
+the screen reader as an announcement event, which it speaks at once, wherever the focus is.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``."""
+    if text:
+        _send(QAccessibleAnnouncementEvent(widget, text))
+
+
+def _send(event) -> None:
+    """The one door to the accessibility bridge (a test watches it here)."""
+    QAccessible.updateAccessibility(event)
+
+
+class ReadOutLabel(QLabel):
+    """A label that shows a value: its accessible name is what it shows and the value, "train loss 0.2746"
+    (just the text when the text already says what it is: "Step 12")."""
+
+    def __init__(self, text: str, what: str, name: str, tip: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName(name)
+        if tip:
+            self.setToolTip(tip)
+        self._what = what
+        self.setText(text)
+
+    @property
+    def what(self) -> str:
+        return self._what
+
+    def set_what(self, what: str) -> None:
+        """Another meaning for the same place ("train R²" where a classification has "train accuracy")."""
+        self._what = what
+        self._rename()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._rename()
+
+    def _rename(self) -> None:
+        text = self.text()
+        spoken = text if text.lower().startswith(self._what.lower()) else f"{self._what} {text}"
+        if text in ("", "–"):
+            spoken = f"{self._what}: none yet"
+        if spoken != self.accessibleName():
+            self.setAccessibleName(spoken)
