@@ -14,6 +14,7 @@ from ..files.disk import failure_reason
 from ..files.paths import EXAMPLES
 from ..graph.document import DocumentFormatError, GraphDocument
 from ..graph.file_io import load_document, save_document
+from ..widgets.file_dialogs import FILE_FOLDER
 from .names import APP_NAME
 
 GRAPH_FILTER = "Autograd Playground graphs (*.json);;All files (*)"
@@ -106,13 +107,15 @@ class DocumentFiles(QObject):
         self.current_path, self.name = path, path.name
         self.window.undo_stack.setClean()
         self.window.recent.remember(path)
+        FILE_FOLDER.remember(path)
         self.update_title()
         self.window.statusBar().showMessage(f"Saved {path}", 5000)
         return True
 
     def start_folder(self) -> Path:
-        """Where a file dialog opens: beside the graph's file, else the home folder."""
-        return self.current_path.parent if self.current_path else Path.home()
+        """Where a file dialog opens: the one folder every dialog of the app remembers (the last one a file
+        was opened from, saved to or exported into), else the home folder."""
+        return FILE_FOLDER.folder()
 
     def confirm_discard(self) -> bool:
         """True if the graph shown may be replaced: it is saved, or the person says so."""

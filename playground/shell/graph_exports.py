@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from ..files.disk import atomic_path, failure_reason, write_atomic
 from ..graph.export_code import to_python
+from ..widgets.file_dialogs import FILE_FOLDER
 
 
 class GraphExports(QObject):
@@ -59,6 +60,7 @@ class GraphExports(QObject):
         path, _ = QFileDialog.getSaveFileName(self.window, f"Export image as {extension.upper()}", str(default),
                                               f"{extension.upper()} image (*.{extension})")
         if path:
+            FILE_FOLDER.remember(path)
             try:
                 self.export_image(path)
             except OSError as error:
@@ -71,6 +73,7 @@ class GraphExports(QObject):
         path, _ = QFileDialog.getSaveFileName(self.window, "Export Python code", str(default), "Python (*.py)")
         if not path:
             return
+        FILE_FOLDER.remember(path)
         try:
             self.export_code(path, use_torch)
         except OSError as error:

@@ -20,6 +20,7 @@ from ..animator.panel import AnimatorPanel
 from ..editor.panel import EditorPanel
 from ..graph.document import GraphDocument
 from ..training.panel import TrainingPanel
+from ..widgets.file_dialogs import FILE_FOLDER
 from ..widgets.wheel_guard import install_wheel_guard
 from .actions import add_action
 from .dock_share import DockShare
@@ -52,6 +53,7 @@ class MainWindow(QMainWindow):
         self.setAccessibleName("MainWindow")
         self.settings = settings if settings is not None else QSettings()
         install_wheel_guard()  # before the panels are made: the wheel scrolls them, it edits only what has focus
+        FILE_FOLDER.remember_in(self.settings)  # every file dialog opens in the folder last used, kept between runs
         self._first_size, self._maximize_when_shown = QSize(), False
 
         self.document = GraphDocument()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from ..files.disk import FileFormatError, without_file_name
 from ..learn.model.lesson import LessonFormatError
+from ..widgets.file_dialogs import FILE_FOLDER
 from .file_kinds import ReadFile, read_any
 
 OPEN_FILTER = ("Autograd Playground files (*.json *.lesson);;Graphs and training setups (*.json);;Lessons (*.lesson);;"
@@ -50,6 +51,7 @@ class FileOpener(QObject):
                                   without_file_name(str(error), item.path.name))
                 return False
         window.recent.remember(item.path)
+        FILE_FOLDER.remember(item.path)  # from a dialog, the recent list or the command line alike
         window.statusBar().showMessage(f"Opened {item.path}", 5000)
         return True
 

@@ -19,6 +19,7 @@ from ..files.disk import failure_reason, write_atomic
 from ..training.model.export_script import training_script
 from ..training.model.setup_file import SetupFormatError, TrainingSetup, from_text, points_of, save_setup, to_text
 from ..widgets.errors import guarded
+from ..widgets.file_dialogs import FILE_FOLDER
 
 WITH_WEIGHTS_FILTER = "Training setup with its trained weights (*.json)"
 UNTRAINED_FILTER = "Training setup, untrained (*.json)"
@@ -191,6 +192,7 @@ class SetupActions(QObject):
                                                    str(Path(self._folder()) / "training.json"),
                                                    f"{WITH_WEIGHTS_FILTER};;{UNTRAINED_FILTER}")
         if path:
+            FILE_FOLDER.remember(path)
             self.save(path, with_weights=chosen != UNTRAINED_FILTER)
 
     @guarded
@@ -205,6 +207,7 @@ class SetupActions(QObject):
         path, _ = QFileDialog.getSaveFileName(self.window, "Export training as Python",
                                               str(Path(self._folder()) / "training.py"), PYTHON_FILTER)
         if path:
+            FILE_FOLDER.remember(path)
             self.export_script(path, use_torch)
 
     @guarded

@@ -28,8 +28,7 @@ class FileFolder:
         """Keep the folder in ``settings`` (and take the one kept there)."""
         self._settings = settings
         kept = settings.value(FOLDER_KEY, "", type=str)
-        if kept:
-            self._folder = Path(kept)
+        self._folder = Path(kept) if kept else None
 
     def folder(self) -> Path:
         """The folder last used, while it is there; else the home folder."""

@@ -85,3 +85,29 @@ def test_the_panels_dialogs_share_the_apps_folder(qtbot, dialogs, tmp_path, monk
     panel.data_controls._on_load_csv_button_clicked()  # Load points… opens where the points were exported
     assert dialogs.opened_in[-1] == str(tmp_path)
     panel.shutdown()
+
+
+def test_the_windows_dialogs_open_where_any_file_last_went_and_again_at_the_next_start(qtbot, window, dialogs,
+                                                                                       tmp_path):
+    from playground.shell.main_window import MainWindow
+
+    exported, opened = tmp_path / "exports", tmp_path / "class"
+    exported.mkdir()
+    opened.mkdir()
+    qtbot.waitUntil(lambda: window.training.data is not None, timeout=10_000)
+    dialogs.answer = str(exported / "points.csv")
+    window.training.toolbar._on_export_dataset_triggered()  # the training tab's Export > Dataset as CSV
+    dialogs.answer = ""
+    window.opener.on_open_triggered()  # File > Open… opens where the points went
+    assert dialogs.opened_in[-1] == str(exported)
+
+    window.files.save_to(opened / "graph.json")  # a graph saved (or opened from the recent list) elsewhere
+    window.open_path(opened / "graph.json")
+    window.exports.on_export_code_triggered(use_torch=False)  # File > Export > Python opens there
+    assert dialogs.opened_in[-1] == str(opened / "graph.py")
+
+    window.settings.sync()
+    again = MainWindow(QSettings(window.settings.fileName(), QSettings.Format.IniFormat))
+    qtbot.addWidget(again)
+    assert again.files.start_folder() == opened
+    again.training.shutdown()
