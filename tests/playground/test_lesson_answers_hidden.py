@@ -24,7 +24,15 @@ LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
 
 
-UNNUMBERED = ("shape", "build", "health", "trained")
+UNNUMBERED = ("build", "health", "trained")
+
+
+def asked_number(facts, what: str, node: str):
+    """The engine's number a question about ``node`` waits for; a gradient's shape is read off the gradient's
+    numbers, so it waits for the whole gradient to stay hidden."""
+    if what == "value":
+        return facts.value(node)
+    return facts.grad(node)
 
 
 def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
@@ -35,20 +43,20 @@ def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
     waiting = []
     if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths:
         facts = run.step.facts
-        waiting = [(q.what, q.node if q.what in UNNUMBERED else facts.name(q.node), q.expected,
+        waiting = [(q.what, q.node if q.what in UNNUMBERED else facts.name(q.node),
+                    asked_number(facts, q.what, q.node) if q.what == "shape" else q.expected,
                     facts.name(ask.along) if ask.along else None)
                    for q, ask in zip(run.questions, run.step.asks)][len(run.answered):]
     for later in lesson.steps[run.index + 1:]:
         facts = later.facts
         if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
-            waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
-                         else facts.tangent(facts.name(ask.node), facts.name(ask.along)) if ask.what == "tangent"
-                         else facts.grad(ask.node), facts.name(ask.along) if ask.along else None)
+            waiting += [(ask.what, facts.name(ask.node), facts.tangent(facts.name(ask.node), facts.name(ask.along))
+                         if ask.what == "tangent" else asked_number(facts, ask.what, ask.node),
+                         facts.name(ask.along) if ask.along else None)
                         for ask in later.asks if ask.what not in UNNUMBERED]
-    # A gradient's shape is its variable's, shown on its card; a graph to build is no number (nor a health
-    # question, read off the training tab); inputs are given.
-    return [(what, name, number, along) for what, name, number, along in waiting if what not in UNNUMBERED
-            and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
+    # A graph to build is no number (nor a health question, read off the training tab); inputs are given.
+    return [("grad" if what == "shape" else what, name, number, along) for what, name, number, along in waiting
+            if what not in UNNUMBERED and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
 
 
 def id_of(document, name: str) -> str:
@@ -194,7 +202,10 @@ def tensor_leaks(window, where: str, name: str, node: str, grad: np.ndarray, che
         if item is not None and any(text in item.toolTip() for text in whole):
             found.append(f"{where}: the animator's tooltip of {name} reads '{item.toolTip()}'")
         steps = animator.steps
+        # the rows that hand the node its gradient ("Z → XW: ..."); another node's row may carry the same
+        # numbers (an add hands its gradient on unchanged), once that node's own question is answered
         rows = [steps.step_list.item(i).text() for i in range(steps.step_list.count())]
+        rows = [row for row in rows if f"→ {name}:" in row]
         if any(text in row for text in whole for row in rows):
             found.append(f"{where}: the animator's step list shows {name}'s gradient")
     return found
