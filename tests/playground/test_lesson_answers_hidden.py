@@ -6,6 +6,7 @@ the way the app writes them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from playground.animator.model.tensor_timeline import describe
 from playground.common.numbers import format_number, full_number
 from playground.graph.arrays import format_array
 from playground.graph.document import maths_of
+from playground.graph.why_gradient import readable
 from playground.learn.model.facts import GraphFacts
 from playground.learn.model.lesson import load_lesson
 
@@ -109,13 +111,42 @@ def leaks(window, where: str) -> list[str]:
                 found.append(f"{where}: the side panel shows {name}'s {what} as '{label.text()}'")
         if what == "value" and node == output and any(f"= {short}" in text for text in status):
             found.append(f"{where}: the status bar reads {status}")
+        found += [f"{where}: {surface} reads '{text}'" for surface, text in said(window)
+                  if states(text, what, name, short, full)]
         if animator.source == "graph" and maths_of(animator.document) == maths_of(document):
             item = animator.scene.node_item(node)
             if item is not None:
                 line = item.body_lines()[0 if what == "value" else 1]
                 if line.split()[-1] == short:
                     found.append(f"{where}: the animator's card of {name} reads '{line}'")
+    # what a path list hides it does not state beside it ("L.grad = ? (the output: ∂L/∂L = 1, ...)")
+    found += [f"{where}: {surface} hides and states a number: '{text}'" for surface, text in said(window)
+              if "path list" in surface and "= ?" in text and re.search(r"=\s*-?\d", text)]
     return found
+
+
+def said(window) -> list[tuple[str, str]]:
+    """The lines of text around the graphs, where an answer could be written out in words: the path lists
+    (the editor's side panel and the animator's step panel), the caption under the animator's graph, the
+    Learn panel's notice above the step and the status bar."""
+    editor, animator = window.editor, window.animator
+    surfaces = [("the editor's path list", editor.paths), ("the animator's path list", animator.paths.box)]
+    texts = []
+    for surface, box in surfaces:
+        texts += [(surface, box.heading.text())] + [(surface, row) for row in box.rows()]
+    texts += [("the caption under the animator's graph", animator.caption.text()),
+              ("the Learn panel's notice", window.learning.panel.notice.text()),
+              ("the status bar", window.statusBar().currentMessage())]
+    return [(surface, text) for surface, text in texts if text]
+
+
+def states(text: str, what: str, name: str, short: str, full: str) -> bool:
+    """Whether ``text`` sets ``name``'s value or gradient equal to the number (``a.grad = 31``,
+    ``∂L/∂a = 31``, ``∂L/∂L = 1`` for the output's own, ``t1 = 6``), however the name is written."""
+    number = "|".join(re.escape(written) for written in {short, full})
+    names = "|".join(re.escape(written) for written in {name, readable(name)})
+    quantity = rf"(?:(?:{names})\.grad|∂\S+/∂(?:{names}))" if what == "grad" else rf"(?<![\w.∂])(?:{names})"
+    return re.search(rf"{quantity}\s*=\s*(?:{number})(?!\d|\.\d)", text) is not None
 
 
 def tangent_lines(text: str) -> list[str]:
