@@ -36,6 +36,7 @@ class DocumentFiles(QObject):
         self.window = window
         self.current_path: Path | None = None
         self.name = "Untitled"
+        self.lesson: str | None = None  # the title of the lesson running, whatever graph the editor holds
 
     @property
     def is_clean(self) -> bool:
@@ -120,6 +121,15 @@ class DocumentFiles(QObject):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
+    def show_lesson(self, title: str | None) -> None:
+        """A lesson (None: none any more) is shown: the title names it, also while its steps keep the graph an
+        earlier lesson loaded (lessons 6 and 7 show the network and the training tab, not a graph of their own)."""
+        self.lesson = title
+        self.update_title()
+
     def update_title(self) -> None:
-        self.window.setWindowTitle(f"{self.name}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
+        shown = f"{self.name}[*]"  # Qt shows [*] as * while modified
+        if self.lesson is not None and self.name != f"{self.lesson}{LESSON_SUFFIX}":
+            shown = f"{self.lesson}{LESSON_SUFFIX}, editor: {shown}"
+        self.window.setWindowTitle(f"{shown} — {APP_NAME}")
         self.window.setWindowModified(not self.is_clean)
