@@ -5,7 +5,8 @@ the engine's numbers in it, is searched for them written the way the app writes 
 
 What counts as stating an answer:
 - a number written after "=" (``∂L/∂a = 7``), as the app writes it (short or in full);
-- the quantity asked set equal to anything (``∂L/∂a = 2 * a + 1``: a formula to read it off);
+- the quantity asked set equal to anything (``∂L/∂a = 2 * a + 1``, ``ṫ1 = ∂t1/∂a · ȧ + ...``: a formula to
+  read it off);
 - a tensor gradient's numbers, as the cards write them;
 - a gradient's shape: in the step that asks it, anywhere (an example "such as (4, 2)" is an answer);
   in the steps before, unless it is the shape of an input the lesson gives (X's batch, W's layer).
@@ -33,6 +34,7 @@ LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
 # Formulas sit between $ signs and bold between **: read as the student reads them, without the marks
 MARKS = re.compile(r"\$|\*\*|`")
+DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")  # a lesson types t1 where the screen writes t₁
 
 
 def plain(text: str) -> str:
@@ -75,9 +77,11 @@ def stated(question, facts, text: str, asking: bool) -> str | None:
         for found in equals_number(float(expected)).finditer(text):
             if found.group(1) not in given:
                 return f"'{text[max(0, found.start() - 30):found.end()]}'"
-    if question.what == "grad" and isinstance(facts, GraphFacts):
+    if question.what in ("grad", "tangent") and isinstance(facts, GraphFacts):
         output, name = facts.name(facts.document.effective_output()), facts.name(question.node)
-        for quantity in (f"∂{output}/∂{name}", f"{name}.grad"):
+        quantities = ((f"∂{output}/∂{name}", f"{name}.grad") if question.what == "grad"
+                      else (dotted(pretty(name)), dotted(pretty(name)).translate(DIGITS)))  # ṫ₁ shown, ṫ1 typed
+        for quantity in quantities:
             found = re.search(rf"{re.escape(quantity)}\s*=(?!=)", text)
             if found:
                 return f"'{text[found.start():found.start() + 60]}'"
