@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QToolButton, QVBoxLayout, QWidget
 
 from ..canvas.give_way import GiveWay
+from ..widgets.whole_entries_combo import WholeEntriesCombo
 from .colors import legend_html
 from .forward_view import ForwardView
 from .path_view import AnimatorPaths
@@ -42,7 +43,10 @@ def message_label() -> QLabel:
 
 
 def source_combo(sources: dict[str, str]) -> QComboBox:
-    combo = shrinkable(QComboBox())
+    """What the animator animates: never cut ("Forward mode (the training network)" read "Forward mode (the
+    tra"), it is as wide as its longest entry, those added later and in presentation mode's font too; the
+    combos beside it give way."""
+    combo = WholeEntriesCombo()
     combo.setObjectName("animSourceCombo")
     combo.setAccessibleName("animSourceCombo")
     combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on one batch of "

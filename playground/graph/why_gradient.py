@@ -94,9 +94,10 @@ def why_gradient(document: GraphDocument, evaluation: Evaluation, node_id: str,
                 f"together {number(found.rest_total)}")
     heading = f"{name}.grad = " if top is None else f"∂{names[output]}/∂{name} = "
     heading += number(found.total)
-    if node_id == output:
-        heading += (f" (the output: ∂{name}/∂{name} = 1, where every path starts)" if top is None
-                    else " (the input itself: its tangent is seeded to 1)")
+    if node_id == output:  # a quiz asking for the seed hides the 1 here too, not only after the "="
+        seed = HIDDEN if hidden else "1"
+        heading += (f" (the output: ∂{name}/∂{name} = {seed}, where every path starts)" if top is None
+                    else f" (the input itself: its tangent is seeded to {seed})")
         listed = []
     elif found.count == 0:
         heading += f": no path leads from {names[output]} to {name}"

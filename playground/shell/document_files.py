@@ -38,6 +38,7 @@ class DocumentFiles(QObject):
         self.window = window
         self.current_path: Path | None = None
         self.name = "Untitled"
+        self.lesson: str | None = None  # the title of the lesson running, whatever graph the editor holds
 
     @property
     def is_clean(self) -> bool:
@@ -126,14 +127,24 @@ class DocumentFiles(QObject):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
+    def show_lesson(self, title: str | None) -> None:
+        """A lesson (None: none any more) is shown: the title names it, also while its steps keep the graph an
+        earlier lesson loaded (lessons 6 and 7 show the network and the training tab, not a graph of their own)."""
+        self.lesson = title
+        self.update_title()
+
     def update_title(self) -> None:
-        """The graph's name, and the training setup's file when the tab's setup is one's, with the ``*`` that Qt
-        shows for ``[*]`` while either has changes not saved."""
+        """The graph's name (after the lesson's, when the editor still holds an earlier lesson's graph), and the
+        training setup's file when the tab's setup is one's, with the ``*`` that Qt shows for ``[*]`` while
+        either has changes not saved."""
         setups = getattr(self.window, "training_setups", None)  # made after this room
         setup_name = setups.name if setups is not None else None
         setup_modified = setups is not None and setups.modified
         shown = f"{self.name} · training setup {setup_name}" if setup_name else self.name
-        self.window.setWindowTitle(f"{shown}[*] — {APP_NAME}")  # Qt shows [*] as * while modified
+        shown = f"{shown}[*]"  # Qt shows [*] as * while modified
+        if self.lesson is not None and self.name != f"{self.lesson}{LESSON_SUFFIX}":
+            shown = f"{self.lesson}{LESSON_SUFFIX}, editor: {shown}"
+        self.window.setWindowTitle(f"{shown} — {APP_NAME}")
         self.window.setWindowModified(not self.is_clean or setup_modified)
 
     def mark_unsaved(self) -> None:

@@ -109,6 +109,7 @@ class Learning(QObject):
     def _on_panel_step_shown(self, run) -> None:
         self.driver.lesson_title = run.lesson.title
         self.panel.show_notice(self.driver.perform(run))
+        self.window.files.show_lesson(run.lesson.title)
 
     @guarded
     def _on_panel_step_answered(self, run, question) -> None:
@@ -117,6 +118,7 @@ class Learning(QObject):
     @guarded
     def _on_panel_lesson_closed(self) -> None:
         self.driver.hide_answers(None)
+        self.window.files.show_lesson(None)
 
     @guarded
     def _on_panel_graph_restore_requested(self, run) -> None:

@@ -479,6 +479,30 @@ def test_a_long_status_message_is_elided_before_the_tabs_summary_not_drawn_over_
     assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""
 
 
+def test_a_long_status_message_uses_the_room_there_is_and_follows_the_summary_beside_it(window, qtbot):
+    """Issue 29, item 9: the message was elided with room left for it (an estimate of the summary's width
+    and a margin of 40 px), and stayed as short when the summary beside it shrank."""
+    window.resize(1000, 600)
+    bar, summary = window.statusBar(), window.status.evaluation_label
+    qtbot.waitUntil(lambda: summary.text().startswith("Output"))  # the editor's own summary, once evaluated
+    qtbot.wait(500)  # and what the window says of its own as it settles (the graph larger than the view)
+    short = summary.text()
+    window.status.set_summary(window.tabs.currentWidget(), "Output = " + ", ".join(["0.7071"] * 8))
+    long = "Training paused by itself: the loss stayed far above its best for 200 steps; " * 3
+    bar.showMessage(long, 60_000)
+    qtbot.waitUntil(lambda: summary.isVisible() and summary.width() > 2 * bar.fontMetrics().horizontalAdvance(short))
+
+    def gap() -> int:  # the room left unused between the drawn message and the summary
+        return summary.x() - 6 - bar.fontMetrics().horizontalAdvance(QStatusBar.currentMessage(bar))
+
+    qtbot.waitUntil(lambda: 0 < gap() < 4 * bar.fontMetrics().averageCharWidth())
+    before = QStatusBar.currentMessage(bar)
+    window.status.set_summary(window.tabs.currentWidget(), short)  # the summary shrinks
+    qtbot.waitUntil(lambda: len(QStatusBar.currentMessage(bar)) > len(before))
+    qtbot.waitUntil(lambda: 0 < gap() < 4 * bar.fontMetrics().averageCharWidth())
+    assert QStatusBar.currentMessage(bar).endswith("…") and bar.currentMessage() == long
+
+
 def test_a_first_window_takes_most_of_a_big_screen_and_never_more_than_the_screen():
     from playground.shell.window_size import first_window_size, opens_maximized
 

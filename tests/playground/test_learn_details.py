@@ -110,3 +110,15 @@ def test_lesson_2s_graph_crosses_no_more_wires_than_it_must(window):
     document = window.document
     positions = {node.id: (node.x, node.y) for node in document.nodes}
     assert count_crossings(document, positions) <= 1  # a feeds t1 and t3: one crossing cannot be helped
+
+
+def test_the_title_follows_the_lesson_shown_not_the_graph_an_earlier_lesson_left(window):
+    """Issue 29, item 9: "Why the order matters (lesson)" stayed in the title through lessons 6 and 7."""
+    window.learning.start("05-order")
+    assert window.windowTitle().startswith("Why the order matters (lesson)")
+    for lesson, title in (("06-tensors", "From scalars to tensors"), ("07-training", "Training")):
+        window.learning.start(lesson)
+        assert window.windowTitle().startswith(f"{title} (lesson)"), window.windowTitle()
+        assert window.document_name == "Why the order matters (lesson)"  # the editor's graph, named after it
+    window.learning.panel.invite()  # back to the list, no lesson running: the title names the editor's graph alone
+    assert window.windowTitle().startswith("Why the order matters (lesson)[*]")

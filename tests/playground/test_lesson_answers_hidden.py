@@ -6,6 +6,7 @@ the way the app writes them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from playground.animator.model.tensor_timeline import describe
 from playground.common.numbers import format_number, full_number
 from playground.graph.arrays import format_array
 from playground.graph.document import maths_of
+from playground.graph.why_gradient import readable
 from playground.learn.model.facts import GraphFacts
 from playground.learn.model.lesson import load_lesson
 
@@ -24,7 +26,15 @@ LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
 
 
-UNNUMBERED = ("shape", "build", "health", "trained")
+UNNUMBERED = ("build", "health", "trained")
+
+
+def asked_number(facts, what: str, node: str):
+    """The engine's number a question about ``node`` waits for; a gradient's shape is read off the gradient's
+    numbers, so it waits for the whole gradient to stay hidden."""
+    if what == "value":
+        return facts.value(node)
+    return facts.grad(node)
 
 
 def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
@@ -35,20 +45,20 @@ def pending(panel, document) -> list[tuple[str, str, float, str | None]]:
     waiting = []
     if isinstance(run.step.facts, GraphFacts) and maths_of(run.step.facts.document) == maths:
         facts = run.step.facts
-        waiting = [(q.what, q.node if q.what in UNNUMBERED else facts.name(q.node), q.expected,
+        waiting = [(q.what, q.node if q.what in UNNUMBERED else facts.name(q.node),
+                    asked_number(facts, q.what, q.node) if q.what == "shape" else q.expected,
                     facts.name(ask.along) if ask.along else None)
                    for q, ask in zip(run.questions, run.step.asks)][len(run.answered):]
     for later in lesson.steps[run.index + 1:]:
         facts = later.facts
         if isinstance(facts, GraphFacts) and maths_of(facts.document) == maths:
-            waiting += [(ask.what, facts.name(ask.node), facts.value(ask.node) if ask.what == "value"
-                         else facts.tangent(facts.name(ask.node), facts.name(ask.along)) if ask.what == "tangent"
-                         else facts.grad(ask.node), facts.name(ask.along) if ask.along else None)
+            waiting += [(ask.what, facts.name(ask.node), facts.tangent(facts.name(ask.node), facts.name(ask.along))
+                         if ask.what == "tangent" else asked_number(facts, ask.what, ask.node),
+                         facts.name(ask.along) if ask.along else None)
                         for ask in later.asks if ask.what not in UNNUMBERED]
-    # A gradient's shape is its variable's, shown on its card; a graph to build is no number (nor a health
-    # question, read off the training tab); inputs are given.
-    return [(what, name, number, along) for what, name, number, along in waiting if what not in UNNUMBERED
-            and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
+    # A graph to build is no number (nor a health question, read off the training tab); inputs are given.
+    return [("grad" if what == "shape" else what, name, number, along) for what, name, number, along in waiting
+            if what not in UNNUMBERED and not (what == "value" and document.node(id_of(document, name)).is_leaf)]
 
 
 def id_of(document, name: str) -> str:
@@ -101,13 +111,42 @@ def leaks(window, where: str) -> list[str]:
                 found.append(f"{where}: the side panel shows {name}'s {what} as '{label.text()}'")
         if what == "value" and node == output and any(f"= {short}" in text for text in status):
             found.append(f"{where}: the status bar reads {status}")
+        found += [f"{where}: {surface} reads '{text}'" for surface, text in said(window)
+                  if states(text, what, name, short, full)]
         if animator.source == "graph" and maths_of(animator.document) == maths_of(document):
             item = animator.scene.node_item(node)
             if item is not None:
                 line = item.body_lines()[0 if what == "value" else 1]
                 if line.split()[-1] == short:
                     found.append(f"{where}: the animator's card of {name} reads '{line}'")
+    # what a path list hides it does not state beside it ("L.grad = ? (the output: ∂L/∂L = 1, ...)")
+    found += [f"{where}: {surface} hides and states a number: '{text}'" for surface, text in said(window)
+              if "path list" in surface and "= ?" in text and re.search(r"=\s*-?\d", text)]
     return found
+
+
+def said(window) -> list[tuple[str, str]]:
+    """The lines of text around the graphs, where an answer could be written out in words: the path lists
+    (the editor's side panel and the animator's step panel), the caption under the animator's graph, the
+    Learn panel's notice above the step and the status bar."""
+    editor, animator = window.editor, window.animator
+    surfaces = [("the editor's path list", editor.paths), ("the animator's path list", animator.paths.box)]
+    texts = []
+    for surface, box in surfaces:
+        texts += [(surface, box.heading.text())] + [(surface, row) for row in box.rows()]
+    texts += [("the caption under the animator's graph", animator.caption.text()),
+              ("the Learn panel's notice", window.learning.panel.notice.text()),
+              ("the status bar", window.statusBar().currentMessage())]
+    return [(surface, text) for surface, text in texts if text]
+
+
+def states(text: str, what: str, name: str, short: str, full: str) -> bool:
+    """Whether ``text`` sets ``name``'s value or gradient equal to the number (``a.grad = 31``,
+    ``∂L/∂a = 31``, ``∂L/∂L = 1`` for the output's own, ``t1 = 6``), however the name is written."""
+    number = "|".join(re.escape(written) for written in {short, full})
+    names = "|".join(re.escape(written) for written in {name, readable(name)})
+    quantity = rf"(?:(?:{names})\.grad|∂\S+/∂(?:{names}))" if what == "grad" else rf"(?<![\w.∂])(?:{names})"
+    return re.search(rf"{quantity}\s*=\s*(?:{number})(?!\d|\.\d)", text) is not None
 
 
 def tangent_lines(text: str) -> list[str]:
@@ -194,7 +233,10 @@ def tensor_leaks(window, where: str, name: str, node: str, grad: np.ndarray, che
         if item is not None and any(text in item.toolTip() for text in whole):
             found.append(f"{where}: the animator's tooltip of {name} reads '{item.toolTip()}'")
         steps = animator.steps
+        # the rows that hand the node its gradient ("Z → XW: ..."); another node's row may carry the same
+        # numbers (an add hands its gradient on unchanged), once that node's own question is answered
         rows = [steps.step_list.item(i).text() for i in range(steps.step_list.count())]
+        rows = [row for row in rows if f"→ {name}:" in row]
         if any(text in row for text in whole for row in rows):
             found.append(f"{where}: the animator's step list shows {name}'s gradient")
     return found

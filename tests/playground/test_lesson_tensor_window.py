@@ -53,7 +53,8 @@ def test_the_student_builds_the_layer_and_check_my_graph_says_what_is_missing(wi
     assert not panel.next_button.isEnabled()
     build(window, BUILD)  # the lesson's very graph: what later steps ask is hidden from now on
     assert panel.feedback.text() == ""  # what was said of the graph before is gone with it
-    assert card(window, "b").shown_numbers("grad") is None and card(window, "Z").shown_numbers("grad") is not None
+    # every gradient a shape question names is hidden: its numbers would show its shape
+    assert all(card(window, name).shown_numbers("grad") is None for name in ("H", "Z", "XW", "b", "X", "W"))
     panel.check_button.click()
     assert "every part (6)" in panel.feedback.text() and panel.next_button.isEnabled()
     assert window.document_name.startswith("Untitled")  # the student's own graph stays: it is the lesson's
@@ -65,9 +66,13 @@ def test_show_me_builds_the_layer_and_the_questions_take_shapes_and_arrays(windo
     panel.reveal_button.click()
     assert maths_of(window.document) == maths_of(LESSON.steps[0].facts.document)
     assert panel.next() and panel.next()  # to the shape questions
+    shapes = panel.run.step.facts  # the animator waits before the first gradient whose shape is asked (H's)
+    assert window.animator.position == shapes.grad_position(shapes.node_id("H")) - 1
     assert panel.answer_input.isVisible() and "a shape" in panel.answer_input.placeholderText()
     assert not panel.answer("(3, 4)") and "transposed" in panel.feedback.text()  # H's
+    assert card(window, "H").shown_numbers("grad") is None  # H's shape, still asked, hidden with its numbers
     assert panel.answer("(4, 3)") and panel.answer("4x3") and panel.answer("(4, 3)")  # H, Z, XW
+    assert card(window, "H").shown_numbers("grad") is not None and card(window, "b").shown_numbers("grad") is None
     assert not panel.answer("(4, 3)") and "broadcast over axis 0" in panel.feedback.text()  # b's
     assert not panel.answer("three") and "a shape is whole numbers" in panel.feedback.text()
     assert panel.answer("(3,)")

@@ -65,8 +65,9 @@ def test_six_sigmoid_layers_stuck_under_gradient_descent_are_told_their_gradient
     print(f"seed {seed}: output / layer 1 gradient {norms[0, -1] / norms[0, 0]:.3g} at step 1, "
           f"{norms[-1, -1] / norms[-1, 0]:.3g} at step {session.step}; {stall and stall.message()}")
     assert stall is not None and stall.kind == "collapsed" and stall.gradient_ratio > 1e3
-    assert ("The gradient vanishes on its way back through 6 sigmoid layers: tick Gradient health to see it, and "
-            "try tanh or ReLU, fewer layers, or Adam.") in stall.message()
+    assert ("The weight gradients of the 6 sigmoid layers are more than 1,000 times apart: tick Gradient health "
+            "to see which layer's is smallest, and try tanh or ReLU, fewer layers, or Adam.") in stall.message()
+    assert "layer 1" not in stall.message() and "back" not in stall.message()  # lesson 10 asks which layer
     assert "learning rate" not in stall.message()
 
 

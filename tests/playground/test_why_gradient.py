@@ -91,6 +91,17 @@ def editor(qtbot):
     return panel
 
 
+def test_the_outputs_concealed_gradient_is_not_stated_beside_its_question_mark():
+    """Lesson 2 asks L.grad: the path list read "L.grad = ? (the output: ∂L/∂L = 1, ...)"."""
+    document = parse_expression(LESSON_2)
+    n = ids(document)
+    shown = why_gradient(document, evaluate(document), n["L"])
+    assert shown.heading == "L.grad = 1 (the output: ∂L/∂L = 1, where every path starts)"
+    for concealment in (Concealment(grads=frozenset({n["L"]})), Concealment(values=frozenset({n["t1"]}))):
+        why = why_gradient(document, evaluate(document), n["L"], concealment)
+        assert why.heading == "L.grad = ? (the output: ∂L/∂L = ?, where every path starts)"
+
+
 def test_selecting_a_node_lists_its_paths_and_hovering_draws_one(editor):
     n = ids(editor.document)
     editor.select_node(n["a"])

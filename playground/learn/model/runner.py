@@ -24,13 +24,13 @@ from .tensor_facts import TensorGraphFacts
 from .tensor_questions import check_tensor, is_tensor_question, tensor_question
 from .trained_questions import TRAINED, check_trained, trained_question
 
-# Questions whose answers are no number the screen must hide: a gradient's shape (its variable's, in plain
-# sight) and the graph a step has the student build; a later step's tangent shows in forward mode only.
-# Questions with nothing in the animator to hide: a shape (every card shows it), a graph to build, and a
-# number read off the training tab's gradient health plot; a later step's tangents are forward mode's.
-# The trained graph's test accuracy is read off the training tab too, and its count of numbers is in no card.
-UNHIDDEN = ("shape", "build", HEALTH, TRAINED)
+# Questions with nothing in the animator to hide: a graph to build, and a number read off the training tab's
+# gradient health plot; a later step's tangents are forward mode's. The trained graph's test accuracy is read
+# off the training tab too, and its count of numbers is in no card. A gradient's shape is hidden with the
+# gradient: its numbers, written out on a card or in the replay, show how many rows and columns it has.
+UNHIDDEN = ("build", HEALTH, TRAINED)
 LATER_UNHIDDEN = (*UNHIDDEN, "tangent")
+HIDES_THE_GRADIENT = ("grad", "shape")
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class LessonRun:
     @property
     def asked_gradients(self) -> set[str]:
         """The nodes whose gradients questions about this step's graph still ask for (see `revealed_up_to`)."""
-        return {node for what, node, _position in self._waiting() if what == "grad"}
+        return {node for what, node, _position in self._waiting() if what in HIDES_THE_GRADIENT}
 
     @property
     def asked_tangents(self) -> set[tuple[str, str]]:
@@ -103,7 +103,7 @@ class LessonRun:
         if isinstance(facts, GraphFacts):
             for later in self.lesson.steps[self.index + 1:]:
                 if later.facts is facts:
-                    waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what == "grad"
+                    waiting += [(ask.what, ask.node, (facts.grad_position(ask.node) if ask.what in HIDES_THE_GRADIENT
                                                       else facts.value_position(ask.node)) or 0)
                                 for ask in later.asks if ask.what not in LATER_UNHIDDEN]
         return waiting

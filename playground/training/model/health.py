@@ -107,11 +107,14 @@ class Stall:
             suggestion = typical if self.learning_rate > typical else self.learning_rate / 10
             return (f"the learning rate {format_number(self.learning_rate)} is probably too large: try "
                     f"{format_number(suggestion)}, or Reset")
-        if self.gradient_ratio >= VANISHED_RATIO:  # named without its number: a lesson asks for it
+        if self.gradient_ratio >= VANISHED_RATIO:
+            # Named without its number and without the layer it fades at: a lesson asks for both (lesson 10
+            # asks which layer's gradient is smallest while this line is on screen).
             others = ALTERNATIVES.get(self.activation, "another activation")
             adam = "" if self.optimizer == "adam" else ", or Adam"
-            return (f"the gradient vanishes on its way back through {self.layers} {self.activation} layers: tick "
-                    f"Gradient health to see it, and try {others}, fewer layers{adam}")
+            return (f"the weight gradients of the {self.layers} {self.activation} layers are more than "
+                    f"{VANISHED_RATIO:,.0f} times apart: tick Gradient health to see which layer's is smallest, "
+                    f"and try {others}, fewer layers{adam}")
         if self.regularization != "none" and self.regularization_rate >= STRONG_REGULARIZATION:
             return (f"the {self.regularization.upper()} regularisation rate {format_number(self.regularization_rate)} "
                     "probably pulls every weight to zero: lower it")

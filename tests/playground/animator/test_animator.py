@@ -8,6 +8,7 @@ import math
 from copy import deepcopy
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageSequence
@@ -383,3 +384,23 @@ def test_clicking_a_node_goes_to_its_step(loaded, qtbot):
     qtbot.mouseClick(panel.view.viewport(), LEFT, pos=panel.view.mapFromScene(item.sceneBoundingRect().center()))
     assert panel.position == panel.timeline.frame_of_node(mul) == 14
     assert panel.timeline.current.node_id == mul and panel.timeline.current.phase == "backward"
+
+
+@pytest.mark.parametrize("width, point_size", [(1200, None), (640, None), (900, 18)])
+def test_the_animate_combo_is_as_wide_as_its_longest_entry(panel, qtbot, width, point_size):
+    """Issue 29, item 9: its text was cut ("Forward mode (the tra…"), in a narrow panel and presentation mode's
+    larger font alike."""
+    if point_size:
+        font = panel.font()
+        font.setPointSize(point_size)
+        panel.setFont(font)
+    combo = panel.source_combo
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert "Forward mode (the training network)" in texts
+    longest = max(combo.fontMetrics().horizontalAdvance(text) for text in texts)
+    assert combo.minimumSizeHint().width() >= longest + 16  # what every layout gives it: the text and the arrow
+    width = max(width, panel.minimumSizeHint().width())  # a window is never narrower than what it holds needs
+    panel.resize(width, 800)
+    qtbot.waitUntil(lambda: panel.width() == width)
+    qtbot.waitUntil(lambda: combo.width() >= longest + 16, timeout=2000)  # once the layout has taken the font
+    assert combo.isVisible()
