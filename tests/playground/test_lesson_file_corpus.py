@@ -96,3 +96,17 @@ def test_a_lesson_with_characters_changed_anywhere_parses_and_runs_or_is_refused
         run = LessonRun(lesson)
         run.go(index)
         run.html()
+
+
+def test_a_line_break_inside_braces_is_text_not_a_number_to_look_up():
+    """Found by the test above: U+001E is a line break to str.splitlines, so "{\\x1einear 1.grad.sum(0)}" was
+    checked as two lines with no number in them, and looked up as 'inear 1' when the step was drawn."""
+    from playground.learn.model.lesson import parse_lesson
+    from playground.learn.model.runner import LessonRun
+
+    text = next(path for path in SHIPPED if path.stem == "06-tensors").read_text(encoding="utf-8")
+    lesson = parse_lesson(text.replace("{Linear 1.grad.sum(0)}", "{\x1einear 1.grad.sum(0)}", 1))
+    for index in range(len(lesson.steps)):
+        run = LessonRun(lesson)
+        run.go(index)
+        run.html()

@@ -63,7 +63,7 @@ ACTIONS = ("graph", "example", "tab", "select", "animator", "pitfall", "predict"
            "highlight", "tick", "exercise", "ask", "nudge", "forward", "build")
 _ACTION_LINE = re.compile(r"([a-z]+):(?:\s+(.*)|\s*)$")
 _HEADER_LINE = re.compile(r"([a-z]+):\s*(.*)$")
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}\n]*)\}")  # a number in braces lies on one line, as it is checked
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
