@@ -52,7 +52,7 @@ TOO_BIG = ("The graph is larger than the view at a readable size: press F to see
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
 TRAINABLE_DELAY_MS = 150  # "Train this graph" is checked again this long after the last edit
-SIDE_WIDTH = 290
+SIDE_WIDTH = 340  # a selected input's properties whole (its Fed by row and Range boxes asked 336 of 290)
 PALETTE_WIDTH = 115
 QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
                   "(switch Predict off, or finish the lesson's exercise)")

@@ -17,12 +17,11 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStyle,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from .widgets import let_combos_narrow, named, scrolling_column
+from .widgets import CompactToolButton, let_combos_narrow, named, scrolling_column
 
 SETTINGS_WIDTH = 236   # the settings column at 100%, unless its widest control asks for more
 VIEW_STRETCH = (5, 5, 3)  # how the views share the width the panel gets: network, boundary, output
@@ -108,7 +107,7 @@ class TrainingBody(QScrollArea):
             stack.addWidget(control)
         let_combos_narrow(self.settings_column)
         self.settings_scroll = scrolling_column(self.settings_column, SETTINGS_WIDTH)
-        self.fold_button = named(QToolButton(), "settingsFoldButton")
+        self.fold_button = named(CompactToolButton(), "settingsFoldButton")
         self._size_fold_button(1.0)
         self.fold_button.clicked.connect(self._on_fold_button_clicked)
         strip = QVBoxLayout()

@@ -38,7 +38,7 @@ from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
 from .neuron_map import LayerMaps, NeuronMap, ParameterEditor, paint_neurons
-from .widgets import ElidedLabel, heading_font, named
+from .widgets import CompactToolButton, ElidedLabel, heading_font, named
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
 SQUARE_MIN_PRESENTING = 20       # in presentation mode: a map a class can still read from the back
@@ -220,7 +220,7 @@ class NetworkCanvas(QWidget):
         return label
 
     def _tool(self, text: str, name: str, tip: str) -> QToolButton:
-        button = named(QToolButton(), name, tip)
+        button = named(CompactToolButton(), name, tip)
         button.setText(text)
         button.setAutoRaise(True)
         button.setFixedSize(self._px(19), self._px(19))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - registers pg.exporters
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStyle,
+    QToolButton,
     QWidget,
 )
 
@@ -43,6 +44,15 @@ def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
         widget.setToolTip(tip)
         widget.setAccessibleDescription(tip)
     return widget
+
+
+class CompactToolButton(QToolButton):
+    """A borderless button of one sign ("+", "−", "‹") in a tight grid: its least size is its sign's, not the
+    style's padded button (Fusion asks 27 px for a "+"), so a layout that gives it 19 px gives it enough."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        metrics = self.fontMetrics()
+        return QSize(metrics.horizontalAdvance(self.text()) + 4, metrics.height())
 
 
 def fix_size(label: QLabel, widest: str) -> None:
