@@ -44,9 +44,10 @@ def message_label() -> QLabel:
 
 def source_combo(sources: dict[str, str]) -> QComboBox:
     """What the animator animates: never cut ("Forward mode (the training network)" read "Forward mode (the
-    tra"), it is as wide as its longest entry, those added later and in presentation mode's font too; the
-    combos beside it give way."""
-    combo = WholeEntriesCombo()
+    tra"), it asks to be as wide as its longest entry, those added later and in presentation mode's font too;
+    where a row has no room for that (a 1024-pixel screen at 150% beside the Learn dock) it gives way rather
+    than push the Steps and Export buttons out of sight."""
+    combo = shrinkable(WholeEntriesCombo())
     combo.setObjectName("animSourceCombo")
     combo.setAccessibleName("animSourceCombo")
     combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on one batch of "

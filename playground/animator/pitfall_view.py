@@ -65,9 +65,10 @@ class PitfallView(QWidget):
         self.combo.setAccessibleName("pitfallCombo")
         self.combo.setToolTip("Replay the backward pass with a classic mistake, next to the correct one")
         # It gives way to the Animate combo beside it (whose entries stay whole) on a narrow projector: it may
-        # be as narrow as 14 letters, its list still showing each mistake whole.
+        # be as narrow as 5 letters ("Mist…", on a 1024-pixel screen at 150% beside the Learn dock), its list and
+        # tooltip still showing each mistake whole.
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(14)
+        self.combo.setMinimumContentsLength(5)
         self.combo.addItem("No mistake", None)
         for key, pitfall in PITFALLS.items():
             self.combo.addItem(f"Mistake: {pitfall.title.lower()}", key)

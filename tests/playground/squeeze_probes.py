@@ -3,6 +3,7 @@ presentation mode the properties panel's fields and slider were crushed to half 
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 TABS = ("editor", "animator", "training")
@@ -17,7 +18,8 @@ def _squeezed(root: QWidget) -> list[str]:
         if not widget.isVisible() or widget.isWindow():
             continue
         hint = widget.minimumSizeHint()
-        least = hint.expandedTo(widget.minimumSize())
+        # As Qt's layouts take it: an explicit minimum stands in for the hint (a combo that may give way).
+        least = QSize(widget.minimumWidth() or hint.width(), widget.minimumHeight() or hint.height())
         if isinstance(widget, QAbstractScrollArea) or not hint.isValid():
             continue
         if widget.objectName().startswith("qt_"):  # Qt's own insides (a spin box's line edit): sized by Qt
