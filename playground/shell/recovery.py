@@ -236,23 +236,11 @@ class Recovery(QObject):
     def keeps(self, path: Path) -> bool:
         """Whether a graph file named on the command line is the one recovered with its unsaved changes: those
         are kept (marked unsaved) rather than read again from the file."""
-        editor = self.snapshot.editor if self.snapshot is not None else None
-        if editor is None or not editor.modified or editor.path is None:
-            return False
-        try:
-            return Path(editor.path).resolve() == Path(path).resolve()
-        except OSError:
-            return False
+        return _unsaved_copy_of(self.snapshot.editor if self.snapshot is not None else None, path)
 
     def keeps_setup(self, path: Path) -> bool:
         """The same for a training setup file named on the command line."""
-        training = self.snapshot.training if self.snapshot is not None else None
-        if training is None or not training.modified or training.path is None:
-            return False
-        try:
-            return Path(training.path).resolve() == Path(path).resolve()
-        except OSError:
-            return False
+        return _unsaved_copy_of(self.snapshot.training if self.snapshot is not None else None, path)
 
     # -- Discard ---------------------------------------------------------------------------------------------
 
@@ -346,3 +334,13 @@ def start_recovery(window, folder: Path | None = None, exit_process=os._exit) ->
         return None
     recovery.recover()
     return recovery
+
+
+def _unsaved_copy_of(part, path: Path) -> bool:
+    """Whether ``part`` of a recovered set (the editor's or the training tab's) holds unsaved changes of ``path``."""
+    if part is None or not part.modified or part.path is None:
+        return False
+    try:
+        return Path(part.path).resolve() == Path(path).resolve()
+    except OSError:
+        return False
