@@ -6,11 +6,9 @@ uses its own)."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
-from playground.shell.main_window import MainWindow
 from playground.training.panel import TrainingPanel
+from tests.playground.app_window import open_window
 
 WAIT = 20_000  # ms: the worker's first picture on a busy machine
 
@@ -29,13 +27,8 @@ def panel(qtbot):
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    """The app's main window with settings of its own, discarding unsaved changes without asking; training
-    paused at the end (test files with a window of their own define theirs)."""
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1500, 900)
-    window.show()
-    qtbot.waitExposed(window)
+    """`open_window` at 1500 x 900; training paused at the end (test files with a window of their own define
+    theirs)."""
+    window = open_window(qtbot, tmp_path)
     yield window
     window.training.pause()

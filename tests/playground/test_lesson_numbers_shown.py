@@ -8,15 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel
 
 from playground.animator.model.tensor_hiding import TensorReveal
 from playground.learn.model.facts import NetworkFacts, NetworkSpec
 from playground.learn.model.lesson import load_lesson, placeholder_names
 from playground.learn.model.trained_facts import is_trained_name
 from playground.learn.model.training_facts import is_setup_name
-from playground.shell.main_window import MainWindow
+from tests.playground.app_window import open_window
 
 LESSONS = sorted((Path(__file__).resolve().parents[2] / "resources" / "lessons").glob("*.lesson"))
 ARRAY = re.compile(r"\[[^\[\]]+\]")  # one row of numbers, as a lesson writes an array: [-0.006479, -0.007366, ...]
@@ -24,12 +23,7 @@ ARRAY = re.compile(r"\[[^\[\]]+\]")  # one row of numbers, as a lesson writes an
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+    window = open_window(qtbot, tmp_path, 1280, 720)
     yield window
     window.training.pause()
     window.presentation.set_on(False)  # the application's font is shared by every test

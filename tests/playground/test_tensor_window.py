@@ -11,17 +11,9 @@ ISSUE = "X = [[1, 2], [3, 4], [5, 6]]; W = randn(2, 2, seed=0); b = zeros(2); L 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QMessageBox
+    from tests.playground.app_window import open_window
 
-    from playground.shell.main_window import MainWindow
-
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    window.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+    window = open_window(qtbot, tmp_path, 1280, 720)
     yield window
     window.training.shutdown()
 
