@@ -220,6 +220,14 @@ class CardScene(QGraphicsScene):
                 return item
         return None
 
+    def helpEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """The mouse rests on a card: its tooltip is written now if what it shows changed since (`CardItem`)."""
+        for item in self.items(event.scenePos()):
+            card = item if isinstance(item, CardItem) else item.parentItem()
+            if isinstance(card, CardItem):
+                card.bring_tooltip_up_to_date()
+        super().helpEvent(event)
+
     # -- background --------------------------------------------------------------------------
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyle, QWidget
 
-from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
+from .style import DETAIL_THRESHOLD, colors_of, composited, level_of_detail, pixel_font
 
 NODE_WIDTH = 130.0
 HEADER_HEIGHT = 24.0
@@ -104,6 +104,7 @@ class CardItem(QGraphicsObject):
         self._is_output = False
         self._highlight: QColor | None = None
         self._badge: str | None = None  # a mark on the corner saying what the highlight's colour says
+        self._tooltip_stale = False
         self._body_lines: list[str] | None = None
         self._input_ports: list[PortItem] = []
         self._output_port = PortItem(self, 0, True)
@@ -230,7 +231,25 @@ class CardItem(QGraphicsObject):
                 port.unsetCursor()
 
     def _refresh_tooltip(self) -> None:
-        self.setToolTip(self.tooltip_text())
+        """The tooltip says what the card shows now: written at once under the mouse, else when it is next read
+        (`toolTip`, or the scene's help event as the mouse rests on the card). A trained graph's cards change
+        thirty times a second, and writing each one's tooltip every time cost a tenth of the event loop."""
+        self._tooltip_stale = True
+        if self.isUnderMouse():
+            self.bring_tooltip_up_to_date()
+
+    def bring_tooltip_up_to_date(self) -> None:
+        if self._tooltip_stale:
+            self.setToolTip(self.tooltip_text())
+
+    def setToolTip(self, text: str) -> None:  # noqa: N802 - Qt's name
+        """Written by hand (an animator's step, a hovered element): that is the tooltip until the next change."""
+        self._tooltip_stale = False
+        super().setToolTip(text)
+
+    def toolTip(self) -> str:  # noqa: N802 - Qt's name
+        self.bring_tooltip_up_to_date()
+        return super().toolTip()
 
     # -- ports -----------------------------------------------------------------------------
 
@@ -349,12 +368,11 @@ class CardItem(QGraphicsObject):
             self.paint_from_afar(painter, rect)
             return
 
-        # shadow, card, header
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors["shadow"])
-        painter.drawRoundedRect(rect.translated(1.5, 2.5), CORNER_RADIUS, CORNER_RADIUS)
+        # shadow, card, header. The shadow is the translucent shadow's colour over the canvas, painted opaque:
+        # blending a whole card's area cost three times filling it, and it lies on the bare canvas.
         card = QPainterPath()
         card.addRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        painter.fillPath(card.translated(1.5, 2.5), composited(colors["shadow"], colors["background"]))
         painter.fillPath(card, colors["card"])
         if self._highlight is not None:
             tint = QColor(self._highlight)

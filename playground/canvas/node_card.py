@@ -295,6 +295,10 @@ class NodeItem(CardItem):
         return (f"{self._name}[{where}]  value {element(value, concealed_value)}  "
                 f"grad {element(grad, concealed_grad)}")
 
+    def bring_tooltip_up_to_date(self) -> None:
+        if self.hovered_element is None and self.hovered_map is None:  # else the element's or map's own tip
+            super().bring_tooltip_up_to_date()
+
     def hoverMoveEvent(self, event) -> None:
         found = self.element_at(event.pos())
         if found != self.hovered_element:

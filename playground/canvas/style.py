@@ -86,6 +86,14 @@ def colors_of(item: QGraphicsItem) -> dict[str, QColor]:
     return getattr(scene, "colors", None) or LIGHT_COLORS
 
 
+def composited(colour: QColor, background: QColor) -> QColor:
+    """``colour`` (translucent) laid over the opaque ``background``: the opaque colour that looks the same."""
+    alpha = colour.alphaF()
+    return QColor.fromRgbF(*(alpha * mine + (1 - alpha) * theirs for mine, theirs in (
+        (colour.redF(), background.redF()), (colour.greenF(), background.greenF()),
+        (colour.blueF(), background.blueF()))))
+
+
 def pixel_font(pixel_size: int, bold: bool = False, italic: bool = False) -> QFont:
     font = QFont()
     font.setPixelSize(pixel_size)
