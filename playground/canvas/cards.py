@@ -233,7 +233,7 @@ class CardItem(QGraphicsObject):
     def _refresh_tooltip(self) -> None:
         """The tooltip says what the card shows now: written at once under the mouse, else when it is next read
         (`toolTip`, or the scene's help event as the mouse rests on the card). A trained graph's cards change
-        thirty times a second, and writing each one's tooltip every time cost a tenth of the event loop."""
+        thirty times a second, and writing each one's tooltip every time took 4% of the event loop's time."""
         self._tooltip_stale = True
         if self.isUnderMouse():
             self.bring_tooltip_up_to_date()
