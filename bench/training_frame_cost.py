@@ -2,8 +2,9 @@
 
 The panel is paused; the same frame of the worker (boundary, neuron maps, gradient health) is handed to
 it and painted again and again, as if training ran. Printed per frame: the GUI thread's CPU time and
-the wall time, alone and with a Python thread busy beside it (as training is), for the default network
-and for six layers of 64, with the gradient health plot shown over 8,000 steps of history. A display
+the wall time, alone and with a Python thread busy beside it (as training is), for the default network,
+for six layers of 64 and for the editor's graph 2-16-1 tanh (its cards' maps and parameters in the diagram's
+place), with the gradient health plot shown over 8,000 steps of history. A display
 frame is 16.7 ms: the GUI's share of it is what is left for everything else.
 Printed, not asserted.
 
@@ -27,10 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from training_speed import run_until  # noqa: E402
 
+from playground.graph.expression import parse_expression  # noqa: E402
 from playground.shell.gc_pauses import freeze_startup_objects  # noqa: E402
 from playground.training.panel import TrainingPanel  # noqa: E402
 
 FRAMES = 120
+GRAPH = ("X = points(); W1 = randn(2, 16, seed=0); b1 = zeros(16); W2 = randn(16, 1, seed=1); b2 = zeros(1); "
+         "out = tanh(X @ W1 + b1) @ W2 + b2")  # as bench/graph_training_speed.py trains it
 HISTORY_STEPS = 8_000
 
 
@@ -108,6 +112,31 @@ def measure(app, hidden: tuple[int, ...]) -> None:
     panel.shutdown()
 
 
+def measure_graph(app) -> None:
+    """The editor's graph trained in the tab: the boundary and its cards, each hidden node's 16 maps."""
+    panel = TrainingPanel()
+    panel.resize(1400, 860)
+    panel.show()
+    run_until(lambda: panel.boundary_redraws > 0, 30)
+    panel.train_graph(parse_expression(GRAPH))
+    panel.set_settings(replace(panel.settings, stop_when="never", steps_per_second=None))
+    panel.play()
+    run_until(lambda: panel.step >= 300, 120)
+    panel.pause()
+    run_until(lambda: panel._frame is not None and panel._frame.node_images is not None, 5)
+    run_until(lambda: False, 1.0)
+    panel._redraw_timer.stop()
+    freeze_startup_objects()
+    print(f"the editor's graph 2-16-1 tanh ({len(panel.graph_view.plan.per_point)} nodes with maps), "
+          f"{panel.step:,} steps of history")
+    cpu, wall = frame_costs(panel, app)
+    with BusyThread():
+        _, busy_wall = frame_costs(panel, app)
+    print(f"  no hover          GUI CPU {describe(cpu)};  wall {describe(wall)};  "
+          f"wall beside a busy Python thread {describe(busy_wall)}")
+    panel.shutdown()
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     from playground.training.worker_threads import share_the_interpreter_quickly
@@ -116,6 +145,7 @@ def main() -> None:
     print(f"Python switch interval {sys.getswitchinterval() * 1000:.1f} ms")
     for hidden in ((16, 16), (64,) * 6):
         measure(app, hidden)
+    measure_graph(app)
 
 
 if __name__ == "__main__":
