@@ -16,6 +16,14 @@ from PySide6.QtWidgets import QWidget
 from ..widgets.errors import report_handled
 
 KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_Home, Qt.Key.Key_End)
+# What each key does, for Help > Keyboard shortcuts and the README (keys, what).
+KEY_HELP = (
+    ("→", "Next step"),
+    ("←", "Step back"),
+    ("Space", "Play or pause"),
+    ("Home", "First step"),
+    ("End", "Last step"),
+)
 
 
 class PlaybackKeys(QObject):

@@ -178,6 +178,7 @@ class GraphView(QGraphicsView):
 
     zoom_changed = Signal(float)
     fitted = Signal(bool)  # after each fit: whether the whole graph is in view
+    keyboard_arrived = Signal()  # Tab or Shift+Tab brought the keyboard to the canvas
 
     def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None):
         super().__init__(scene, parent)
@@ -427,6 +428,7 @@ class GraphView(QGraphicsView):
     def focusInEvent(self, event) -> None:
         if event.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
             self._came_by_keyboard = True
+            self.keyboard_arrived.emit()
         elif event.reason() == Qt.FocusReason.MouseFocusReason:
             self._came_by_keyboard = False
         super().focusInEvent(event)

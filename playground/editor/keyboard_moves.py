@@ -27,6 +27,20 @@ ARROWS = {
     Qt.Key.Key_Down: QPointF(0, 1),
 }
 EDIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2)
+# What the editor's canvas does with each key, for Help > Keyboard shortcuts and the README (keys, what).
+CANVAS_KEYS = (
+    ("← → ↑ ↓", "Select the nearest node that way (none selected: the output)"),
+    ("Shift+← → ↑ ↓", "Move the selected nodes by a grid step (one undo step a key run)"),
+    ("Enter, F2", "Edit the selected input's, parameter's or constant's value; on an operation, go to its properties"),
+    ("Delete, Backspace", "Delete the selected nodes and wires"),
+    ("/", "Quick search: add a node"),
+    ("Tab", "Quick search, when the mouse brought you to the canvas; when Tab brought you, the next control"),
+    ("Shift+Tab", "The control before the canvas"),
+    ("Escape", "Close quick search, a value being typed, or a wire being dragged"),
+    ("Space + drag, middle drag", "Pan"),
+)
+CANVAS_HINT = ("Canvas: arrows select a node, Shift+arrows move it, Enter edits it, Ctrl+K connects its output, "
+               "/ adds a node, Tab goes on to the next control")
 SIDEWAYS_WEIGHT = 2.0  # a card off to the side counts as this much further than one straight ahead
 
 

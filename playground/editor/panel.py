@@ -43,6 +43,7 @@ from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled
 from ..widgets.focus import focus_target
 from .commands import EditCommand
+from .keyboard_moves import CANVAS_HINT
 from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
@@ -189,6 +190,8 @@ class EditorPanel(QWidget):
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.scene.edit_requested.connect(self._on_edit_requested)
         self.scene.properties_requested.connect(self._on_properties_requested)
+        self.view.keyboard_arrived.connect(lambda: self.status_message.emit(CANVAS_HINT))
+        self.view.setAccessibleDescription(CANVAS_HINT)
         self.paths.path_hovered.connect(self.path_highlight.show)
         self.view.fitted.connect(self._on_view_fitted)
         self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less

@@ -116,6 +116,7 @@ def scrolling_column(widget: QWidget, width: int) -> QScrollArea:
     area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops at its controls, scrolled into sight, not at it
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     _ColumnWidth(area, widget, width)
     return area
