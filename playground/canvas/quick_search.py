@@ -102,7 +102,7 @@ class QuickSearch(QFrame):
                 self.list.setCurrentRow((self.list.currentRow() + step) % self.list.count())
                 return True
         if watched is self.search and event.type() == QEvent.Type.FocusOut:
-            QTimer.singleShot(0, self._close_if_focus_left)
+            QTimer.singleShot(0, self, self._close_if_focus_left)  # never after the box is gone
         return super().eventFilter(watched, event)
 
     def _close_if_focus_left(self) -> None:

@@ -409,7 +409,7 @@ class GraphScene(CardScene):
             if self.delete_selection():
                 event.accept()
                 return
-        typing = self.focusItem() is not None  # the inline editor takes every key while it is open
+        typing = self._value_editor.line_edit is not None  # the inline editor takes every key while it is open
         if not typing and not self._wire_drag.is_active and self._keys.handle(event):  # arrows walk, Enter edits
             event.accept()
             return
