@@ -128,7 +128,8 @@ class KeyboardWiring(ScenePart):
     def _on_dialog_finished(self, _result: int) -> None:
         dialog, self.dialog = self.dialog, None
         views = self.scene.views()
-        if dialog is not None and views:  # the keyboard goes back where it was: the canvas
+        if dialog is not None and views:  # the keyboard goes back where it was: the canvas, its window active again
+            views[0].window().activateWindow()
             views[0].setFocus(Qt.FocusReason.OtherFocusReason)
 
     @guarded

@@ -294,6 +294,16 @@ class GraphScene(CardScene):
     def make_output(self, node_id: str) -> None:
         self._canvas_edits.make_output(node_id)
 
+    def make_selected_output(self) -> bool:
+        """Edit > Make output: the one selected node becomes the output (False, and the status bar says why, when
+        not exactly one node is selected)."""
+        node_ids = self.selected_node_ids()
+        if len(node_ids) != 1:
+            self.status_message.emit("Select one node to make it the output (arrow keys on the canvas walk to one)")
+            return False
+        self.make_output(node_ids[0])
+        return True
+
     def edit_value(self, node_id: str) -> QLineEdit | None:
         """Open a line edit over a leaf's value; Enter sets it (one undo step), Escape cancels."""
         return self._value_editor.open(node_id)
