@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QContextMenuEvent, QCursor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -474,6 +474,17 @@ class GraphView(QGraphicsView):
             self.stop_keeping_fitted()
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + round(dx))
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() + round(dy))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """The menu key (or Shift+F10) opens the selected node's menu at its card, not at the mouse's spot."""
+        scene = self.scene()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard and hasattr(scene, "selected_node_ids"):
+            selected = [scene.node_item(node_id) for node_id in scene.selected_node_ids()]
+            if selected:
+                centre = self.mapFromScene(selected[-1].sceneBoundingRect().center())
+                event = QContextMenuEvent(event.reason(), centre, self.viewport().mapToGlobal(centre),
+                                          event.modifiers())
+        super().contextMenuEvent(event)
 
     # -- quick search ----------------------------------------------------------------------
 

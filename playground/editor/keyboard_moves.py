@@ -33,6 +33,7 @@ CANVAS_KEYS = (
     ("Shift+← → ↑ ↓", "Move the selected nodes by a grid step (one undo step a key run)"),
     ("Enter, F2", "Edit the selected input's, parameter's or constant's value; on an operation, go to its properties"),
     ("Delete, Backspace", "Delete the selected nodes and wires"),
+    ("Menu key, Shift+F10", "The selected node's menu (make it the output, connect, disconnect, delete)"),
     ("/", "Quick search: add a node"),
     ("Tab", "Quick search, when the mouse brought you to the canvas; when Tab brought you, the next control"),
     ("Shift+Tab", "The control before the canvas"),
