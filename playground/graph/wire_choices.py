@@ -2,7 +2,7 @@
 Edit > Disconnect… offer a person who wires the graph by keyboard instead of dragging.
 
 Connect… lists every input of another node that the output may feed without making a cycle, free or taken
-("input 2 (b) of t1 = a * ? · free"); a wire refused for its shapes is listed too, and refused when chosen
+("input 2 (b) of t1: t1 = a * ? · free"); a wire refused for its shapes is listed too, and refused when chosen
 with the same words a drag shows, so the keyboard learns what the mouse learns.
 """
 
@@ -38,7 +38,8 @@ def _input_words(document: GraphDocument, target: str, port: int) -> str:
 
 
 def connect_choices(document: GraphDocument, source: str) -> list[WireChoice]:
-    """Every input ``source``'s output may feed without a cycle, in the document's order of nodes and ports."""
+    """Every input ``source``'s output may feed without a cycle: the free ones first, each kind in the document's
+    order of nodes and ports."""
     upstream = document.ancestors(source)
     choices = []
     for node in document.nodes:
@@ -49,10 +50,10 @@ def connect_choices(document: GraphDocument, source: str) -> list[WireChoice]:
             taken = document.edge_at(node.id, port)
             if taken is not None and taken.source == source:
                 continue  # already fed by this very output
-            state = "free" if taken is None else f"now fed by {document.name(taken.source)}, replaced"
+            state = "free" if taken is None else f"fed by {document.name(taken.source)} now (replaced)"
             text = f"{_input_words(document, node.id, port)}: {document.name(node.id)} = {formula} · {state}"
             choices.append(WireChoice(Edge(source, node.id, port), text, taken))
-    return choices
+    return sorted(choices, key=lambda choice: choice.replaces is not None)  # stable: the order within each kind
 
 
 def disconnect_choices(document: GraphDocument, node_id: str) -> list[WireChoice]:

@@ -13,7 +13,7 @@ def test_connect_offers_every_input_downstream_free_or_taken_but_never_a_cycle()
     # s may feed m or t (neither is upstream of s: m is!), never f's input 0 (s feeds it already), never itself.
     assert set(offered) == {("t", 0), ("t", 1), ("f", 1)}
     assert offered[("t", 0)].replaces == Edge("a", "t", 0)
-    assert offered[("t", 0)].text == "input 1 (a) of t3: t3 = a + d · now fed by a, replaced"
+    assert offered[("t", 0)].text == "input 1 (a) of t3: t3 = a + d · fed by a now (replaced)"
     assert connect_choices(doc, "f") == []  # the output feeds nothing without a cycle
 
 

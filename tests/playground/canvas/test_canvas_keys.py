@@ -113,10 +113,10 @@ def test_connect_lists_the_inputs_an_output_may_feed_and_enter_makes_the_wire(ma
     canvas = make_canvas(wiring_document())
     dialog = _open_connect(canvas, "b")
     texts = [dialog.list.item(i).text() for i in range(dialog.list.count())]
-    assert texts == ["input 1 (a) of t1: t1 = a * ? · now fed by a, replaced",
-                     "input 2 (b) of t1: t1 = a * ? · free",
-                     "input 1 (a) of t2: t2 = -t1 · now fed by t1, replaced"]
-    _choose(dialog, 1)
+    assert texts == ["input 2 (b) of t1: t1 = a * ? · free",  # the free inputs first
+                     "input 1 (a) of t1: t1 = a * ? · fed by a now (replaced)",
+                     "input 1 (a) of t2: t2 = -t1 · fed by t1 now (replaced)"]
+    _choose(dialog, 0)
     qtbot.waitUntil(lambda: not dialog.isVisible())
     assert Edge("b", "m", 1) in canvas.doc.edges
     assert canvas.stack.count() == 1 and canvas.stack.undoText() == "Connect"
@@ -132,7 +132,7 @@ def test_connect_leaves_out_cycles_and_replaces_a_taken_input_in_one_step(make_c
     assert canvas.messages[-1] == "No input t2 could feed without making a cycle"
 
     dialog = _open_connect(canvas, "b")
-    _choose(dialog, 0)  # input a of t1, now fed by a
+    _choose(dialog, 1)  # input a of t1, fed by a now
     qtbot.waitUntil(lambda: not dialog.isVisible())
     assert Edge("b", "m", 0) in canvas.doc.edges and Edge("a", "m", 0) not in canvas.doc.edges
     assert canvas.stack.count() == 1 and canvas.messages[-1] == "Connected b → t1 (a) in place of a"
