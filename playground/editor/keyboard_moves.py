@@ -29,15 +29,15 @@ ARROWS = {
 EDIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2)
 # What the editor's canvas does with each key, for Help > Keyboard shortcuts and the README (keys, what).
 CANVAS_KEYS = (
-    ("← → ↑ ↓", "Select the nearest node that way (none selected: the output)"),
-    ("Shift+← → ↑ ↓", "Move the selected nodes by a grid step (one undo step a key run)"),
-    ("Enter, F2", "Edit the selected input's, parameter's or constant's value; on an operation, go to its properties"),
+    ("← → ↑ ↓", "Select the nearest node that way (at first: the output)"),
+    ("Shift+← → ↑ ↓", "Move the selected nodes a grid step (a key run: one undo step)"),
+    ("Enter, F2", "Edit the selected node: a leaf's value, else its properties"),
     ("Delete, Backspace", "Delete the selected nodes and wires"),
-    ("Menu key, Shift+F10", "The selected node's menu (make it the output, connect, disconnect, delete)"),
+    ("Menu key, Shift+F10", "The selected node's menu, at its card"),
     ("/", "Quick search: add a node"),
-    ("Tab", "Quick search, when the mouse brought you to the canvas; when Tab brought you, the next control"),
+    ("Tab", "The next control (quick search, if the mouse brought you here)"),
     ("Shift+Tab", "The control before the canvas"),
-    ("Escape", "Close quick search, a value being typed, or a wire being dragged"),
+    ("Escape", "Close quick search, a value being typed, a wire being dragged"),
     ("Space + drag, middle drag", "Pan"),
 )
 CANVAS_HINT = ("Canvas: arrows select a node, Shift+arrows move it, Enter edits it, Ctrl+K connects its output, "

@@ -34,7 +34,7 @@ MOUSE_GESTURES = (
     ("Right-click a node", "Make it the output, connect or disconnect it, delete it"),
 )
 TRAINING_KEYS = (
-    ("Space", "Play or pause training, anywhere in the tab but on a control that takes Space itself"),
+    ("Space", "Play or pause, anywhere in the tab but on a control that takes Space"),
     ("Space on Play, Step or Reset", "Press the button"),
 )
 LESSON_KEYS = (
@@ -96,7 +96,7 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
     tree = QTreeWidget(dialog)
     tree.setObjectName("shortcutsTree")
     tree.setAccessibleName("Keyboard shortcuts, by where they work")
-    tree.setHeaderLabels(["Action", "Keys"])
+    tree.setHeaderLabels(["Keys", "What they do"])  # keys first: what a person looks up
     tree.setRootIsDecorated(True)
     tree.setUniformRowHeights(True)
     for group, rows in shortcut_groups(window):
@@ -106,12 +106,12 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
         font.setBold(True)
         branch.setFont(0, font)
         for what, keys in rows:
-            item = QTreeWidgetItem(branch, [what, keys])
-            item.setToolTip(0, what)
-            item.setToolTip(1, keys)
+            item = QTreeWidgetItem(branch, [keys, what])
+            item.setToolTip(0, keys)
+            item.setToolTip(1, what)
     tree.expandAll()
     tree.resizeColumnToContents(0)
-    tree.setColumnWidth(0, min(tree.columnWidth(0), 430))
+    tree.setColumnWidth(0, min(tree.columnWidth(0), 300))
     tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.rejected.connect(dialog.reject)

@@ -142,14 +142,14 @@ def test_help_keyboard_shortcuts_lists_every_menu_key_in_its_group(active, qtbot
     branches = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     groups = {branch.text(0).split(" (")[0]: branch for branch in branches}
     assert list(groups) == ["Editor", "Canvas", "Animator", "Training", "Lessons", "Window", "Mouse"]
-    rows = {(branch.child(j).text(0), branch.child(j).text(1)) for branch in groups.values()
+    rows = {(branch.child(j).text(1), branch.child(j).text(0)) for branch in groups.values()
             for j in range(branch.childCount())}
     keys_listed = {keys for _what, keys in rows}
     shortcuts = _every_shortcut(window)
     assert {"Connect…", "Disconnect…", "Next tab", "Previous tab", "Make output"} <= set(shortcuts)
     for name, keys in shortcuts.items():
         assert any(what.endswith(name) and listed == keys for what, listed in rows), (name, keys)
-    assert "Ctrl+K" in keys_listed and ("Select the nearest node that way (none selected: the output)",
+    assert "Ctrl+K" in keys_listed and ("Select the nearest node that way (at first: the output)",
                                         "← → ↑ ↓") in rows
     screen = dialog.screen().availableGeometry()
     assert dialog.width() <= screen.width() and dialog.height() <= screen.height()
