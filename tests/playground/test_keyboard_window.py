@@ -161,3 +161,33 @@ def test_the_readmes_keyboard_section_has_every_shortcut_of_the_app(window):
     for name, keys in _every_shortcut(window).items():
         for one in keys.split(", "):
             assert re.search(rf"(^|[\s|,(]){re.escape(one)}($|[\s|,)])", section, re.M), (name, one)
+
+
+def test_the_animators_keys_leave_a_control_the_keys_it_uses(active, qtbot):
+    window = active
+    animator = window.animator
+    QTest.keyClick(window.findChild(QLineEdit, "expressionInput"), Qt.Key.Key_B, CTRL)  # Animate backward
+    assert window.tabs.currentWidget() is animator
+    view = animator.findChild(object, "animatorView")
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    assert animator.position == 1
+    QTest.keyClick(view, Qt.Key.Key_Space)
+    assert animator.is_playing
+    QTest.keyClick(view, Qt.Key.Key_Space)  # what moves by itself stops by keyboard
+    assert not animator.is_playing
+    position = animator.position
+    speed = animator.findChild(object, "animSpeedSlider")
+    speed.setFocus()
+    qtbot.waitUntil(speed.hasFocus)
+    before = speed.value()
+    QTest.keyClick(speed, Qt.Key.Key_Right)  # the slider's own arrow: faster, not a step
+    assert speed.value() == before + 1 and animator.position == position
+    step_button = animator.findChild(object, "animStepForwardButton")
+    step_button.setFocus()
+    qtbot.waitUntil(step_button.hasFocus)
+    QTest.keyClick(step_button, Qt.Key.Key_Space)  # the button presses: one step, no playing
+    assert animator.position == position + 1 and not animator.is_playing
+    QTest.keyClick(step_button, Qt.Key.Key_End)  # a key the button leaves goes on to the animator
+    assert animator.position == len(animator.timeline)
