@@ -38,7 +38,7 @@ TRAINING_KEYS = (
     ("Space on Play, Step or Reset", "Press the button"),
 )
 LESSON_KEYS = (
-    ("↑ ↓ in the lesson list, then Space on Start", "Start the lesson chosen"),
+    ("↑ ↓ in the lesson list, then Enter", "Start the lesson chosen (or Space on Start)"),
     ("Enter in the answer box", "Check the answer"),
     ("Space on Next ▶ or ◀ Back", "The next or the previous step"),
 )

@@ -156,3 +156,23 @@ def test_build_wire_evaluate_animate_and_train_with_the_keyboard_alone(qtbot, wi
     assert training.is_playing
     qtbot.waitUntil(lambda: not training.is_playing, timeout=WAIT)
     assert training.message.startswith("Learned:")
+
+
+def test_take_a_lesson_with_the_keyboard_alone(qtbot, window):
+    # The Learn panel is the last stop of Tab's round: ↓ to lesson 2 and Enter starts it.
+    tab_to(qtbot, "lessonList")
+    lessons = focused()
+    while lessons.currentRow() < 1:
+        key(qtbot, Qt.Key.Key_Down)
+    key(qtbot, Qt.Key.Key_Return)
+    panel = window.learning.panel
+    assert panel.lesson.id == "02-chain-rule"
+    # Space on Next ▶ goes to the first question; the answer typed in its box and Enter checks it.
+    tab_to(qtbot, "lessonNextButton")
+    key(qtbot, Qt.Key.Key_Space)
+    assert window.tabs.currentWidget() is window.animator
+    tab_to(qtbot, "answerInput", backwards=True)
+    type_text("6")
+    key(qtbot, Qt.Key.Key_Return)
+    feedback = window.findChild(object, "answerFeedback")
+    assert "Right" in feedback.text()
