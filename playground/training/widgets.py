@@ -158,6 +158,8 @@ def style_plot(plot: pg.PlotWidget, palette) -> None:
     item.titleLabel.item.setDefaultTextColor(foreground)
     item.setMenuEnabled(False)
     item.hideButtons()
+    # A picture, not a control: no stop of Tab's (a click still gives it the keyboard, for Space to play).
+    plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
 
 
 class SquareHolder(QWidget):

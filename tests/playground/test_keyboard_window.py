@@ -64,6 +64,7 @@ def test_tab_from_the_expression_box_reaches_the_tab_bar_then_the_training_contr
     names = [widget.objectName() for widget in passed]
     assert names.index("stepButton") < names.index("datasetCombo")  # the toolbar, then the settings below it
     assert "trainingBody" not in names and "trainingPanelScroll" not in names  # no stop that shows nothing
+    assert "boundaryPlot" not in names and "lossPlot" not in names  # pictures, not controls
 
 
 def test_ctrl_page_down_and_up_go_round_the_tabs_from_a_text_box(active, qtbot):
