@@ -180,11 +180,13 @@ class MainWindow(QMainWindow):
         """Open the backward animator on the editor's graph, at its start."""
         self.tabs.setCurrentWidget(self.animator)
         self.animator.load(self.document)
+        self.animator.view.setFocus(Qt.FocusReason.OtherFocusReason)  # the keys step the graph, from the keyboard too
 
     def animate_network(self) -> None:
         """Open the backward animator on the training panel's network, one batch, at tensor level."""
         if self._load_network_into_animator():
             self.tabs.setCurrentWidget(self.animator)
+            self.animator.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def reveal(self, control: QWidget) -> None:
         """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""

@@ -96,6 +96,7 @@ def test_build_wire_evaluate_animate_and_train_with_the_keyboard_alone(qtbot, wi
 
     # On to the canvas by Tab; "/" is quick search there (Tab would move on): an add node.
     tab_to(qtbot, "graphView")
+    assert window.statusBar().currentMessage().startswith("Canvas: arrows select a node")  # the canvas's keys
     key(qtbot, Qt.Key.Key_Slash)
     qtbot.waitUntil(lambda: focused() is not None and focused().objectName() == "quickSearchInput")
     type_text("add")
@@ -136,7 +137,7 @@ def test_build_wire_evaluate_animate_and_train_with_the_keyboard_alone(qtbot, wi
     key(qtbot, Qt.Key.Key_B, CTRL)
     animator = window.animator
     assert window.tabs.currentWidget() is animator and animator.position == 0
-    qtbot.waitUntil(lambda: focused() is not None and animator.isAncestorOf(focused()))
+    qtbot.waitUntil(lambda: focused() is animator.view)  # the keyboard on the graph it animates
     key(qtbot, Qt.Key.Key_Right)
     key(qtbot, Qt.Key.Key_Right)
     assert animator.position == 2

@@ -236,3 +236,20 @@ def test_a_card_walked_to_is_scrolled_into_view_clear_of_the_minimap(make_canvas
     card = view.mapFromScene(canvas.scene.node_item("far").sceneBoundingRect()).boundingRect()
     assert view.viewport().rect().contains(card)
     assert not card.intersects(view.minimap.geometry())
+
+
+def _luminance(colour) -> float:
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF())
+
+
+def test_the_focus_ring_and_frame_stand_out_three_to_one_against_the_canvas_in_both_themes():
+    from playground.canvas.cards import SELECTION_RING
+    from playground.canvas.style import DARK_COLORS, LIGHT_COLORS
+    from playground.canvas.view import FOCUS_FRAME
+
+    assert SELECTION_RING >= 2 and FOCUS_FRAME >= 2  # WCAG 2.4.11: at least 2 px
+    for colours in (LIGHT_COLORS, DARK_COLORS):
+        ring, canvas = _luminance(colours["selected"]), _luminance(colours["background"])
+        assert (max(ring, canvas) + 0.05) / (min(ring, canvas) + 0.05) >= 3
