@@ -455,6 +455,11 @@ class GraphView(QGraphicsView):
             painter.drawRect(QRectF(self.viewport().rect()).adjusted(half, half, -half, -half))
             painter.end()
 
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        if self.hasFocus():  # Qt scrolls the painted pixels, the frame's with them: paint it afresh at the edges
+            self.viewport().update()
+
     def show_scene_rect(self, rect: QRectF) -> None:
         """Scroll the least that shows ``rect`` (a card the keyboard went to) whole, clear of the view's edges and
         never under the minimap; a card already in sight leaves the view where it is."""
