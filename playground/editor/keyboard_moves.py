@@ -38,7 +38,8 @@ CANVAS_KEYS = (
     ("Tab", "The next control (quick search, if the mouse brought you here)"),
     ("Shift+Tab", "The control before the canvas"),
     ("Escape", "Close quick search, a value being typed, a wire being dragged"),
-    ("Space + drag, middle drag", "Pan"),
+    ("Ctrl+← → ↑ ↓, PgUp, PgDown", "Pan"),
+    ("Space + drag, middle drag", "Pan with the mouse"),
 )
 CANVAS_HINT = ("Canvas: arrows select a node, Shift+arrows move it, Enter edits it, Ctrl+K connects its output, "
                "/ adds a node, Tab goes on to the next control")

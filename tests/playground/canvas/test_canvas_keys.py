@@ -54,6 +54,9 @@ def test_arrows_walk_from_the_output_through_the_graph(make_canvas):
     press(view, Qt.Key.Key_Left)  # nothing further left: the selection stays
     assert selected(canvas) == ["c"]
     assert canvas.stack.count() == 0  # walking edits nothing
+    centre = view.mapToScene(view.viewport().rect().center())
+    press(view, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier)  # Ctrl+arrows pan, the selection stays
+    assert view.mapToScene(view.viewport().rect().center()).x() > centre.x() and selected(canvas) == ["c"]
 
 
 def test_shift_arrows_move_the_selection_one_undo_step_a_key_run(make_canvas):
