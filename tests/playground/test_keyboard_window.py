@@ -192,3 +192,17 @@ def test_the_animators_keys_leave_a_control_the_keys_it_uses(active, qtbot):
     assert animator.position == position + 1 and not animator.is_playing
     QTest.keyClick(step_button, Qt.Key.Key_End)  # a key the button leaves goes on to the animator
     assert animator.position == len(animator.timeline)
+
+
+def test_enter_on_an_operation_takes_the_keyboard_to_its_properties(active, qtbot):
+    window = active
+    editor, document = window.editor, window.document
+    editor.build_from_expression("a=2; b=3; t=a*b")
+    view = editor.view
+    view.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Right)  # the output, t
+    assert [document.name(n) for n in editor.scene.selected_node_ids()] == ["t"]
+    QTest.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: focused() is not None and editor.properties.isAncestorOf(focused()))
+    assert focused().isVisible() and focused().objectName() == "labelEdit"  # its label, first of its properties
