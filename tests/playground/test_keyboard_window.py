@@ -60,11 +60,13 @@ def test_tab_from_the_expression_box_reaches_the_tab_bar_then_the_training_contr
     assert window.tabs.currentWidget() is window.training
     tab()
     assert focused().objectName() == "playButton"  # the tab's first control, at its top left
-    passed = tab_until(lambda widget: widget.objectName() == "learningRateInput")
+    passed = tab_until(lambda widget: widget.objectName() == "lessonList")  # the whole tab, on to the Learn panel
     names = [widget.objectName() for widget in passed]
-    assert names.index("stepButton") < names.index("datasetCombo")  # the toolbar, then the settings below it
+    assert names.index("stepButton") < names.index("datasetCombo") < names.index("learningRateInput")
+    assert names.index("learningRateInput") < names.index("showTestCheck") < names.index("layer1Spin")
     assert "trainingBody" not in names and "trainingPanelScroll" not in names  # no stop that shows nothing
     assert "boundaryPlot" not in names and "lossPlot" not in names  # pictures, not controls
+    assert "" not in names  # every stop is a named control (no bare scroll area)
 
 
 def test_ctrl_page_down_and_up_go_round_the_tabs_from_a_text_box(active, qtbot):
