@@ -1,8 +1,9 @@
 """The animator's keys: → and ← step, Space plays or pauses, Home and End go to the first and last step.
 
-Shortcuts on the panel (and its children) do the work while the window is active; an event
-filter on the panel and on the graph's view catches the same keys when no shortcut took them
-(a window that is not active, as in tests), so the keys always work where the graph has the focus.
+An event filter on the graph's view takes them there, and one on the panel takes them from any control in
+the panel that leaves them: Qt hands a key the focused control does not use on to its parents. A control
+that uses the key keeps it (the speed slider its arrows, a button its Space), where shortcuts on the panel
+took them all: the speed could not be changed nor Export pressed from the keyboard.
 """
 
 from __future__ import annotations
@@ -10,12 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
 from ..widgets.errors import report_handled
 
 KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_Home, Qt.Key.Key_End)
+# What each key does, for Help > Keyboard shortcuts and the README (keys, what).
+KEY_HELP = (
+    ("→", "Next step"),
+    ("←", "Step back"),
+    ("Space", "Play or pause"),
+    ("Home", "First step"),
+    ("End", "Last step"),
+)
 
 
 class PlaybackKeys(QObject):
@@ -25,11 +33,6 @@ class PlaybackKeys(QObject):
                  recover: Callable[[Exception], None]):
         super().__init__(panel)
         self._actions, self._recover = actions, recover
-        for key in KEYS:
-            shortcut = QShortcut(QKeySequence(key), panel)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.setAutoRepeat(key != Qt.Key.Key_Space)
-            shortcut.activated.connect(lambda key=key: self._run(key))
         panel.installEventFilter(self)
         view.installEventFilter(self)
 

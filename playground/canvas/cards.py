@@ -24,6 +24,7 @@ CORNER_RADIUS = 7.0
 PORT_RADIUS = 5.0
 PORT_HIT_RADIUS = 10.0  # generous, so a person can hit a port without pixel hunting
 BADGE_RADIUS = 9.0  # a state's badge on the corner of a card (the animator's ✔, ▶, ...)
+SELECTION_RING = 2.5  # the selected card's ring, in pixels on screen (WCAG 2.4.11: at least 2, 3:1 against the canvas)
 PROBLEM_MARK = "⚠"  # the badge of a card with a problem (a nan or inf, an unconnected input)
 
 
@@ -437,8 +438,8 @@ class CardItem(QGraphicsObject):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(border)
         painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
-        if selected:
-            painter.setPen(QPen(colors["selected"], 2.0))
+        if selected:  # the ring the keyboard follows too: at least 2.5 px on screen at any zoom
+            painter.setPen(QPen(colors["selected"], max(SELECTION_RING, SELECTION_RING / lod)))
             painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
         badge = self.shown_badge()
         if badge:

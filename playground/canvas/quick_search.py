@@ -91,6 +91,11 @@ class QuickSearch(QFrame):
         if self.list.count():
             self.list.setCurrentRow(0)
 
+    def keyPressEvent(self, event) -> None:
+        """A key the search box passes on (QLineEdit hands Enter on to its parent after choosing) stops here: the
+        canvas behind must not take the Enter that added a node as "edit the selected node"."""
+        event.accept()
+
     def eventFilter(self, watched, event) -> bool:
         if watched is self.search and event.type() == QEvent.Type.KeyPress:
             key = event.key()
@@ -102,7 +107,7 @@ class QuickSearch(QFrame):
                 self.list.setCurrentRow((self.list.currentRow() + step) % self.list.count())
                 return True
         if watched is self.search and event.type() == QEvent.Type.FocusOut:
-            QTimer.singleShot(0, self._close_if_focus_left)
+            QTimer.singleShot(0, self, self._close_if_focus_left)  # never after the box is gone
         return super().eventFilter(watched, event)
 
     def _close_if_focus_left(self) -> None:

@@ -1,5 +1,9 @@
 """The graph view: zoom and pan around a `GraphScene`, a minimap, and Tab quick search.
 
+The keyboard is never trapped here: Tab opens quick search when the mouse brought the person to the canvas,
+and moves on to the next control when Tab brought them (then "/" opens quick search). A frame round the
+canvas shows that it has the keyboard.
+
 Drops from the node palette reach the scene through QGraphicsView's own drag handling; the
 scene decides what they do.
 """
@@ -9,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QContextMenuEvent, QCursor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -35,6 +39,8 @@ READABLE_ZOOM = 0.8  # fitting never shrinks card text (11 px) below this: a big
 ZOOM_STEP = 1.25
 SNUG = 0.88  # a fitted graph is shown whole down to this share of the readable zoom (the animator's state badges
 # took the neuron example at 1280x720, 150% from 1.16 to 1.14 for 1.275)
+FOCUS_FRAME = 3.0  # the frame round a canvas that has the keyboard, in pixels
+SHOW_MARGIN = 16.0  # a card brought into view by the keyboard keeps this far from the view's edges
 FIT_MARGIN = 12.0  # around a fitted graph (its cards' shadows and ports are inside its bounds already)
 SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this, and over the whole graph beyond it
 
@@ -57,6 +63,16 @@ def _first_card(scene: QGraphicsScene | None) -> QRectF | None:
     leftmost = min(cards, key=lambda card: card.center().x())
     column = [card for card in cards if card.center().x() < leftmost.center().x() + leftmost.width() / 2]
     return min(column, key=lambda card: card.top())
+
+
+def _shift_into(low: float, high: float, start: float, end: float) -> float:
+    """How far to move the view along one axis so that ``low``..``high`` lies within ``start``..``end`` (its
+    start first, where it is longer)."""
+    if low < start or high - low > end - start:
+        return low - start
+    if high > end:
+        return high - end
+    return 0.0
 
 
 class MiniMap(QGraphicsView):
@@ -157,10 +173,12 @@ class MiniMap(QGraphicsView):
 
 class GraphView(QGraphicsView):
     """The canvas: wheel zooms around the cursor, middle-drag or Space+drag pans, left-drag on the
-    background selects with a rubber band, Tab opens quick search, palette items can be dropped."""
+    background selects with a rubber band, Tab (after the mouse came) or "/" opens quick search, palette
+    items can be dropped."""
 
     zoom_changed = Signal(float)
     fitted = Signal(bool)  # after each fit: whether the whole graph is in view
+    keyboard_arrived = Signal()  # Tab or Shift+Tab brought the keyboard to the canvas
 
     def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None):
         super().__init__(scene, parent)
@@ -192,6 +210,9 @@ class GraphView(QGraphicsView):
         self._fit_timer = QTimer(self, singleShot=True, interval=0)
         self._fit_timer.timeout.connect(self._on_fit_timer_timeout)
         self._quick_search_scene_pos = QPointF()
+        # Whether the keyboard brought the person here (Tab, Shift+Tab): then Tab moves on, as everywhere else,
+        # instead of opening quick search. The mouse coming over the canvas, or a click, clears it.
+        self._came_by_keyboard = False
 
         self.minimap = MiniMap(self)
         self.too_big_hint = TooBigHint(self)  # while a fitted graph is too big to see whole
@@ -348,6 +369,7 @@ class GraphView(QGraphicsView):
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
 
     def mousePressEvent(self, event) -> None:
+        self._came_by_keyboard = False
         pan = event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton and self._space_held)
         if pan:
@@ -381,6 +403,10 @@ class GraphView(QGraphicsView):
         return scene is not None and scene.focusItem() is not None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Slash and not self._scene_is_typing():
+            self.open_quick_search()
+            event.accept()
+            return
         if event.key() == Qt.Key.Key_Space and not self._scene_is_typing():
             if not event.isAutoRepeat():
                 self._space_held = True
@@ -399,11 +425,71 @@ class GraphView(QGraphicsView):
             return
         super().keyReleaseEvent(event)
 
+    def focusInEvent(self, event) -> None:
+        if event.reason() in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason):
+            self._came_by_keyboard = True
+            self.keyboard_arrived.emit()
+        elif event.reason() == Qt.FocusReason.MouseFocusReason:
+            self._came_by_keyboard = False
+        super().focusInEvent(event)
+        self.viewport().update()  # the focus frame
+
     def focusOutEvent(self, event) -> None:
         self._space_held = False
         if self._pan_last is None:
             self.viewport().unsetCursor()
         super().focusOutEvent(event)
+        self.viewport().update()
+
+    @property
+    def came_by_keyboard(self) -> bool:
+        """Tab brought the keyboard here: Tab moves on (quick search opens on "/")."""
+        return self._came_by_keyboard
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.hasFocus():  # the canvas has the keyboard: a frame in the selection colour says so
+            painter = QPainter(self.viewport())
+            half = FOCUS_FRAME / 2
+            painter.setPen(QPen(_colors(self.scene())["selected"], FOCUS_FRAME))
+            painter.drawRect(QRectF(self.viewport().rect()).adjusted(half, half, -half, -half))
+            painter.end()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        if self.hasFocus():  # Qt scrolls the painted pixels, the frame's with them: paint it afresh at the edges
+            self.viewport().update()
+
+    def show_scene_rect(self, rect: QRectF) -> None:
+        """Scroll the least that shows ``rect`` (a card the keyboard went to) whole, clear of the view's edges and
+        never under the minimap; a card already in sight leaves the view where it is."""
+        area = QRectF(self.viewport().rect()).adjusted(SHOW_MARGIN, SHOW_MARGIN, -SHOW_MARGIN, -SHOW_MARGIN)
+        card = QRectF(self.mapFromScene(rect).boundingRect())
+        dx = _shift_into(card.left(), card.right(), area.left(), area.right())
+        dy = _shift_into(card.top(), card.bottom(), area.top(), area.bottom())
+        card.translate(-dx, -dy)
+        if self.is_minimap_visible():
+            minimap = QRectF(self.minimap.geometry()).adjusted(-SHOW_MARGIN, -SHOW_MARGIN, 0, 0)
+            if card.intersects(minimap):  # up above it if the card fits there, else to its left
+                if card.height() <= minimap.top() - area.top():
+                    dy += card.bottom() - minimap.top()
+                else:
+                    dx += card.right() - minimap.left()
+        if dx or dy:
+            self.stop_keeping_fitted()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + round(dx))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + round(dy))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """The menu key (or Shift+F10) opens the selected node's menu at its card, not at the mouse's spot."""
+        scene = self.scene()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard and hasattr(scene, "selected_node_ids"):
+            selected = [scene.node_item(node_id) for node_id in scene.selected_node_ids()]
+            if selected:
+                centre = self.mapFromScene(selected[-1].sceneBoundingRect().center())
+                event = QContextMenuEvent(event.reason(), centre, self.viewport().mapToGlobal(centre),
+                                          event.modifiers())
+        super().contextMenuEvent(event)
 
     # -- quick search ----------------------------------------------------------------------
 
@@ -414,12 +500,13 @@ class GraphView(QGraphicsView):
         focused = QApplication.focusWidget()
         typing = isinstance(focused, (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit))
         if not typing and self.isActiveWindow():
+            self._came_by_keyboard = False  # the mouse is here now: Tab opens quick search at it
             self.setFocus(Qt.FocusReason.MouseFocusReason)
 
     def event(self, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Tab
                 and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-                and not self._scene_is_typing()):
+                and not self._scene_is_typing() and not self._came_by_keyboard):
             self.open_quick_search()
             event.accept()
             return True

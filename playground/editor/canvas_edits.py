@@ -85,6 +85,21 @@ class CanvasEdits(ScenePart):
         self.push(edits.set_output(self.document, node_id))
         self.announce(f"{self.document.name(node_id)} is now the output")
 
+    def connect(self, edge: Edge, problem: str | None = None, replaces: Edge | None = None) -> bool:
+        """Make the wire ``edge`` as a drag's release does (one undo step, said in words), or say why not
+        (``problem``: the document's reason). A wire that ``replaces`` another in a taken input takes its place
+        in the same step."""
+        if problem:
+            self.announce(f"Can't connect: {problem}")
+            return False
+        if replaces is not None:
+            self.push(edits.Edit("Replace wire", [edits.RemoveEdge(replaces), edits.AddEdge(edge)]))
+            self.announce(f"Connected {self.describe(edge)} in place of {self.document.name(replaces.source)}")
+        else:
+            self.push(edits.connect(self.document, edge))
+            self.announce(f"Connected {self.describe(edge)}")
+        return True
+
     def disconnect(self, edge: Edge) -> None:
         if self.document.edge_at(edge.target, edge.port) == edge:
             self.push(edits.remove_edges(self.document, [edge]))

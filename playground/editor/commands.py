@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand
 
 from ..graph.document import GraphDocument
-from ..graph.edits import Edit, SetField
+from ..graph.edits import Edit, MoveNode, SetField
 
 _SET_VALUE_ID = 1  # the value edits of one slider drag merge into one step
 
@@ -39,4 +39,28 @@ class EditCommand(QUndoCommand):
             return False
         self.edit.actions[0] = SetField(mine.node_id, "value", mine.old, theirs.new)
         self.setText(other.text())
+        return True
+
+
+_NUDGE_ID = 2  # the presses of one run of Shift+arrow merge into one step
+
+
+class NudgeCommand(EditCommand):
+    """Cards moved by Shift+arrow: the presses of one key run (``run``) are one undo step, as one drag is."""
+
+    def __init__(self, document: GraphDocument, edit: Edit, run: int):
+        super().__init__(document, edit)
+        self.run = run
+
+    def id(self) -> int:
+        return _NUDGE_ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, NudgeCommand) or other.run != self.run:
+            return False
+        starts = {action.node_id: action.old for action in self.edit.actions}
+        if set(starts) != {action.node_id for action in other.edit.actions}:
+            return False
+        self.edit.actions = [MoveNode(action.node_id, starts[action.node_id], action.new)
+                             for action in other.edit.actions]
         return True

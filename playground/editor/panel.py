@@ -41,7 +41,9 @@ from ..graph.layout import layered_layout
 from ..graph.network import GraphProblem, plan_training
 from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled
+from ..widgets.focus import focus_target
 from .commands import EditCommand
+from .keyboard_moves import CANVAS_HINT
 from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
@@ -187,6 +189,9 @@ class EditorPanel(QWidget):
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.scene.selection_ids_changed.connect(self._on_selection_ids_changed)
         self.scene.edit_requested.connect(self._on_edit_requested)
+        self.scene.properties_requested.connect(self._on_properties_requested)
+        self.view.keyboard_arrived.connect(lambda: self.status_message.emit(CANVAS_HINT))
+        self.view.setAccessibleDescription(CANVAS_HINT)
         self.paths.path_hovered.connect(self.path_highlight.show)
         self.view.fitted.connect(self._on_view_fitted)
         self.view.fitted.connect(self.give_way.update_soon)  # a new graph may want more room, or less
@@ -214,6 +219,15 @@ class EditorPanel(QWidget):
         if self.document.has_node(node_id) and self.document.node(node_id).is_tensor:
             self.give_way.reveal(self.properties)  # the side panel may have given way to the graph
             self.properties.edit_array(node_id)
+
+    def _on_properties_requested(self, _node_id: str) -> None:
+        """Enter on a selected operation: the keyboard goes to its properties (the side panel opens if it gave way)."""
+        self.give_way.reveal(self.properties)
+        first = focus_target(self.properties)
+        if first is not None:
+            first.setFocus(Qt.FocusReason.TabFocusReason)
+        else:
+            self.status_message.emit("This node has no properties to edit")
 
     def refresh(self) -> None:
         self._evaluation_timer.stop()

@@ -39,7 +39,9 @@ from ..graph.evaluate import Evaluation
 from ..graph.tensor_labels import show_tensor_texts
 from ..widgets.errors import guarded
 from .canvas_edits import CanvasEdits
+from .connect_dialog import KeyboardWiring, WireChoiceDialog
 from .context_menu import ContextMenus
+from .keyboard_moves import KeyboardMoves
 from .moves import MoveAnimation, NodeDrag
 from .palette_drops import PaletteDrops
 from .value_editor import InlineValueEditor
@@ -52,6 +54,7 @@ class GraphScene(CardScene):
     status_message = Signal(str)  # something to tell the person: a refused wire's reason, "Connected a → mul"
     edit_requested = Signal(str)  # a leaf was double-clicked (the scene also opens its own inline editor)
     selection_ids_changed = Signal(list)  # ids of the selected nodes
+    properties_requested = Signal(str)  # Enter on a node edited in the properties panel, not on its card
 
     def __init__(self, document: GraphDocument, undo_stack: QUndoStack | None = None, parent=None):
         super().__init__(parent)
@@ -69,10 +72,14 @@ class GraphScene(CardScene):
         self._moves = MoveAnimation(self, document)
         self._value_editor = InlineValueEditor(self, self._canvas_edits)
         self._drops = PaletteDrops(self, self._canvas_edits)
-        self._menus = ContextMenus(self, self._canvas_edits, self._value_editor)
+        self._keys = KeyboardMoves(self, self._canvas_edits)
+        self._wiring = KeyboardWiring(self, self._canvas_edits)
+        self._menus = ContextMenus(self, self._canvas_edits, self._value_editor, self._wiring)
         self._canvas_edits.announced.connect(self.status_message)
+        self._keys.value_edit_requested.connect(self._on_value_edit_requested)
+        self._keys.properties_requested.connect(self.properties_requested)
         for part in (self._canvas_edits, self._wire_drag, self._node_drag, self._moves, self._value_editor,
-                     self._drops, self._menus):
+                     self._drops, self._menus, self._keys, self._wiring):
             part.failed.connect(self._recover)
 
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)  # wires change shape as nodes move
@@ -287,6 +294,16 @@ class GraphScene(CardScene):
     def make_output(self, node_id: str) -> None:
         self._canvas_edits.make_output(node_id)
 
+    def make_selected_output(self) -> bool:
+        """Edit > Make output: the one selected node becomes the output (False, and the status bar says why, when
+        not exactly one node is selected)."""
+        node_ids = self.selected_node_ids()
+        if len(node_ids) != 1:
+            self.status_message.emit("Select one node to make it the output (arrow keys on the canvas walk to one)")
+            return False
+        self.make_output(node_ids[0])
+        return True
+
     def edit_value(self, node_id: str) -> QLineEdit | None:
         """Open a line edit over a leaf's value; Enter sets it (one undo step), Escape cancels."""
         return self._value_editor.open(node_id)
@@ -294,6 +311,19 @@ class GraphScene(CardScene):
     @property
     def inline_editor(self) -> QLineEdit | None:
         return self._value_editor.line_edit
+
+    def open_connect(self, parent: QWidget | None = None, node_id: str | None = None) -> WireChoiceDialog | None:
+        """Edit > Connect…: a list of the inputs the selected node's output may feed; the chosen wire is made as
+        a drag makes it (None: nothing to choose, and the status bar says why)."""
+        return self._wiring.open_connect(parent, node_id)
+
+    def open_disconnect(self, parent: QWidget | None = None, node_id: str | None = None) -> WireChoiceDialog | None:
+        """Edit > Disconnect…: a list of the selected node's wires; the chosen one is removed."""
+        return self._wiring.open_disconnect(parent, node_id)
+
+    def walk(self, direction: QPointF) -> str | None:
+        """Select the nearest card in ``direction`` (an arrow key on the canvas); returns its id."""
+        return self._keys.walk(direction)
 
     def context_menu_for(self, pos: QPointF, parent: QWidget | None = None) -> QMenu | None:
         """The menu a right-click at ``pos`` opens (None on empty space)."""
@@ -364,11 +394,16 @@ class GraphScene(CardScene):
         if event.button() == Qt.MouseButton.LeftButton and not on_port:
             item = self.node_at(event.scenePos())
             if item is not None and item.node.is_leaf:
-                self.edit_requested.emit(item.node_id)
-                self.edit_value(item.node_id)
+                self._on_value_edit_requested(item.node_id)
                 event.accept()
                 return
         super().mouseDoubleClickEvent(event)
+
+    @guarded
+    def _on_value_edit_requested(self, node_id: str) -> None:
+        """A leaf's value to edit (a double-click, or Enter on the selected leaf)."""
+        self.edit_requested.emit(node_id)
+        self.edit_value(node_id)
 
     @guarded
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -384,6 +419,10 @@ class GraphScene(CardScene):
             if self.delete_selection():
                 event.accept()
                 return
+        typing = self._value_editor.line_edit is not None  # the inline editor takes every key while it is open
+        if not typing and not self._wire_drag.is_active and self._keys.handle(event):  # arrows walk, Enter edits
+            event.accept()
+            return
         super().keyPressEvent(event)
 
     @guarded

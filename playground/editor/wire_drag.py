@@ -97,15 +97,14 @@ class WireDrag(ScenePart):
         picked = self._drag.picked
         self.cancel()
         if edge is not None and problem:
-            announce(f"Can't connect: {problem}")
+            canvas_edits.connect(edge, problem)  # refused, in the words Connect… uses too
         elif edge is not None and edge == picked:
             announce("The wire is where it was")
         elif edge is not None and picked is not None:
             canvas_edits.push(edits.Edit("Reconnect", [edits.RemoveEdge(picked), edits.AddEdge(edge)]))
             announce(f"Reconnected {describe(edge)}")
         elif edge is not None:
-            canvas_edits.push(edits.connect(canvas_edits.document, edge))
-            announce(f"Connected {describe(edge)}")
+            canvas_edits.connect(edge)
         elif picked is not None:
             canvas_edits.push(edits.remove_edges(canvas_edits.document, [picked]))
             announce(f"Disconnected {describe(picked)}")

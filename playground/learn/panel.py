@@ -34,6 +34,7 @@ from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
 from .library import LESSONS, LessonLibrary, shipped_lessons
+from .list_keys import EnterActivates
 from .model.facts import GraphFacts
 from .model.lesson import Lesson, LessonFormatError, load_lesson
 from .model.markup import inline
@@ -154,6 +155,7 @@ class LearnPanel(QWidget):
         layout.addLayout(buttons)  # no fixed minimum width: the widest row decides, in any presentation zoom
 
         self.lesson_list.itemClicked.connect(self._on_lesson_list_item_clicked)
+        self.lesson_keys = EnterActivates(self.lesson_list, self._on_lesson_list_item_clicked)  # Enter starts one
         self.lesson_list.customContextMenuRequested.connect(self._on_lesson_list_context_menu_requested)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.answer_input.returnPressed.connect(self._on_answer_entered)

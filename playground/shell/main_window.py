@@ -20,6 +20,7 @@ from ..animator.panel import AnimatorPanel
 from ..editor.panel import EditorPanel
 from ..graph.document import GraphDocument
 from ..training.panel import TrainingPanel
+from ..training.play_key import PlayPauseKey
 from ..widgets.file_dialogs import FILE_FOLDER
 from ..widgets.wheel_guard import install_wheel_guard
 from .actions import add_action
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         self.animator = AnimatorPanel()
         self.animator.follow(self.document)  # editing the graph resets the animation to the new graph
         self.training = TrainingPanel()
+        self.training_play_key = PlayPauseKey(self.training, self.training.toolbar.play_button)
         self.tabs.addTab(self.editor, "Graph editor")
         self.tabs.addTab(self.animator, "Backward animator")
         self.tabs.addTab(self.training, "Training")
@@ -178,11 +180,13 @@ class MainWindow(QMainWindow):
         """Open the backward animator on the editor's graph, at its start."""
         self.tabs.setCurrentWidget(self.animator)
         self.animator.load(self.document)
+        self.animator.view.setFocus(Qt.FocusReason.OtherFocusReason)  # the keys step the graph, from the keyboard too
 
     def animate_network(self) -> None:
         """Open the backward animator on the training panel's network, one batch, at tensor level."""
         if self._load_network_into_animator():
             self.tabs.setCurrentWidget(self.animator)
+            self.animator.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def reveal(self, control: QWidget) -> None:
         """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""

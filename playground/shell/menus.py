@@ -73,6 +73,12 @@ def build_edit_menu(window: QMainWindow, undo_group: QUndoGroup) -> tuple[QMenu,
         add_action(window, menu, "&Duplicate", editor.duplicate_selection, "Ctrl+D"),
         add_action(window, menu, "De&lete", editor.delete_selection, QKeySequence.StandardKey.Delete),
         add_action(window, menu, "Select &all", editor.select_all, QKeySequence.StandardKey.SelectAll),
+        # Wiring without a drag: the selected node's output to an input chosen from a list, or a wire removed.
+        add_action(window, menu, "Co&nnect…", lambda: editor.scene.open_connect(window), "Ctrl+K", "actionConnect"),
+        add_action(window, menu, "Make &output", editor.scene.make_selected_output, "Ctrl+Shift+O",
+                   "actionMakeOutput"),
+        add_action(window, menu, "Disconn&ect…", lambda: editor.scene.open_disconnect(window), "Ctrl+Shift+K",
+                   "actionDisconnect"),
     ]
     menu.addSeparator()
     editor_actions.append(add_action(window, menu, "Check &gradients", editor.run_gradient_check, "Ctrl+G"))

@@ -9,7 +9,7 @@ the panel, not the scroll area around it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QWidget
 
 
@@ -26,6 +26,8 @@ class PanelScroll(QScrollArea):
         self.setObjectName(f"{panel.objectName() or 'panel'}Scroll")
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidgetResizable(False)
+        # No stop of Tab's own: the panel's controls are the stops, and a control Tab reaches is scrolled into sight.
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setWidget(panel)
         panel.installEventFilter(self)  # its least size changes with fonts, folded columns, rows of buttons
 

@@ -32,6 +32,11 @@ class ViewMenu(QObject):
         menu.addActions([window.editor.palette_action, window.editor.side_action, window.animator.steps_action])
         self.minimap_action = action(menu, "&Minimap", window.set_minimap_visible, "M", "actionMinimap")
         self.minimap_action.setCheckable(True)
+        menu.addSeparator()
+        # Ctrl+PageDown and Ctrl+PageUp go round the tabs from anywhere, a text box or the canvas included.
+        self.next_tab_action = action(menu, "Next tab", lambda: self._step_tab(1), "Ctrl+PgDown", "actionNextTab")
+        self.previous_tab_action = action(menu, "Previous tab", lambda: self._step_tab(-1), "Ctrl+PgUp",
+                                          "actionPreviousTab")
         theme_menu = menu.addMenu("&Theme")
         self.theme_group = QActionGroup(self)
         for theme in ("light", "dark"):
@@ -54,6 +59,10 @@ class ViewMenu(QObject):
                 self.window.editor.view.fit_whole()
         except Exception as error:  # a slot: the app goes on
             report_handled(error, "fitting the graph")
+
+    def _step_tab(self, step: int) -> None:
+        tabs = self.window.tabs
+        tabs.setCurrentIndex((tabs.currentIndex() + step) % tabs.count())
 
     def _zoom(self, factor: float) -> None:
         try:

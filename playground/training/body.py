@@ -42,6 +42,7 @@ class ColumnScroller(QScrollArea):
         # is larger than any screen.
         self.setWidgetResizable(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops at its controls, scrolled into sight, not at it
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # One surface with the panel around it (setWidget made the column paint a background of its own).
         self.viewport().setAutoFillBackground(False)
@@ -92,6 +93,7 @@ class TrainingBody(QScrollArea):
                  parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "trainingBody")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops at its controls, scrolled into sight, not at it
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.content = QWidget()

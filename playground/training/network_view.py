@@ -513,6 +513,7 @@ class NetworkView(QWidget):
         layout.addLayout(bar)
         self.scroll = QScrollArea()
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops at its + and −, scrolled into sight
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.scroll.setWidgetResizable(False)
         self.canvas = NetworkCanvas(self)

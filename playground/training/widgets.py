@@ -116,6 +116,7 @@ def scrolling_column(widget: QWidget, width: int) -> QScrollArea:
     area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab stops at its controls, scrolled into sight, not at it
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     _ColumnWidth(area, widget, width)
     return area
@@ -157,6 +158,8 @@ def style_plot(plot: pg.PlotWidget, palette) -> None:
     item.titleLabel.item.setDefaultTextColor(foreground)
     item.setMenuEnabled(False)
     item.hideButtons()
+    # A picture, not a control: no stop of Tab's (a click still gives it the keyboard, for Space to play).
+    plot.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
 
 
 class SquareHolder(QWidget):

@@ -274,7 +274,7 @@ def test_make_output_from_the_context_menu(make_canvas):
     item = canvas.scene.node_item("m")
     menu = canvas.scene.context_menu_for(item.mapToScene(item.value_rect().center()))
     actions = {a.text(): a for a in menu.actions() if a.text()}
-    assert set(actions) == {"Make output", "Delete"}
+    assert set(actions) == {"Make output", "Connect output to…", "Disconnect…", "Delete"}
     actions["Make output"].trigger()
     assert canvas.doc.output == "m"
     assert canvas.scene.node_item("m").is_output and not canvas.scene.node_item("n").is_output

@@ -1,0 +1,210 @@
+"""The window by keyboard (issue 32, items 2 and 5): Tab goes round the window in the order it is laid out and
+reaches every tab's controls, Ctrl+PgDown and Ctrl+PgUp switch tabs, Space pauses training, the menu key
+opens a node's menu at its card, and Help > Keyboard shortcuts and the README list every key of the menus."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QContextMenuEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar, QTreeWidget
+
+from playground.shell.keyboard_help import keys_text, show_shortcuts
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+WAIT = 20_000
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def focused():
+    return QApplication.focusWidget()
+
+
+def tab(times: int = 1) -> None:
+    for _ in range(times):
+        QTest.keyClick(focused(), Qt.Key.Key_Tab)
+
+
+def tab_until(test, limit: int = 80) -> list:
+    """Tab until ``test(focused widget)``; returns the widgets passed on the way (AssertionError if never)."""
+    passed = []
+    for _ in range(limit):
+        if test(focused()):
+            return passed
+        passed.append(focused())
+        tab()
+    raise AssertionError(f"Tab never got there; it went {[w.objectName() for w in passed[-12:]]}")
+
+
+@pytest.fixture
+def active(window, qtbot):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    return window
+
+
+def test_tab_from_the_expression_box_reaches_the_tab_bar_then_the_training_controls(active, qtbot):
+    window = active
+    box = window.findChild(QLineEdit, "expressionInput")
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    passed = tab_until(lambda widget: isinstance(widget, QTabBar))
+    assert window.editor.view in passed  # the canvas on the way, and Tab went on from it
+    assert not window.editor.view.quick_search.isVisible()
+    QTest.keyClick(focused(), Qt.Key.Key_Right)
+    QTest.keyClick(focused(), Qt.Key.Key_Right)
+    assert window.tabs.currentWidget() is window.training
+    tab()
+    assert focused().objectName() == "playButton"  # the tab's first control, at its top left
+    passed = tab_until(lambda widget: widget.objectName() == "lessonList")  # the whole tab, on to the Learn panel
+    names = [widget.objectName() for widget in passed]
+    assert names.index("stepButton") < names.index("datasetCombo") < names.index("learningRateInput")
+    assert names.index("learningRateInput") < names.index("showTestCheck") < names.index("layer1Spin")
+    assert "trainingBody" not in names and "trainingPanelScroll" not in names  # no stop that shows nothing
+    assert "boundaryPlot" not in names and "lossPlot" not in names  # pictures, not controls
+    assert "" not in names  # every stop is a named control (no bare scroll area)
+
+
+def test_ctrl_page_down_and_up_go_round_the_tabs_from_a_text_box(active, qtbot):
+    window = active
+    box = window.findChild(QLineEdit, "expressionInput")
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    QTest.keyClick(box, Qt.Key.Key_PageDown, CTRL)
+    assert window.tabs.currentWidget() is window.animator
+    QTest.keyClick(focused() or window, Qt.Key.Key_PageDown, CTRL)
+    assert window.tabs.currentWidget() is window.training
+    QTest.keyClick(focused() or window, Qt.Key.Key_PageDown, CTRL)
+    assert window.tabs.currentWidget() is window.editor
+    QTest.keyClick(focused() or window, Qt.Key.Key_PageUp, CTRL)
+    assert window.tabs.currentWidget() is window.training
+
+
+def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, qtbot):
+    window = active
+    training = window.training
+    window.tabs.setCurrentWidget(training)
+    qtbot.waitUntil(lambda: training.data is not None, timeout=WAIT)
+    plot = training.findChild(object, "boundaryPlot")
+    plot.setFocus()
+    qtbot.waitUntil(plot.hasFocus)
+    QTest.keyClick(plot, Qt.Key.Key_Space)
+    assert training.is_playing
+    QTest.keyClick(plot, Qt.Key.Key_Space)
+    assert not training.is_playing
+    box = training.findChild(object, "showTestCheck")
+    ticked = box.isChecked()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    QTest.keyClick(box, Qt.Key.Key_Space)
+    assert box.isChecked() != ticked and not training.is_playing
+    assert "(Space" in training.findChild(object, "playButton").toolTip()
+
+
+def test_the_menu_key_opens_the_selected_nodes_menu_at_its_card(active, qtbot):
+    window = active
+    view, scene, document = window.editor.view, window.editor.scene, window.document
+    window.editor.build_from_expression("a=2; b=3; t=a*b; u=t+1")
+    leaf = next(n.id for n in document.nodes if document.name(n.id) == "a")
+    scene.select_nodes([leaf])
+    seen = []
+
+    def on_menu_shown():
+        menu = QApplication.activePopupWidget()
+        seen.append(menu.objectName() if menu else None)
+        if menu is not None:
+            menu.findChild(QAction, "makeOutputAction").trigger()
+            menu.close()
+
+    QTimer.singleShot(100, on_menu_shown)
+    corner = QPoint(3, 3)  # where a keyboard's menu event says it is: the view's corner, not the card
+    QApplication.sendEvent(view, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, corner, view.mapToGlobal(corner)))
+    qtbot.waitUntil(lambda: bool(seen))
+    assert seen == ["nodeContextMenu"] and document.effective_output() == leaf  # a's menu, not the background's
+
+
+def _readme_keyboard_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Keyboard\n")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def _every_shortcut(window) -> dict[str, str]:
+    return {action.text().replace("&", ""): keys_text(action) for action in window.findChildren(QAction)
+            if not action.shortcut().isEmpty()}
+
+
+def test_help_keyboard_shortcuts_lists_every_menu_key_in_its_group(active, qtbot):
+    window = active
+    dialog = show_shortcuts(window)
+    tree = dialog.findChild(QTreeWidget, "shortcutsTree")
+    branches = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    groups = {branch.text(0).split(" (")[0]: branch for branch in branches}
+    assert list(groups) == ["Editor", "Canvas", "Animator", "Training", "Lessons", "Window", "Mouse"]
+    rows = {(branch.child(j).text(1), branch.child(j).text(0)) for branch in groups.values()
+            for j in range(branch.childCount())}
+    keys_listed = {keys for _what, keys in rows}
+    shortcuts = _every_shortcut(window)
+    assert {"Connect…", "Disconnect…", "Next tab", "Previous tab", "Make output"} <= set(shortcuts)
+    for name, keys in shortcuts.items():
+        assert any(what.endswith(name) and listed == keys for what, listed in rows), (name, keys)
+    assert "Ctrl+K" in keys_listed and ("Select the nearest node that way (at first: the output)",
+                                        "← → ↑ ↓") in rows
+    screen = dialog.screen().availableGeometry()
+    assert dialog.width() <= screen.width() and dialog.height() <= screen.height()
+    dialog.close()
+
+
+def test_the_readmes_keyboard_section_has_every_shortcut_of_the_app(window):
+    section = _readme_keyboard_section()
+    for name, keys in _every_shortcut(window).items():
+        for one in keys.split(", "):
+            assert re.search(rf"(^|[\s|,(]){re.escape(one)}($|[\s|,)])", section, re.M), (name, one)
+
+
+def test_the_animators_keys_leave_a_control_the_keys_it_uses(active, qtbot):
+    window = active
+    animator = window.animator
+    QTest.keyClick(window.findChild(QLineEdit, "expressionInput"), Qt.Key.Key_B, CTRL)  # Animate backward
+    assert window.tabs.currentWidget() is animator
+    view = animator.findChild(object, "animatorView")
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Right)
+    assert animator.position == 1
+    QTest.keyClick(view, Qt.Key.Key_Space)
+    assert animator.is_playing
+    QTest.keyClick(view, Qt.Key.Key_Space)  # what moves by itself stops by keyboard
+    assert not animator.is_playing
+    position = animator.position
+    speed = animator.findChild(object, "animSpeedSlider")
+    speed.setFocus()
+    qtbot.waitUntil(speed.hasFocus)
+    before = speed.value()
+    QTest.keyClick(speed, Qt.Key.Key_Right)  # the slider's own arrow: faster, not a step
+    assert speed.value() == before + 1 and animator.position == position
+    step_button = animator.findChild(object, "animStepForwardButton")
+    step_button.setFocus()
+    qtbot.waitUntil(step_button.hasFocus)
+    QTest.keyClick(step_button, Qt.Key.Key_Space)  # the button presses: one step, no playing
+    assert animator.position == position + 1 and not animator.is_playing
+    QTest.keyClick(step_button, Qt.Key.Key_End)  # a key the button leaves goes on to the animator
+    assert animator.position == len(animator.timeline)
+
+
+def test_enter_on_an_operation_takes_the_keyboard_to_its_properties(active, qtbot):
+    window = active
+    editor, document = window.editor, window.document
+    editor.build_from_expression("a=2; b=3; t=a*b")
+    view = editor.view
+    view.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Right)  # the output, t
+    assert [document.name(n) for n in editor.scene.selected_node_ids()] == ["t"]
+    QTest.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: focused() is not None and editor.properties.isAncestorOf(focused()))
+    assert focused().isVisible() and focused().objectName() == "labelEdit"  # its label, first of its properties
