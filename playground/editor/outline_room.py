@@ -5,12 +5,17 @@ every node's value and gradient and every wire (issue 32). It follows each evalu
 concealment as the cards do, and the selection both ways: a row selected here selects its node (or wire) on
 the canvas and brings it into view, a node selected on the canvas selects its row. While the outline is out
 of sight (closed, or its side panel gave way to the graph) it is not rewritten: it catches up when shown.
+
+It starts closed, as the cards already show what it says and the side panel has no height to spare on a
+1280x720 screen, unless a screen reader is running (Qt's accessibility is active): then it opens with its
+side panel. Qt learns of a screen reader from AT-SPI a moment after the start, so that is asked twice.
+View > Graph outline (Ctrl+Shift+O) opens it at any time, with its panel, and moves the focus there.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAccessible, QAction, QKeySequence
 
 from ..canvas.outline_view import GraphOutline
 from ..graph.concealment import NOTHING_CONCEALED, Concealment
@@ -20,6 +25,7 @@ from ..graph.outline import outline
 from ..widgets.errors import guarded
 
 SHORTCUT = "Ctrl+Shift+O"
+SCREEN_READER_CHECKS_MS = (0, 2000)  # after the start: is a screen reader running? (AT-SPI answers late)
 
 
 class OutlineRoom(QObject):
@@ -32,7 +38,9 @@ class OutlineRoom(QObject):
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
         self._choosing = False  # the canvas is following a row chosen here: its selection changes are echoes
+        self._chosen = False  # the person opened or closed it: no screen reader check overrides that
         self.widget = GraphOutline("Graph outline")
+        self.widget.hide()
         self.action = QAction("Graph &outline", self)
         self.action.setObjectName("actionGraphOutline")
         self.action.setCheckable(True)  # checked while the outline is in sight
@@ -46,6 +54,8 @@ class OutlineRoom(QObject):
         self.widget.nodes_chosen.connect(self._on_outline_nodes_chosen)
         self.widget.wire_chosen.connect(self._on_outline_wire_chosen)
         scene.selection_ids_changed.connect(self._on_canvas_selection_changed)
+        for delay in SCREEN_READER_CHECKS_MS:
+            QTimer.singleShot(delay, self, self._on_screen_reader_check)
 
     def show_evaluation(self, evaluation: Evaluation | None) -> None:
         self._evaluation = evaluation
@@ -72,9 +82,17 @@ class OutlineRoom(QObject):
         self.action.setChecked(self.widget.isVisible())
 
     @guarded
+    def _on_screen_reader_check(self) -> None:
+        if QAccessible.isActive() and not self._chosen and not self.widget.isVisible():
+            self.widget.show()
+            self._reveal(self.widget)
+            self._show_state()
+
+    @guarded
     def _on_action_triggered(self, _checked: bool = False) -> None:
         """Out of sight (closed, or its side panel gave way to the graph): show it, with its panel, and move the
         focus there; in sight: close it."""
+        self._chosen = True
         if self.widget.isVisible():
             self.widget.hide()
         else:

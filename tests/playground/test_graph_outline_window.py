@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 from playground.editor.commands import EditCommand
 from playground.graph import edits
 from playground.graph.concealment import Concealment
+from tests.playground.app_window import open_window
 from tests.playground.canvas_driving import LEFT, NO_BUTTON, node_body_pos, send_mouse
 
 STARTER_SENTENCES = [  # micrograd's neuron, as the window opens on it
@@ -109,6 +110,25 @@ def test_the_outline_is_named_and_reached_by_keyboard_from_the_view_menu(window,
     assert outline.isVisible() and action.isChecked()
     qtbot.waitUntil(outline.hasFocus)
     assert read_outline(window)[0] == STARTER_SENTENCES[0]
+
+
+def test_with_a_screen_reader_running_the_outline_opens_with_its_side_panel(qtbot, tmp_path):
+    QAccessible.setActive(True)  # as Qt sets it when AT-SPI says a screen reader runs
+    try:
+        window = open_window(qtbot, tmp_path)
+        editor = window.editor
+        qtbot.waitUntil(editor.outline.widget.isVisible)
+        editor.give_way.update()  # the graph's room asked again: the side panel stays, the person's choice
+        assert editor.side.isVisible() and editor.outline_action.isChecked()
+        assert read_outline(window) == STARTER_SENTENCES
+        assert not editor.outline.widget.hasFocus()  # opened for the screen reader, not moved to
+    finally:
+        QAccessible.setActive(False)
+
+
+def test_without_a_screen_reader_the_outline_starts_closed(window, qtbot):
+    qtbot.wait(50)  # the first check has run
+    assert not window.editor.outline.widget.isVisible() and not window.editor.outline_action.isChecked()
 
 
 def test_the_shortcut_opens_the_side_panel_that_gave_way(window, qtbot):
