@@ -26,6 +26,8 @@ def outline_opened(window, settle, presentation: float | None = None, dock: bool
     leaf = next(item for item in scene.node_items() if item.node.is_leaf)
     scene.select_nodes([leaf.node.id])
     settle(0.8)
+    if not outline:
+        return {"squeezed": _squeezed(window), "side": editor.side.isVisible()}
     outline = editor.outline.widget
     row = outline.node_row(leaf.node.id)
     rows_in_sight = sum(outline.viewport().rect().intersects(outline.visualRect(outline.model_.index(i, 0)))
