@@ -112,6 +112,15 @@ def test_the_outline_is_named_and_reached_by_keyboard_from_the_view_menu(window,
     assert read_outline(window)[0] == STARTER_SENTENCES[0]
 
 
+def test_the_outline_is_in_the_tab_order_of_the_side_panel(window, outline, qtbot):
+    window.editor.paths.list.setFocus()  # "Why this gradient?", under the outline
+    qtbot.waitUntil(window.editor.paths.list.hasFocus)
+    qtbot.keyClick(window.editor.paths.list, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert outline.hasFocus()
+    qtbot.keyClick(outline, Qt.Key.Key_Tab)
+    assert window.editor.paths.list.hasFocus()
+
+
 def test_with_a_screen_reader_running_the_outline_opens_with_its_side_panel(qtbot, tmp_path):
     QAccessible.setActive(True)  # as Qt sets it when AT-SPI says a screen reader runs
     try:
