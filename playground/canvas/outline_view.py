@@ -24,19 +24,24 @@ NODE_ROLE = Qt.ItemDataRole.UserRole  # a node row's node id
 EDGE_ROLE = Qt.ItemDataRole.UserRole + 1  # a wire row's Edge
 
 
-def _row(text: str) -> QStandardItem:
-    item = QStandardItem(text)
-    item.setEditable(False)
-    item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
-    item.setToolTip(text)  # a row wider than the panel is read whole on hover
-    return item
+SAME_AS_TEXT = (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole)
+
+
+class _Row(QStandardItem):
+    """A row whose accessible text and tooltip (the row whole, when it is wider than the panel) are its text:
+    one value to write when the numbers change, not three."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.setEditable(False)
+
+    def data(self, role: int = Qt.ItemDataRole.UserRole + 1):
+        return super().data(Qt.ItemDataRole.DisplayRole if role in SAME_AS_TEXT else role)
 
 
 def _set_text(item: QStandardItem, text: str) -> None:
     if item.text() != text:  # an unchanged row is not announced again
         item.setText(text)
-        item.setData(text, Qt.ItemDataRole.AccessibleTextRole)
-        item.setToolTip(text)
 
 
 class GraphOutline(QTreeView):
@@ -86,10 +91,10 @@ class GraphOutline(QTreeView):
         try:
             self.model_.clear()
             for line in lines:
-                item = _row(line.text)
+                item = _Row(line.text)
                 item.setData(line.node_id, NODE_ROLE)
                 for wire in line.wires:
-                    child = _row(wire.text)
+                    child = _Row(wire.text)
                     child.setData(wire.edge, EDGE_ROLE)
                     item.appendRow(child)
                 self.model_.appendRow(item)

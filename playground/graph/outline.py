@@ -46,7 +46,8 @@ class NodeLine:
 def outline(document: GraphDocument, evaluation: Evaluation | None,
             concealment: Concealment = NOTHING_CONCEALED) -> list[NodeLine]:
     """Every node's sentence in the graph's order, each with the sentences of the wires into it."""
-    return [NodeLine(node_id, node_sentence(document, evaluation, node_id, concealment),
+    output = document.effective_output()  # asked once: it looks at every wire
+    return [NodeLine(node_id, node_sentence(document, evaluation, node_id, concealment, output),
                      tuple(WireLine(edge, wire_sentence(document, evaluation, edge, concealment))
                            for edge in wires_into(document, node_id)))
             for node_id in document.topological_order()]
@@ -59,16 +60,17 @@ def wires_into(document: GraphDocument, node_id: str) -> list[Edge]:
 
 
 def node_sentence(document: GraphDocument, evaluation: Evaluation | None, node_id: str,
-                  concealment: Concealment = NOTHING_CONCEALED) -> str:
+                  concealment: Concealment = NOTHING_CONCEALED, output: str | None = "") -> str:
     """``t1 = a * b, value 6, gradient 7``; a leaf ``a, input, value 2, gradient 31``; an array
-    ``H = tanh(Z), shape (200, 16), value from -0.99 to 0.98, mean 0.01, gradient ...``."""
+    ``H = tanh(Z), shape (200, 16), value from -0.99 to 0.98, mean 0.01, gradient ...``. ``output``: the
+    document's effective output when the caller knows it ("": ask the document)."""
     node, name = document.node(node_id), document.name(node_id)
     node_kind = kind(node.kind)
     if node_kind.is_leaf:
         parts = [name, node_kind.title.lower()]
     else:
         parts = [f"{name} = {node_kind.formula(_operands(document, node_id), node.params)}"]
-    if node_id == document.effective_output():
+    if node_id == (document.effective_output() if output == "" else output):
         parts.append("the output")
     result = evaluation.results.get(node_id) if evaluation is not None else None
     value = result.value if result is not None else (node.value if node.is_leaf else None)
