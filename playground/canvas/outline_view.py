@@ -10,18 +10,31 @@ and keeps the selection. Whoever shows it ties its selection to the canvas's (`n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QObject, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QAccessible, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTreeView
 
 from ..graph.document import Edge
 from ..graph.outline import NodeLine
 from ..widgets.errors import guarded
 
+SCREEN_READER_CHECKS_MS = (0, 2000)  # after the start: is a screen reader running? (AT-SPI answers late)
 NODE_ROLE = Qt.ItemDataRole.UserRole  # a node row's node id
 EDGE_ROLE = Qt.ItemDataRole.UserRole + 1  # a wire row's Edge
+
+
+def when_screen_reader_runs(owner: QObject, callback: Callable[[], None]) -> None:
+    """Call ``callback`` soon after the start if a screen reader is running (Qt's accessibility is active then).
+    Qt learns of one from AT-SPI a moment after the start, so this is asked twice; ``callback`` may be called
+    twice (and never once ``owner`` is gone)."""
+    def check() -> None:
+        if QAccessible.isActive():
+            callback()
+
+    for delay in SCREEN_READER_CHECKS_MS:
+        QTimer.singleShot(delay, owner, check)
 
 
 SAME_AS_TEXT = (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole)

@@ -7,17 +7,17 @@ the canvas and brings it into view, a node selected on the canvas selects its ro
 of sight (closed, or its side panel gave way to the graph) it is not rewritten: it catches up when shown.
 
 It starts closed, as the cards already show what it says and the side panel has no height to spare on a
-1280x720 screen, unless a screen reader is running (Qt's accessibility is active): then it opens with its
-side panel. Qt learns of a screen reader from AT-SPI a moment after the start, so that is asked twice.
+1280x720 screen, unless a screen reader is running (`when_screen_reader_runs`): then it opens with its side
+panel.
 View > Graph outline (Ctrl+Shift+O) opens it at any time, with its panel, and moves the focus there.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QAccessible, QAction, QKeySequence
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
 
-from ..canvas.outline_view import GraphOutline
+from ..canvas.outline_view import GraphOutline, when_screen_reader_runs
 from ..graph.concealment import NOTHING_CONCEALED, Concealment
 from ..graph.document import Edge, GraphDocument
 from ..graph.evaluate import Evaluation
@@ -25,16 +25,15 @@ from ..graph.outline import outline
 from ..widgets.errors import guarded
 
 SHORTCUT = "Ctrl+Shift+O"
-SCREEN_READER_CHECKS_MS = (0, 2000)  # after the start: is a screen reader running? (AT-SPI answers late)
 
 
 class OutlineRoom(QObject):
-    """The outline widget and its View menu action (`action`), tied to ``scene`` and ``view``; ``reveal`` opens
-    the panel the outline is in when it gave way (the editor's `GiveWay.reveal`)."""
+    """The outline widget and its View menu action (`action`), tied to ``scene`` and ``view``; ``give_way()``
+    gives the editor's `GiveWay`, that opens the panel the outline is in when it gave way."""
 
-    def __init__(self, document: GraphDocument, scene, view, reveal, parent: QObject | None = None):
+    def __init__(self, document: GraphDocument, scene, view, give_way, parent: QObject | None = None):
         super().__init__(parent)
-        self.document, self.scene, self.view, self._reveal = document, scene, view, reveal
+        self.document, self.scene, self.view, self._give_way = document, scene, view, give_way
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
         self._choosing = False  # the canvas is following a row chosen here: its selection changes are echoes
@@ -54,8 +53,7 @@ class OutlineRoom(QObject):
         self.widget.nodes_chosen.connect(self._on_outline_nodes_chosen)
         self.widget.wire_chosen.connect(self._on_outline_wire_chosen)
         scene.selection_ids_changed.connect(self._on_canvas_selection_changed)
-        for delay in SCREEN_READER_CHECKS_MS:
-            QTimer.singleShot(delay, self, self._on_screen_reader_check)
+        when_screen_reader_runs(self, self._on_screen_reader_running)
 
     def show_evaluation(self, evaluation: Evaluation | None) -> None:
         self._evaluation = evaluation
@@ -82,10 +80,10 @@ class OutlineRoom(QObject):
         self.action.setChecked(self.widget.isVisible())
 
     @guarded
-    def _on_screen_reader_check(self) -> None:
-        if QAccessible.isActive() and not self._chosen and not self.widget.isVisible():
+    def _on_screen_reader_running(self) -> None:
+        if not self._chosen and not self.widget.isVisible():
             self.widget.show()
-            self._reveal(self.widget)
+            self._give_way().hold_open(self.widget)  # no giving way to the graph: the outline is what is read
             self._show_state()
 
     @guarded
@@ -97,7 +95,7 @@ class OutlineRoom(QObject):
             self.widget.hide()
         else:
             self.widget.show()
-            self._reveal(self.widget)
+            self._give_way().hold_open(self.widget)  # its side panel opens (it may have given way) and stays
             self.widget.setFocus()
         self._show_state()
 

@@ -96,7 +96,7 @@ class EditorPanel(QWidget):
         self.path_highlight = PathHighlighter(self.scene)
         self._path_node: str | None = None
         # The graph in words for a screen reader, in step with the canvas (its side panel may have given way).
-        self.outline = OutlineRoom(document, self.scene, self.view, lambda widget: self.give_way.reveal(widget), self)
+        self.outline = OutlineRoom(document, self.scene, self.view, lambda: self.give_way, self)
         self.outline_action = self.outline.action
 
         self.expression_input = QLineEdit()

@@ -30,7 +30,7 @@ class ViewMenu(QObject):
         self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L")
         menu.addSeparator()
         menu.addActions([window.editor.palette_action, window.editor.side_action, window.editor.outline_action,
-                         window.animator.steps_action])
+                         window.animator.steps_action, window.animator.outline.action])
         self.minimap_action = action(menu, "&Minimap", window.set_minimap_visible, "M", "actionMinimap")
         self.minimap_action.setCheckable(True)
         theme_menu = menu.addMenu("&Theme")
