@@ -3,6 +3,7 @@ panel under the step's explanation, saying where the node is in the animation an
 
     t1, gradient ready, value 6, grad 7
     L, being processed, the current step, value 70, grad 1
+    t3, not reached yet, value not yet, grad not yet
 
 Each row is written from the node's card as `SceneSync` left it (its state, and its lines with a quiz's "?"
 already in them), so the outline never says more than the cards do. It follows every step; the current
@@ -20,6 +21,7 @@ from ..graph.outline import NodeLine
 from ..widgets.errors import guarded
 
 NOT_AFFECTING = "does not affect the output"
+NOT_YET = "not yet"
 
 
 class AnimatorOutline(QObject):
@@ -63,8 +65,8 @@ class AnimatorOutline(QObject):
             words = [item.display_name(), state.state.value if state is not None else NOT_AFFECTING]
             if node_id == current:
                 words.append("the current step")
-            if state is not None:
-                words += item.body_lines()
+            if state is not None:  # "value —" on a card is said "value not yet"
+                words += [line[:-1] + NOT_YET if line.endswith(" —") else line for line in item.body_lines()]
             found.append(NodeLine(node_id, ", ".join(words), ()))
         return found
 

@@ -36,3 +36,23 @@ def outline_opened(window, settle, presentation: float | None = None, dock: bool
             "side": editor.side.isVisible(), "focus": outline.hasFocus(), "rows_in_sight": rows_in_sight,
             "selected_row_in_sight": outline.viewport().rect().intersects(outline.visualRect(row.index())),
             "canvas": [editor.view.width(), editor.view.height()]}
+
+
+def animator_outline_opened(window, settle, dock: bool = True, outline: bool = True) -> dict:
+    """The animator on the editor's graph, its outline opened by its action (or, ``outline`` False, only its step
+    panel), three steps in: the widgets squeezed, and the outline's rows in sight."""
+    window.learning.dock.setVisible(dock)
+    window.tabs.setCurrentWidget(window.animator)
+    settle(0.8)
+    animator = window.animator
+    if outline:
+        animator.outline.action.trigger()
+    elif not animator.steps.isVisible():
+        animator.steps_action.trigger()
+    animator.seek(3)
+    settle(0.8)
+    widget = animator.outline.widget
+    rows_in_sight = sum(widget.viewport().rect().intersects(widget.visualRect(widget.model_.index(i, 0)))
+                        for i in range(widget.model_.rowCount())) if outline else 0
+    return {"squeezed": _squeezed(window), "steps": animator.steps.isVisible(), "rows_in_sight": rows_in_sight,
+            "outline": [widget.width(), widget.height()]}

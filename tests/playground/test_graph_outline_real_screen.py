@@ -35,3 +35,13 @@ def test_the_outline_opens_in_sight_on_a_1280x720_screen_and_squeezes_nothing_ne
             assert seen["side"] and seen["focus"] and seen["selected_row_in_sight"]
             assert seen["rows_in_sight"] >= 4
             assert _names(seen["squeezed"]) <= _names(without["squeezed"]), dock
+
+
+def test_the_animated_graphs_outline_opens_in_the_step_panel_on_a_1280x720_screen(tmp_path):
+    require_tools()
+    with x_screen(1280, 720) as display:
+        for dock in (True, False):
+            seen = run_probe(display, "tests.playground.outline_probes:animator_outline_opened",
+                             arguments={"dock": dock}, screenshot=tmp_path / f"animator-{dock}.png")
+            assert seen["steps"] and seen["rows_in_sight"] >= 8, dock
+            assert seen["squeezed"] == [], dock
