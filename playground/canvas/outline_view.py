@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QObject, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QAccessible, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTreeView
 
 from ..graph.document import Edge
@@ -52,9 +52,17 @@ class _Row(QStandardItem):
         return super().data(Qt.ItemDataRole.DisplayRole if role in SAME_AS_TEXT else role)
 
 
-def _set_text(item: QStandardItem, text: str) -> None:
-    if item.text() != text:  # an unchanged row is not announced again
-        item.setText(text)
+def _set_text(item: QStandardItem, text: str) -> bool:
+    """Write the row's text; True if it changed (an unchanged row is not announced again)."""
+    if item.text() == text:
+        return False
+    item.setText(text)
+    return True
+
+
+def announce(event: QAccessibleEvent) -> None:
+    """Tell the screen reader (Qt's AT-SPI bridge) of ``event``."""
+    QAccessible.updateAccessibility(event)
 
 
 class GraphOutline(QTreeView):
@@ -90,11 +98,25 @@ class GraphOutline(QTreeView):
         if structure != self._structure:
             self._rebuild(lines, structure)
             return
+        current, current_changed = self.currentIndex(), False
         for row, line in enumerate(lines):
             item = self.model_.item(row)
-            _set_text(item, line.text)
+            changed = _set_text(item, line.text)
+            current_changed |= changed and item.index() == current
             for wire_row, wire in enumerate(line.wires):
-                _set_text(item.child(wire_row), wire.text)
+                changed = _set_text(item.child(wire_row), wire.text)
+                current_changed |= changed and item.child(wire_row).index() == current
+        if current_changed:
+            self._announce_current()
+
+    def _announce_current(self) -> None:
+        """The row a screen reader is on says something new (an undo, a step): its new name is announced, as Qt
+        does not announce a changed row by itself."""
+        if not (QAccessible.isActive() and self.hasFocus()):
+            return
+        row = QAccessible.queryAccessibleInterface(self).focusChild()
+        if row is not None:
+            announce(QAccessibleEvent(row, QAccessible.Event.NameChanged))
 
     def _rebuild(self, lines: Sequence[NodeLine], structure: tuple) -> None:
         nodes, edges = self.selected_node_ids(), self.selected_edges()

@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 
+from playground.canvas import outline_view
 from playground.editor.commands import EditCommand
 from playground.graph import edits
 from playground.graph.concealment import Concealment
@@ -213,3 +214,17 @@ def test_a_quizs_numbers_are_hidden_in_the_outline_as_on_the_cards(window, outli
     assert "o = tanh(n), the output, value hidden (a quiz asks for it), gradient 1" in heard
     assert "wire from n into input x of o, carries gradient hidden (a quiz asks for it)" in heard
     assert not any("0.7071" in text for text in heard)
+
+
+def test_a_new_number_in_the_row_a_screen_reader_is_on_is_announced(window, outline, qtbot, monkeypatch):
+    ids = node_ids(window)
+    said = []
+    monkeypatch.setattr(outline_view, "announce", lambda event: said.append(
+        (event.type(), event.accessibleInterface().text(QAccessible.Text.Name))))
+    click_row(outline, outline.node_row(ids["x2"]))
+    assert outline.hasFocus()
+    qtbot.keyClick(outline, Qt.Key.Key_Down)  # on w2: nothing changed, nothing said
+    assert said == []
+    window.undo_stack.push(EditCommand(window.document, edits.set_value(window.document, ids["x2"], 1.0)))
+    qtbot.waitUntil(lambda: said != [])
+    assert said == [(QAccessible.Event.NameChanged, "w2, parameter, value 1, gradient 0.08871")]
