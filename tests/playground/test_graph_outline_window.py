@@ -96,6 +96,9 @@ def test_the_starter_graphs_nodes_values_gradients_and_wires_are_read_from_the_a
         assert f"value {card.default_body_lines()[0].removeprefix('value ')}" in sentence
         assert f"gradient {card.default_body_lines()[1].removeprefix('grad ')}" in sentence
         assert evaluation.results[node_id].grad is not None
+    # A row wider than the panel is elided on screen: hovering it shows it whole.
+    rows = [outline.model_.item(row) for row in range(outline.model_.rowCount())]
+    assert all(row.toolTip() == row.text() for row in rows)
 
 
 def test_the_outline_is_named_and_reached_by_keyboard_from_the_view_menu(window, outline, qtbot):
