@@ -15,6 +15,7 @@ from ..canvas.give_way import GiveWay
 from ..widgets.whole_entries_combo import WholeEntriesCombo
 from .colors import legend_html
 from .forward_view import ForwardView
+from .graph_outline import AnimatorOutline
 from .path_view import AnimatorPaths
 from .step_caption import StepCaption
 
@@ -109,6 +110,7 @@ def arrange(panel) -> QSplitter:
     left_layout.addWidget(panel.legend)
     panel.steps.extra.addWidget(panel.predict)
     panel.paths = AnimatorPaths(panel)  # "Why this gradient?" for the current step's node, under the quiz
+    panel.outline = AnimatorOutline(panel)  # the graph in words for a screen reader, under the paths
     splitter = QSplitter(Qt.Orientation.Horizontal)
     splitter.setObjectName("animatorSplitter")
     splitter.addWidget(left)

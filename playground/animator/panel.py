@@ -37,6 +37,7 @@ from .predict_view import PredictBox
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
 from .step_panel import EXPLANATION_LINES, StepPanel
+from .step_reading import StepReading
 from .step_text import START_TEXT, StepText
 from .view_fit import ViewFit
 
@@ -89,6 +90,7 @@ class AnimatorPanel(QWidget):
         self.legend = legend_label()
         self.hiding = QuizHiding(self.steps, self.sync, self.predict)
         self.text = StepText(self)
+        self.reading = StepReading(self.steps, self.view, self)  # each step's words, for a screen reader
 
         self.playback = Playback(self)  # moving in time: the transport, the keys, the clock
         self.player = self.playback.player

@@ -84,6 +84,15 @@ class GiveWay(QObject):
                 return True
         return False
 
+    def hold_open(self, control: QWidget) -> None:
+        """Open the panel ``control`` is in, if closed, and keep it open as the person's choice does (a screen
+        reader's outline is in it): it no longer gives way by itself until presentation mode changes."""
+        for room in self.rooms:
+            if room.panel is control or room.panel.isAncestorOf(control):
+                room.choice = True
+                self.update()
+                return
+
     def update_soon(self) -> None:
         self._timer.start()  # once per turn of the event loop, however many resizes come
 

@@ -7,7 +7,8 @@ its own, and every edit is one `QUndoCommand` (`commands`) wrapping one of the g
   edits, built of parts (`scene_part`): `wire_drag`, `moves`, `value_editor`, `context_menu`, `palette_drops`,
   `canvas_edits`, `new_nodes`.
 - `palette`: every node kind, grouped and searchable; `properties` (with `tensor_properties`): the selected
-  node's label, value, slider, array and parameters.
+  node's label, value, slider, array and parameters; `outline_room`: the graph outline for a screen reader,
+  in step with the canvas.
 
 May import: Qt, `playground.canvas`, `playground.widgets`, `playground.graph`, `playground.common`. Never another
 panel, never the shell (it speaks to the window through its signals).

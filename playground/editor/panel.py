@@ -44,6 +44,7 @@ from ..widgets.errors import report_handled
 from ..widgets.focus import focus_target
 from .commands import EditCommand
 from .keyboard_moves import CANVAS_HINT
+from .outline_room import OutlineRoom
 from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
@@ -96,6 +97,9 @@ class EditorPanel(QWidget):
         self.paths = PathListBox()  # "Why this gradient?" for the selected node
         self.path_highlight = PathHighlighter(self.scene)
         self._path_node: str | None = None
+        # The graph in words for a screen reader, in step with the canvas (its side panel may have given way).
+        self.outline = OutlineRoom(document, self.scene, self.view, lambda: self.give_way, self)
+        self.outline_action = self.outline.action
 
         self.expression_input = QLineEdit()
         self.expression_input.setObjectName("expressionInput")
@@ -149,6 +153,7 @@ class EditorPanel(QWidget):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.properties, 3)
+        side_layout.addWidget(self.outline.widget, 2)
         side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
@@ -234,6 +239,7 @@ class EditorPanel(QWidget):
         self._evaluation = evaluate(self.document)
         self.scene.show_evaluation(self._evaluation)
         self.properties.set_evaluation(self._evaluation)
+        self.outline.show_evaluation(self._evaluation)
         self._show_paths()
         self._trainable_timer.start()
         self.evaluated.emit(self._evaluation)
@@ -296,6 +302,7 @@ class EditorPanel(QWidget):
         self._concealment = concealment
         self.scene.conceal(concealment)
         self.properties.conceal(concealment)
+        self.outline.conceal(concealment)
         self._show_paths()
         self.summary_changed.emit(self.summary())
         if concealment.grads and self.gradcheck_table.rowCount():  # its Engine column holds answers now asked for

@@ -12,7 +12,7 @@ One entry point per concern:
 - `graph_file`: the graph file, checked whole at the door (`check` reads version 1 or 2; `file_format` holds
   what both share, `graph_file_v2` the second); `file_io` loads and saves a document.
 - `layout` (with `tensor_layout`): automatic placement; `tensor_labels`, `tensor_text`: what a tensor node
-  and wire say in words.
+  and wire say in words; `outline`: every node and wire in one sentence each, for a screen reader.
 - `from_engine` (and `from_engine_tensors`): an engine result as a document (`playground.show`);
   `export_code` (and `export_tensors`): a document as a Python script.
 

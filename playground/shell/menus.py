@@ -75,7 +75,7 @@ def build_edit_menu(window: QMainWindow, undo_group: QUndoGroup) -> tuple[QMenu,
         add_action(window, menu, "Select &all", editor.select_all, QKeySequence.StandardKey.SelectAll),
         # Wiring without a drag: the selected node's output to an input chosen from a list, or a wire removed.
         add_action(window, menu, "Co&nnect…", lambda: editor.scene.open_connect(window), "Ctrl+K", "actionConnect"),
-        add_action(window, menu, "Make &output", editor.scene.make_selected_output, "Ctrl+Shift+O",
+        add_action(window, menu, "Make &output", editor.scene.make_selected_output, "Ctrl+Shift+M",
                    "actionMakeOutput"),
         add_action(window, menu, "Disconn&ect…", lambda: editor.scene.open_disconnect(window), "Ctrl+Shift+K",
                    "actionDisconnect"),

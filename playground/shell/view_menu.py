@@ -29,7 +29,8 @@ class ViewMenu(QObject):
         self.graph_actions = [self.fit_action, self.zoom_in_action, self.zoom_out_action]
         self.auto_layout_action = action(menu, "Auto-&layout", window.editor.auto_layout, "Ctrl+L")
         menu.addSeparator()
-        menu.addActions([window.editor.palette_action, window.editor.side_action, window.animator.steps_action])
+        menu.addActions([window.editor.palette_action, window.editor.side_action, window.editor.outline_action,
+                         window.animator.steps_action, window.animator.outline.action])
         self.minimap_action = action(menu, "&Minimap", window.set_minimap_visible, "M", "actionMinimap")
         self.minimap_action.setCheckable(True)
         menu.addSeparator()

@@ -114,9 +114,9 @@ def test_build_wire_evaluate_animate_and_train_with_the_keyboard_alone(qtbot, wi
     names = {(document.name(e.source), document.name(e.target), e.port) for e in document.edges}
     assert names == {("a", "t", 0), ("b", "t", 1), ("t", total, 0), ("c", total, 1)}
 
-    # The sum is the output (Ctrl+Shift+O: the expression made t the output).
+    # The sum is the output (Ctrl+Shift+M: the expression made t the output).
     walk_to(qtbot, window, total)
-    key(qtbot, Qt.Key.Key_O, CTRL | SHIFT)
+    key(qtbot, Qt.Key.Key_M, CTRL | SHIFT)
     assert document.effective_output() == added[0].id
 
     # Evaluated: (2 * 3) + 4 = 10; Check gradients (Ctrl+G) agrees with finite differences.
