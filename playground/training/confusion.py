@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..common.class_marks import class_glyph
-from ..common.colours import class_colours, pale
+from ..common.colours import class_colours, class_line_colours, pale
 from ..common.numbers import format_number
 from .model.points import COLOUR_NAMES
 from .widgets import named
@@ -129,6 +129,7 @@ class ConfusionView(QWidget):
         font.setPixelSize(max(8, int(cell * 0.42)))
         painter.setFont(font)
         colours = class_colours(self.dark)
+        marks = class_line_colours(self.dark)  # a class's shape beside its row stands 3:1 off the page
         self._cells, self._titles, self._marks = [], [], []
         shown = MATRICES if side_by_side else (self.shown,)
         for block, which in enumerate(shown):
@@ -144,7 +145,7 @@ class ConfusionView(QWidget):
             for c in range(k):  # the predicted classes' marks along the top, the true ones down the side
                 for rect, role in ((QRectF(left + (c + 1) * cell, top, cell, cell), "predicted"),
                                    (QRectF(left, top + (c + 1) * cell, cell, cell), "true")):
-                    self._swatch(painter, rect, c, colours[c])
+                    self._swatch(painter, rect, c, marks[c])
                     self._marks.append((rect, f"{role} class {self.classes[c]} ({class_glyph(c)})"))
             painter.setPen(text)
             painter.drawText(QRectF(left + (k + 1) * cell, top, cell * 1.4, cell), Qt.AlignmentFlag.AlignCenter, "acc")
