@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from ..canvas.style import HIGH_CONTRAST, THEMES
+from ..widgets.target_style import TargetStyle
 
 # What View > Theme calls each theme.
 THEME_TITLES = {"light": "Light", "dark": "Dark", HIGH_CONTRAST: "High contrast"}
@@ -94,8 +95,8 @@ def apply_theme(app: QApplication, theme: str) -> None:
     # Only what changes: setting the style again, or the same palette, re-polishes every widget of the
     # application, another window's half-deleted ones too (each new window sets its theme: an intermittent
     # segfault in the test suite, where windows come and go).
-    if app.style().name().lower() != "fusion":
-        app.setStyle("Fusion")
+    if not isinstance(app.style(), TargetStyle):
+        app.setStyle(TargetStyle())  # Fusion, its controls 24 px at the least (WCAG 2.5.8)
     palette = theme_palette(theme)
     if palette != app.palette():
         app.setPalette(palette)

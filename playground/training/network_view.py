@@ -170,7 +170,9 @@ class NetworkCanvas(QWidget):
         box.setSpacing(0)
         hidden = len(self.sizes) - 2
         row = QHBoxLayout()
-        row.setSpacing(1)
+        # The 19 px "+" and "−" side by side keep WCAG 2.5.8's spacing: centres 25 px apart, so a 24 px circle
+        # round each meets neither the other nor its circle (the neurons' pair has their count between them).
+        row.setSpacing(self._px(6))
         row.setAlignment(Qt.AlignmentFlag.AlignCenter)
         if layer < layers - 1:
             add = self._tool("+", f"networkAddLayer{layer}Button",

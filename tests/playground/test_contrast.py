@@ -188,3 +188,28 @@ def test_high_contrast_text_reaches_seven_to_one(qapp):
     texts = [ratio for name, ratio, needed in rows if needed == ENHANCED_TEXT_RATIO]
     assert len(texts) > 30
     assert min(texts) >= 7.0
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_check_box_s_edge_stands_off_its_base(qtbot, theme):
+    """Fusion drew an unticked box's edge at 2.3:1 on white and not at all on black: the app's style rings it."""
+    from PySide6.QtWidgets import QApplication, QCheckBox, QStyle, QStyleOptionButton
+
+    from playground.shell.theme import apply_theme
+
+    app = QApplication.instance()
+    apply_theme(app, theme)
+    try:
+        box = QCheckBox("unticked")
+        qtbot.addWidget(box)
+        box.show()
+        qtbot.waitExposed(box)
+        option = QStyleOptionButton()
+        box.initStyleOption(option)
+        indicator = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+        image = box.grab().toImage()
+        inside = image.pixelColor(indicator.center()).getRgb()[:3]  # the box's fill: the base
+        edge = image.pixelColor(indicator.left(), indicator.center().y()).getRgb()[:3]
+        assert contrast_ratio(edge, inside) >= GRAPHICS_RATIO
+    finally:
+        apply_theme(app, "light")

@@ -71,3 +71,23 @@ def test_a_kept_theme_wins_over_the_system(qtbot, tmp_path, monkeypatch):
     window = open_window(qtbot, tmp_path, 900, 600)
     assert window.theme_group.checkedAction().data() == "light"
     assert window.editor.scene.colors is LIGHT_COLORS
+
+
+def opaque_colours(button) -> set[str]:
+    image = button.icon().pixmap(16, 16).toImage()
+    return {image.pixelColor(x, y).name() for x in range(image.width()) for y in range(image.height())
+            if image.pixelColor(x, y).alpha() == 255}
+
+
+def test_the_animator_media_pictures_take_the_theme_s_text_colour(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, 1280, 720)
+    controls = window.animator.controls
+    try:
+        window.set_theme(HIGH_CONTRAST)
+        qtbot.waitUntil(lambda: opaque_colours(controls.last_button) == {"#ffffff"})  # Fusion's were dark grey
+        window.set_theme("light")
+        qtbot.waitUntil(lambda: opaque_colours(controls.last_button) == {"#000000"})
+        controls.show_playing(True)
+        assert opaque_colours(controls.play_button) == {"#000000"} and controls.play_button.text() == "Pause"
+    finally:
+        window.set_theme("light")
