@@ -10,13 +10,12 @@ against the card and the canvas (tests/playground/test_contrast.py measures them
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from ..graph.catalog import ARITHMETIC_GROUP, DATA_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
+from ..widgets.themes import HIGH_CONTRAST, THEMES, theme_of_palette  # noqa: F401 - the canvas's users find them here
 
-HIGH_CONTRAST = "high-contrast"
-THEMES = ("light", "dark", HIGH_CONTRAST)  # the app's themes, as View > Theme offers them and QSettings keeps them
 DETAIL_THRESHOLD = 0.45  # below this scale a card is drawn as a plain coloured card, a wire without its label
 
 LIGHT_COLORS: dict[str, QColor] = {
@@ -138,14 +137,6 @@ def theme_name(theme: str | bool) -> str:
             raise ValueError(f"unknown theme {theme!r}")
         return theme
     return "dark" if theme else "light"
-
-
-def theme_of_palette(palette: QPalette) -> str:
-    """The theme an application palette is of: high contrast's window is black, dark's is dark."""
-    window = palette.color(QPalette.ColorRole.Window)
-    if window.rgb() == QColor("#000000").rgb() and palette.color(QPalette.ColorRole.WindowText).lightness() == 255:
-        return HIGH_CONTRAST
-    return "dark" if window.lightness() < 128 else "light"
 
 
 def wire_width(colors: dict[str, QColor]) -> float:

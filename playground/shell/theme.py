@@ -39,7 +39,7 @@ _DARK = {
     Role.HighlightedText: "#ffffff",
     Role.Link: "#7fb4ff",
     Role.LinkVisited: "#e08ce0",
-    Role.PlaceholderText: "#8f9298",
+    Role.PlaceholderText: "#9da0a6",  # also the training tab's captions on the window: 5:1
 }
 
 _HIGH_CONTRAST = {

@@ -19,10 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..canvas.style import HIGH_CONTRAST, theme_of_palette
 from ..common.class_marks import class_glyph
 from ..common.colours import class_colours, class_line_colours
-from ..common.contrast import ENHANCED_TEXT_RATIO, TEXT_RATIO, readable
+from ..widgets.meaning_colours import fitted
 from .boundary_view import BoundaryView
 from .flow_layout import FlowLayout
 from .model.grid import FocusMap
@@ -74,11 +73,9 @@ class ClassPicker(QWidget):
     def set_theme(self, dark: bool) -> None:
         self.dark = dark
         colours = class_colours(dark)
-        page = QApplication.palette().color(QPalette.ColorRole.Window)
-        ratio = ENHANCED_TEXT_RATIO if theme_of_palette(QApplication.palette()) == HIGH_CONTRAST else TEXT_RATIO
         for button in self.group.buttons():
             palette = button.palette()  # the text in the class's colour, as deep as text must be; the rest follows
-            colour = readable(colours[self.group.id(button)], page.getRgb()[:3], ratio)
+            colour = fitted(colours[self.group.id(button)], QApplication.palette())
             palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
             button.setPalette(palette)
 

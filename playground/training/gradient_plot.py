@@ -12,9 +12,8 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from ..canvas.style import HIGH_CONTRAST, theme_of_palette
-from ..common.contrast import ENHANCED_TEXT_RATIO, TEXT_RATIO, readable
 from ..common.numbers import format_number
+from ..widgets.meaning_colours import fitted
 from .axes import nice_ceiling
 from .model.gradient_log import HealthFrame
 from .widgets import named, style_plot
@@ -47,8 +46,7 @@ def layer_colour(index: int) -> str:
 
 def layer_text_colour(index: int, palette) -> str:
     """A layer's name at its line's end: the line's hue, deep (or light) enough to read as text on the plot."""
-    ratio = ENHANCED_TEXT_RATIO if theme_of_palette(palette) == HIGH_CONTRAST else TEXT_RATIO
-    return readable(layer_colour(index), palette.color(palette.ColorRole.Base).getRgb()[:3], ratio)
+    return fitted(layer_colour(index), palette, palette.ColorRole.Base)
 
 
 class GradientHealthPlot(QWidget):

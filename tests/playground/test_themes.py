@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QPalette, QStyleHints
+from PySide6.QtGui import QColor, QPalette, QStyleHints
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from playground.canvas.style import HIGH_CONTRAST, HIGH_CONTRAST_COLORS, LIGHT_COLORS
+from playground.common.contrast import contrast_ratio
 from playground.shell.main_window import MainWindow
 from tests.playground.app_window import open_window
 
@@ -89,5 +90,26 @@ def test_the_animator_media_pictures_take_the_theme_s_text_colour(qtbot, tmp_pat
         qtbot.waitUntil(lambda: opaque_colours(controls.last_button) == {"#000000"})
         controls.show_playing(True)
         assert opaque_colours(controls.play_button) == {"#000000"} and controls.play_button.text() == "Pause"
+    finally:
+        window.set_theme("light")
+
+
+def test_words_in_a_meaning_colour_follow_the_theme(qtbot, tmp_path):
+    """The editor's expression error is red: a red that reads on the light window, lightened on the dark one
+    (the fixed #c62828 was 2.6:1 there), and at 7:1 on black."""
+    window = open_window(qtbot, tmp_path, 1280, 720)
+    label = window.editor.expression_error
+    try:
+        for theme, needed in (("dark", 4.5), (HIGH_CONTRAST, 7.0), ("light", 4.5)):
+            window.set_theme(theme)
+            page = QApplication.palette().color(QPalette.ColorRole.Window).getRgb()[:3]
+
+            def readable(page=page, needed=needed) -> bool:
+                colour = QColor(label.styleSheet().split("color:")[1].strip(" ;"))
+                return contrast_ratio(colour.getRgb()[:3], page) >= needed
+
+            qtbot.waitUntil(readable)
+            red = QColor(label.styleSheet().split("color:")[1].strip(" ;"))
+            assert red.red() > red.green() and red.red() > red.blue()  # still red
     finally:
         window.set_theme("light")
