@@ -75,3 +75,10 @@ def readable(colour: Colour, background: Colour, ratio: float) -> str:
         if contrast_ratio(mixed, background) >= ratio:
             return mixed
     return hex_colour(end)
+
+
+def text_on(background: Colour, ratio: float) -> str | None:
+    """Black or white, whichever stands further off ``background``; None if neither reaches ``ratio`` (a middle
+    tone at 7:1: the words need a plate of their own)."""
+    best = max(("#000000", "#ffffff"), key=lambda colour: contrast_ratio(colour, background))
+    return best if contrast_ratio(best, background) >= ratio else None

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from ..canvas.style import HIGH_CONTRAST, THEMES
 from ..widgets.target_style import TargetStyle
+from ..widgets.themes import HIGH_CONTRAST, THEMES
 
 # What View > Theme calls each theme.
 THEME_TITLES = {"light": "Light", "dark": "Dark", HIGH_CONTRAST: "High contrast"}

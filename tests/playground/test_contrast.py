@@ -33,6 +33,7 @@ from playground.common.contrast import (
     over,
     readable,
     relative_luminance,
+    text_on,
 )
 from playground.graph.catalog import ARITHMETIC_GROUP, DATA_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
 from playground.learn.highlight import RING_COLOR
@@ -152,6 +153,15 @@ def plot_pairs(theme: str):
         yield f"class {label} picker text", seen(text, window), window, text_ratio(theme)
     for region in regions:
         yield "the line between classes", seen(LINE_COLOURS[dark], region), region, GRAPHICS_RATIO
+    # A confusion matrix's cell: a class's (or grey's) pale shade, more opaque the larger its share, its count
+    # written in black or white, or on a plate of the base where neither reads (as confusion.py draws it).
+    text, plate = seen(palette.color(Role.Text), base), base
+    for shade in [*(pale(c, dark) for c in class_colours(dark)), pale("#808080", dark)]:
+        for alpha in range(40, 256, 15):
+            cell = over(tuple(shade), alpha / 255, window)
+            words = text_on(cell, text_ratio(theme))
+            yield (f"a confusion count at alpha {alpha}", *((words, cell) if words else (text, plate)),
+                   text_ratio(theme))
     for region in regions:
         yield "misclassified ring", seen(POINT_OUTLINE[dark], region), region, GRAPHICS_RATIO
 
