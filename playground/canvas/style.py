@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from ..graph.catalog import ARITHMETIC_GROUP, DATA_GROUP, FUNCTION_GROUP, LEAF_GROUP, TENSOR_GROUP
-from ..widgets.themes import HIGH_CONTRAST, THEMES, theme_of_palette  # noqa: F401 - the canvas's users find them here
+from ..widgets.themes import HIGH_CONTRAST, THEMES
 
 DETAIL_THRESHOLD = 0.45  # below this scale a card is drawn as a plain coloured card, a wire without its label
 

@@ -22,8 +22,8 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ..canvas.style import theme_of_palette
 from ..files.disk import failure_reason
+from ..widgets.themes import theme_of_palette
 from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
