@@ -1,16 +1,17 @@
-"""What the animator's states, phases and wires look like (the same in light and dark themes: they read on both)."""
+"""What the animator's states, phases and wires look like, the same in every theme: each colour is a middle tone
+(relative luminance about 0.2) that stands 3:1 off white, the dark theme's cards and black alike (WCAG 1.4.11)."""
 
 from __future__ import annotations
 
 from .model.timeline import NodeState
 
 STATE_COLORS: dict[NodeState, str] = {
-    NodeState.NOT_REACHED: "#9aa1ab",  # grey
-    NodeState.COMPUTED: "#4f9be0",  # light blue
-    NodeState.RECEIVING: "#f5a54a",  # light orange
-    NodeState.READY: "#e5b800",  # yellow
-    NodeState.PROCESSING: "#e8401c",  # bright orange-red: the accent
-    NodeState.DONE: "#23a455",  # green
+    NodeState.NOT_REACHED: "#747e8c",  # grey
+    NodeState.COMPUTED: "#2580d2",  # blue
+    NodeState.RECEIVING: "#bb680a",  # orange
+    NodeState.READY: "#987a00",  # ochre yellow
+    NodeState.PROCESSING: "#e83d18",  # bright orange-red: the accent
+    NodeState.DONE: "#1f8f4a",  # green
 }
 # Each state's badge on its card's corner, and in the legend beside its colour: the state told by a shape
 # as well as a colour (WCAG 1.4.1), so a student who cannot tell the orange from the green still sees
@@ -26,7 +27,7 @@ STATE_MARKS: dict[NodeState, str] = {
 WRONG_MARK = "✗"  # a pitfall replay's wrong gradient
 FORWARD_WIRE_COLOR = STATE_COLORS[NodeState.COMPUTED]  # the operands flowing into the node being computed
 BACKWARD_WIRE_COLOR = STATE_COLORS[NodeState.PROCESSING]  # the wire the current contribution travels along
-WRONG_COLOR = "#b3261e"  # a pitfall replay's node whose final gradient is wrong: deep red
+WRONG_COLOR = "#df473e"  # a pitfall replay's node whose final gradient is wrong: red
 UNUSED_OPACITY = 0.35  # nodes and wires the output does not depend on
 PHASE_NAMES = {"forward": "Forward pass", "seed": "Backward pass: the seed", "backward": "Backward pass"}
 PHASE_COLORS = {"forward": STATE_COLORS[NodeState.COMPUTED], "seed": STATE_COLORS[NodeState.READY],

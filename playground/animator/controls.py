@@ -7,10 +7,11 @@ what the panel tells it (`show_position`, `show_playing`, `show_speed`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QSlider, QStyle, QToolButton, QWidget
 
+from ..widgets.tinted_icon import text_coloured_icon
 from .player import DEFAULT_SPEED_INDEX, SPEEDS, speed_text
 
 
@@ -41,21 +42,20 @@ class PlaybackControls(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        style = self.style()
-        icon = style.standardIcon
-        self.first_button = named_tool_button("animFirstButton", "First step (Home)",
-                                              icon(QStyle.StandardPixmap.SP_MediaSkipBackward))
-        self.back_button = named_tool_button("animStepBackButton", "Step back (←)",
-                                             icon(QStyle.StandardPixmap.SP_MediaSeekBackward))
-        self.play_button = named_tool_button("animPlayButton", "Play or pause (Space)",
-                                             icon(QStyle.StandardPixmap.SP_MediaPlay))
+        self.first_button = named_tool_button("animFirstButton", "First step (Home)")
+        self.back_button = named_tool_button("animStepBackButton", "Step back (←)")
+        self.play_button = named_tool_button("animPlayButton", "Play or pause (Space)")
         self.play_button.setText("Play")
         self.play_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.play_button.setMinimumWidth(84)
-        self.forward_button = named_tool_button("animStepForwardButton", "Step forward (→)",
-                                                icon(QStyle.StandardPixmap.SP_MediaSeekForward))
-        self.last_button = named_tool_button("animLastButton", "Last step (End)",
-                                             icon(QStyle.StandardPixmap.SP_MediaSkipForward))
+        self.forward_button = named_tool_button("animStepForwardButton", "Step forward (→)")
+        self.last_button = named_tool_button("animLastButton", "Last step (End)")
+        Pixmap = QStyle.StandardPixmap
+        # Each button's picture, drawn in the theme's button text colour (again when the theme changes).
+        self._pictures = {self.first_button: Pixmap.SP_MediaSkipBackward, self.back_button: Pixmap.SP_MediaSeekBackward,
+                          self.play_button: Pixmap.SP_MediaPlay, self.forward_button: Pixmap.SP_MediaSeekForward,
+                          self.last_button: Pixmap.SP_MediaSkipForward}
+        self._paint_pictures()
         self.export_button = QPushButton("Export")  # a push button draws its menu arrow beside the text
         self.export_button.setObjectName("animExportButton")
         self.export_button.setAccessibleName("animExportButton")
@@ -139,8 +139,19 @@ class PlaybackControls(QWidget):
 
     def show_playing(self, playing: bool) -> None:
         self.play_button.setText("Pause" if playing else "Play")
-        self.play_button.setIcon(self.style().standardIcon(
-            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay))
+        self._pictures[self.play_button] = (QStyle.StandardPixmap.SP_MediaPause if playing
+                                            else QStyle.StandardPixmap.SP_MediaPlay)
+        self.play_button.setIcon(text_coloured_icon(self, self._pictures[self.play_button]))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a new theme: the pictures in its text colour
+            self._paint_pictures()
+
+    def _paint_pictures(self) -> None:
+        # In the row's palette: Qt tells the row of a new palette before it hands it down to the buttons.
+        for button, picture in self._pictures.items():
+            button.setIcon(text_coloured_icon(self, picture))
 
     def show_speed(self, index: int) -> None:
         if self.speed_slider.value() != index:

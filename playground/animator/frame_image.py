@@ -39,7 +39,7 @@ def render_frame(scene: AnimatorScene, caption: str, max_size: int = 900) -> QIm
         _paint_legend(painter, QRectF(10, height - LEGEND_HEIGHT, width - 20, LEGEND_HEIGHT))
     finally:
         painter.end()
-        scene.set_theme(scene.dark)  # back to the theme's palette and background
+        scene.set_theme(scene.theme)  # back to the theme's palette and background
     return image
 
 

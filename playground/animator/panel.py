@@ -434,9 +434,10 @@ class AnimatorPanel(QWidget):
         self.fitting.auto = True
         self.fitting.fit_soon()
 
-    def set_theme(self, dark: bool) -> None:
-        self._dark = bool(dark)
-        self.scene.set_theme(self._dark)
+    def set_theme(self, theme: str | bool) -> None:
+        """One of the canvas's themes (`canvas.style.THEMES`), or True for dark and False for light."""
+        self.scene.set_theme(theme)
+        self._dark = self.scene.dark
 
     # -- drawing ---------------------------------------------------------------------------
 

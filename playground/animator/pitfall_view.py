@@ -18,14 +18,12 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBox
 from ..canvas.view import GraphView
 from ..common.numbers import format_number
 from ..graph.document import GraphDocument
+from ..widgets.meaning_colours import RIGHT, WRONG, meaning_style, set_text_colour
 from .model.pitfalls import PITFALLS, PitfallReplay, pitfall_replay, same_number
 from .model.reveal import Reveal
 from .model.timeline import BackwardPass, DisplayState, DocumentAnimation, Timeline
 from .scene import AnimatorScene
 from .scene_sync import SceneSync
-
-CORRECT_STYLE = "color: #1b7a3a; font-weight: bold;"
-MISTAKE_STYLE = "color: #b3261e; font-weight: bold;"
 
 
 class MistakeAnimation(DocumentAnimation):
@@ -75,11 +73,11 @@ class PitfallView(QWidget):
 
         self.correct_caption = QLabel()  # the panel shows it above its own (correct) view
         self.correct_caption.setObjectName("pitfallCorrectCaption")
-        self.correct_caption.setStyleSheet(CORRECT_STYLE)
+        set_text_colour(self.correct_caption, RIGHT, "font-weight: bold;")
         self.correct_caption.setVisible(False)
         self.caption = QLabel()
         self.caption.setObjectName("pitfallCaption")
-        self.caption.setStyleSheet(MISTAKE_STYLE)
+        set_text_colour(self.caption, WRONG, "font-weight: bold;")
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("pitfallView")
@@ -216,8 +214,9 @@ class PitfallView(QWidget):
         if self.concealed:
             lines.append("The final gradients show here once every step is answered.")
         elif replay.differing:
-            finals = ", ".join(f"{escape(name[node])}: <span style='{CORRECT_STYLE}'>{format_number(right)}</span> "
-                               f"→ <span style='{MISTAKE_STYLE}'>{format_number(wrong)}</span>"
+            correct, mistaken = meaning_style(RIGHT, bold=True), meaning_style(WRONG, bold=True)
+            finals = ", ".join(f"{escape(name[node])}: <span style='{correct}'>{format_number(right)}</span> "
+                               f"→ <span style='{mistaken}'>{format_number(wrong)}</span>"
                                for node, (right, wrong) in replay.differing.items())
             lines.append(f"Final gradients that differ (correct → with the mistake): {finals}.")
         else:
@@ -230,20 +229,20 @@ class PitfallView(QWidget):
         replay = self.replay
         wrong, right = replay.mistaken.steps[replay.parting], replay.correct.steps[replay.parting]
 
-        def total(step, style: str) -> str:
+        def total(step, colour: str) -> str:
             return (f"{escape(name[step.parent])}.grad = "
-                    f"<span style='{style}'>{format_number(step.total)}</span>")
+                    f"<span style='{meaning_style(colour, bold=True)}'>{format_number(step.total)}</span>")
 
         if (wrong.node, wrong.parent, wrong.port) == (right.node, right.parent, right.port):
-            return (f"{escape(name[wrong.node])} → {escape(name[wrong.parent])} gives {total(wrong, MISTAKE_STYLE)} "
-                    f"where the correct pass has {total(right, CORRECT_STYLE)}.")
+            return (f"{escape(name[wrong.node])} → {escape(name[wrong.parent])} gives {total(wrong, WRONG)} "
+                    f"where the correct pass has {total(right, RIGHT)}.")
         early = escape(name[wrong.node])
         complete = replay.correct.final_grads(replay.output).get(wrong.node)
         when = (f" while {early}'s own gradient is still {format_number(wrong.upstream)}, not yet its "
                 f"{format_number(complete)}" if not same_number(wrong.upstream, complete) else "")
         return (f"the correct pass hands {escape(name[right.node])}'s gradient to {escape(name[right.parent])} "
-                f"({total(right, CORRECT_STYLE)}); the mistaken pass hands {early}'s on to "
-                f"{escape(name[wrong.parent])} ({total(wrong, MISTAKE_STYLE)}){when}.")
+                f"({total(right, RIGHT)}); the mistaken pass hands {early}'s on to "
+                f"{escape(name[wrong.parent])} ({total(wrong, WRONG)}){when}.")
 
     def _on_part_button_clicked(self, _checked: bool = False) -> None:
         if self.parting_position is not None:

@@ -13,10 +13,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout
 
 from ..widgets.errors import guarded
+from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
 from .model.predict import AnswerError, PredictQuiz
-
-RIGHT_STYLE = "color: #1b7a3a;"
-WRONG_STYLE = "color: #b3261e;"
 
 
 def _named(widget, name: str, accessible: str | None = None):
@@ -117,11 +115,11 @@ class PredictBox(QFrame):
         try:
             verdict = self.quiz.answer(position, text)
         except AnswerError as error:
-            self.feedback.setStyleSheet(WRONG_STYLE)
+            set_text_colour(self.feedback, WRONG)
             self.feedback.setText(f"Can't read that: {error}.")
             return False
         self._pending = None
-        self.feedback.setStyleSheet(RIGHT_STYLE if verdict.right else WRONG_STYLE)
+        set_text_colour(self.feedback, RIGHT if verdict.right else WRONG)
         self.feedback.setText(verdict.message)
         self.input.clear()
         self._refresh()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from ..graph.document import Edge
 from .cards import CardItem, PortItem
-from .style import DARK_COLORS, LIGHT_COLORS
+from .style import HIGH_CONTRAST, LIGHT_COLORS, THEME_COLORS, theme_name
 from .wires import WireItem
 
 GRID_STEP = 20.0
@@ -32,7 +32,7 @@ class CardScene(QGraphicsScene):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.colors = LIGHT_COLORS
-        self._dark = False
+        self._theme = "light"
         self._nodes: dict[str, CardItem] = {}
         self._wires: dict[Edge, WireItem] = {}
         # Cards by grid cell, for `cards_in`: built when asked, dropped when a card moves or comes. The
@@ -58,12 +58,18 @@ class CardScene(QGraphicsScene):
 
     @property
     def dark(self) -> bool:
-        return self._dark
+        """Whether the canvas is dark (the dark and the high-contrast themes): the maps are coloured for it."""
+        return self._theme in ("dark", HIGH_CONTRAST)
 
-    def set_theme(self, dark: bool) -> None:
-        """Swap the palette the items draw with (`style.LIGHT_COLORS` / `style.DARK_COLORS`)."""
-        self._dark = bool(dark)
-        self.colors = DARK_COLORS if dark else LIGHT_COLORS
+    @property
+    def theme(self) -> str:
+        return self._theme
+
+    def set_theme(self, theme: str | bool) -> None:
+        """Swap the palette the items draw with (`style.THEME_COLORS`): ``theme`` is one of `style.THEMES`, or
+        True for dark and False for light."""
+        self._theme = theme_name(theme)
+        self.colors = THEME_COLORS[self._theme]
         self.setBackgroundBrush(self.colors["background"])
         self.update()
 

@@ -83,7 +83,9 @@ class PortItem(QGraphicsItem):
         radius = PORT_RADIUS + (1.5 if self._hovered else 0.0)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         filled = self._connected or self.is_output
-        painter.setPen(QPen(group_color if filled else colors["port_border"], 1.6))
+        # A connected port is its group's colour ringed in a grey that stands 3:1 off the card and the canvas
+        # (a dark theme's group colours alone do not).
+        painter.setPen(QPen(colors["port_connected"] if filled else colors["port_border"], 1.6))
         painter.setBrush(group_color if filled else colors["port"])
         painter.drawEllipse(QPointF(0, 0), radius, radius)
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QListWidget, QListWidge
 
 from ..graph.why_gradient import PathRow, WhyGradient
 
-PATH_COLOR = "#8e24aa"  # a hovered path's cards and wires
+PATH_COLOR = "#bb4ad9"  # a hovered path's cards and wires: a middle-tone purple, 3:1 in every theme
 NO_NODE = "Select a node to see its gradient as a sum over the paths from the output down to it."
 
 

@@ -448,10 +448,10 @@ class GraphView(QGraphicsView):
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if self.hasFocus():  # the canvas has the keyboard: a frame in the selection colour says so
+        if self.hasFocus():  # the canvas has the keyboard: a frame in the focus colour says so
             painter = QPainter(self.viewport())
             half = FOCUS_FRAME / 2
-            painter.setPen(QPen(_colors(self.scene())["selected"], FOCUS_FRAME))
+            painter.setPen(QPen(_colors(self.scene())["focus"], FOCUS_FRAME))
             painter.drawRect(QRectF(self.viewport().rect()).adjusted(half, half, -half, -half))
             painter.end()
 

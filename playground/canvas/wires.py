@@ -17,7 +17,7 @@ from ..graph.concealment import HIDDEN
 from ..graph.document import Edge
 from ..graph.evaluate import same_number
 from .cards import CardItem
-from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font
+from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font, wire_width
 
 # Where a wire's gradient label may sit, as fractions of the wire's length, nearest the middle first:
 # the first spot clear of every card wins, and a wire with no clear spot shows no label (its
@@ -248,14 +248,15 @@ class WireItem(QGraphicsObject):
         colors = colors_of(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        width = wire_width(colors)  # 2, or 3 in high contrast: a marked wire is one wider still
         if self._emphasized:
-            pen = QPen(colors["wire_drop"], 4.0)
+            pen = QPen(colors["wire_drop"], width + 2.0)
         elif selected:
-            pen = QPen(colors["wire_selected"], 3.0)
+            pen = QPen(colors["wire_selected"], width + 1.0)
         elif self._highlight is not None:
-            pen = QPen(self._highlight, 3.0)
+            pen = QPen(self._highlight, width + 1.0)
         else:
-            pen = QPen(colors["wire"], 2.0)
+            pen = QPen(colors["wire"], width)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self._path)

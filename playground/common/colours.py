@@ -13,20 +13,37 @@ from functools import lru_cache
 
 import numpy as np
 
+from .contrast import GRAPHICS_RATIO, readable, relative_luminance
+
 OKABE_ITO = ("#E69F00", "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000")
 DARK_BLACK = "#E0E0E0"  # Okabe-Ito's black would vanish on a dark background: light grey stands in
 NEUTRAL = {False: (246, 246, 244), True: (44, 46, 50)}  # a map's middle: near the theme's background
 PALE = 0.62  # how much of a class colour a pale shade keeps (the rest is the neutral)
+# How light a pale shade may be (relative luminance): never darker than 0.2 in the light theme, never lighter
+# than 0.22 in the dark ones, so that a point's outline and the line between classes stand 3:1 off every
+# region (the light theme's black class and the dark theme's yellow and grey keep less of their colour).
+PALE_LUMINANCE = {False: (0.2, 1.0), True: (0.0, 0.22)}
 # How sure the network is, |2p - 1|, is shown raised to this power: an untrained network's outputs
 # (p from 0.44 to 0.59 on the moons) would otherwise be a white page; a trained one's (near 0 or 1)
 # look the same either way. A square-root-like curve, as for perceived lightness.
 CONFIDENCE_GAMMA = 0.35
-MISCLASSIFIED = "#D93025"
+MISCLASSIFIED = "#DE473E"  # a middle-tone red: its ring stands 3:1 off a light and a dark plot
+# A training point's outline: the Okabe-Ito orange, sky blue and yellow fall short of 3:1 on a light plot
+# (WCAG 1.4.11), so every point is ringed in a colour that stands 3:1 off any region it may lie on.
+POINT_OUTLINE = {False: "#202124", True: "#FFFFFF"}
 
 
 def class_colours(dark: bool = False) -> tuple[str, ...]:
     """One colour per class label, in order (up to 8)."""
     return OKABE_ITO[:-1] + (DARK_BLACK if dark else OKABE_ITO[-1],)
+
+
+@lru_cache(maxsize=2)
+def class_line_colours(dark: bool = False) -> tuple[str, ...]:
+    """Each class colour as a line or a hollow mark may wear it alone: as it is where it stands 3:1 off the
+    theme's neutral, else deepened (light theme) or lightened (dark) just enough. The margin (3.2) covers the
+    pages it is drawn on besides the plot's neutral: a window a shade darker (light) or a base lighter (dark)."""
+    return tuple(readable(colour, NEUTRAL[dark], GRAPHICS_RATIO + 0.2) for colour in class_colours(dark))
 
 
 def rgb(colour: str) -> np.ndarray:
@@ -36,7 +53,13 @@ def rgb(colour: str) -> np.ndarray:
 
 def pale(colour: str, dark: bool = False) -> np.ndarray:
     """A class colour mixed with the theme's neutral, for areas (points keep the full colour)."""
-    return PALE * rgb(colour) + (1 - PALE) * np.array(NEUTRAL[dark], dtype=np.float64)
+    neutral, low, high = np.array(NEUTRAL[dark], dtype=np.float64), *PALE_LUMINANCE[dark]
+    share = PALE
+    shade = share * rgb(colour) + (1 - share) * neutral
+    while share > 0 and not low <= relative_luminance(tuple(shade)) <= high:
+        share = max(0.0, share - 0.02)
+        shade = share * rgb(colour) + (1 - share) * neutral
+    return shade
 
 
 @lru_cache(maxsize=8)

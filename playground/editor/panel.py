@@ -10,7 +10,7 @@ import json
 from dataclasses import replace
 
 from PySide6.QtCore import QMimeData, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QUndoStack
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -42,6 +42,7 @@ from ..graph.network import GraphProblem, plan_training
 from ..graph.why_gradient import why_gradient
 from ..widgets.errors import report_handled
 from ..widgets.focus import focus_target
+from ..widgets.meaning_colours import PROBLEM, RIGHT, WRONG, fitted, set_text_colour
 from .commands import EditCommand
 from .keyboard_moves import CANVAS_HINT
 from .outline_room import OutlineRoom
@@ -112,7 +113,7 @@ class EditorPanel(QWidget):
         self.build_button.setToolTip("Build graph from the expression (Enter does it too)")
         self.expression_error = QLabel()
         self.expression_error.setObjectName("expressionError")
-        self.expression_error.setStyleSheet("color: #c62828; font-family: monospace;")
+        set_text_colour(self.expression_error, PROBLEM, "font-family: monospace;")
         self.expression_error.setVisible(False)
 
         self.animate_button = ShortenedButton("Animate backward ▶", "Animate ▶")
@@ -464,7 +465,8 @@ class EditorPanel(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(full)
                 if j == 4:
-                    item.setForeground(Qt.GlobalColor.darkGreen if row.passed else Qt.GlobalColor.red)
+                    item.setForeground(QColor(fitted(RIGHT if row.passed else WRONG, table.palette(),
+                                                     QPalette.ColorRole.Base)))
                 table.setItem(i, j, item)
         if not rows:
             self.status_message.emit("Gradient check: the graph has no complete output to check")

@@ -35,6 +35,7 @@ from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from ..graph.document import GraphDocument
 from ..graph.evaluate import Evaluation
 from ..graph.feeding import feed_text
+from ..widgets.meaning_colours import PROBLEM, set_text_colour
 from .commands import EditCommand
 from .tensor_properties import TensorProperties
 
@@ -106,7 +107,7 @@ class PropertiesPanel(QWidget):
         self.computed_value = self._named(QLabel(), "computedValue", "Computed value")
         self.computed_grad = self._named(QLabel(), "computedGrad", "Computed gradient")
         self.problem = self._named(QLabel(), "nodeProblem", "Problem")
-        self.problem.setStyleSheet("color: #c62828;")
+        set_text_colour(self.problem, PROBLEM)
         self.problem.setWordWrap(True)
         for label in (self.computed_value, self.computed_grad):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

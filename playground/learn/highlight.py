@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QScrollArea, QWidget
 
-RING_COLOR = "#e8401c"  # the animator's accent
+RING_COLOR = "#e83d18"  # the animator's accent
 BLINKS = 12  # about five seconds: long enough to find in a classroom, as a teacher tried it
 BLINK_MS = 400
 SETTLE_MS = (0, 100, 400)

@@ -33,6 +33,7 @@ from ..animator.model.predict import AnswerError
 from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
+from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .list_keys import EnterActivates
 from .model.facts import GraphFacts
@@ -45,8 +46,6 @@ from .nudge_view import NudgeView
 __all__ = ["LESSONS", "LearnPanel", "shipped_lessons"]
 
 LESSON_FILTER = "Lessons (*.lesson *.txt);;All files (*)"
-RIGHT_STYLE = "color: #1b7a3a;"
-WRONG_STYLE = "color: #b3261e;"
 NOTICE_STYLE = ("QLabel#lessonNotice { background: #fff4d6; color: #5c4400; border: 1px solid #f0d58a; "
                 "border-radius: 4px; padding: 4px 6px; }")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, and the questions are about it."
@@ -434,7 +433,7 @@ class LearnPanel(QWidget):
         """``text`` in light markup (formulas between $ signs), green when right, red when not; a hint's
         ``details`` wait behind a "More" link."""
         self._details = details
-        self.feedback.setStyleSheet("" if right is None else RIGHT_STYLE if right else WRONG_STYLE)
+        set_text_colour(self.feedback, None if right is None else RIGHT if right else WRONG)
         more = " <a href='more'>More…</a>" if details else ""
         self.feedback.setText(inline(text) + more)
 

@@ -37,7 +37,7 @@ from .panel_tabs import PanelTabs
 from .presentation import Presentation
 from .recent_files import RecentFiles
 from .tab_status import TabStatus
-from .theme import apply_theme
+from .theme import THEMES, apply_theme, system_theme
 from .training_setups import install_setup_actions
 from .view_menu import ViewMenu
 from .window_size import first_window
@@ -196,8 +196,8 @@ class MainWindow(QMainWindow):
 
     def set_theme(self, theme: str) -> None:
         apply_theme(QApplication.instance(), theme)
-        self.editor.scene.set_theme(theme == "dark")
-        self.animator.set_theme(theme == "dark")  # the training panel follows the app's palette itself
+        self.editor.scene.set_theme(theme)
+        self.animator.set_theme(theme)  # the training panel follows the app's palette itself
         for action in self.theme_group.actions():
             action.setChecked(action.data() == theme)
         self.settings.setValue("theme", theme)
@@ -265,8 +265,8 @@ class MainWindow(QMainWindow):
         else:
             self._first_size, self._maximize_when_shown = first_window(self.screen(), self.presentation.is_on)
             self.resize(self._first_size)
-        theme = self.settings.value("theme", "light")
-        self.set_theme(theme if theme in ("light", "dark") else "light")
+        theme = self.settings.value("theme")  # none at the first start: the system's dark or light setting
+        self.set_theme(theme if theme in THEMES else system_theme())
         minimap = self.settings.value("minimap", False, type=bool)
         self.minimap_action.setChecked(minimap)
         self.editor.view.set_minimap_visible(minimap)

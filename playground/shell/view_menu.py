@@ -11,6 +11,7 @@ from PySide6.QtGui import QActionGroup, QKeySequence
 from ..canvas.view import ZOOM_STEP
 from ..widgets.errors import report_handled
 from .actions import add_action
+from .theme import THEME_TITLES
 
 
 class ViewMenu(QObject):
@@ -40,9 +41,9 @@ class ViewMenu(QObject):
                                           "actionPreviousTab")
         theme_menu = menu.addMenu("&Theme")
         self.theme_group = QActionGroup(self)
-        for theme in ("light", "dark"):
-            choice = action(theme_menu, theme.capitalize(), lambda _=False, t=theme: window.set_theme(t), None,
-                            f"actionTheme{theme.capitalize()}")
+        for theme, title in THEME_TITLES.items():
+            choice = action(theme_menu, title, lambda _=False, t=theme: window.set_theme(t), None,
+                            f"actionTheme{title.title().replace(' ', '')}")
             choice.setCheckable(True)
             choice.setData(theme)
             self.theme_group.addAction(choice)

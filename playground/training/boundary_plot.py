@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QCheckBox,
     QLabel,
@@ -19,7 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..common.class_marks import class_glyph
-from ..common.colours import MISCLASSIFIED, class_colours
+from ..common.colours import class_colours, class_line_colours
+from ..widgets.meaning_colours import fitted
 from .boundary_view import BoundaryView
 from .flow_layout import FlowLayout
 from .model.grid import FocusMap
@@ -72,8 +74,9 @@ class ClassPicker(QWidget):
         self.dark = dark
         colours = class_colours(dark)
         for button in self.group.buttons():
-            palette = button.palette()  # the text in the class's colour; the rest follows the theme
-            palette.setColor(QPalette.ColorRole.WindowText, QColor(colours[self.group.id(button)]))
+            palette = button.palette()  # the text in the class's colour, as deep as text must be; the rest follows
+            colour = fitted(colours[self.group.id(button)], QApplication.palette())
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
             button.setPalette(palette)
 
     @property
@@ -185,12 +188,12 @@ class BoundaryColumn(QWidget):
         return self.class_picker.current
 
     def _show_legend(self) -> None:
-        colours = class_colours(self.view.dark)
+        colours = class_line_colours(self.view.dark)
         # Each class's shape in its colour; filled is a training point, hollow a test point (as plotted).
         swatches = " &nbsp; ".join(f"<span style='color:{colours[c]}'>{class_glyph(c)}</span> {html.escape(name)}"
                                    for c, name in enumerate(self._classes))
         line = "p&nbsp;=&nbsp;0.5" if len(self._classes) == 2 else "between&nbsp;classes"
-        wrong = f"<span style='color:{MISCLASSIFIED}'>◯</span>&nbsp;misclassified&nbsp;(ringed)"
+        wrong = "<b>◯</b>&nbsp;misclassified&nbsp;(ringed)"
         self.legend.setText(f"{swatches}<br>filled&nbsp;{class_glyph(0)}&nbsp;train &nbsp; "
                             f"hollow&nbsp;{class_glyph(0, hollow=True)}&nbsp;test &nbsp; {wrong} &nbsp; "
                             f"<b>—</b>&nbsp;{line}")

@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from ..common.class_marks import class_symbol
 from ..common.colours import (
-    MISCLASSIFIED,
+    POINT_OUTLINE,
     class_colours,
+    class_line_colours,
     class_regions_rgb,
     diverging_lut,
     map_rgb,
@@ -49,7 +50,7 @@ class BoundaryView:
                       for label in range(MAX_CLASSES)]
         self.test = [pg.ScatterPlotItem(symbol=class_symbol(label), size=point_size + 2, name="test")
                      for label in range(MAX_CLASSES)]
-        self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen(MISCLASSIFIED, width=2.2),
+        self.wrong = pg.ScatterPlotItem(symbol="o", size=point_size + 8, pen=pg.mkPen(POINT_OUTLINE[False], width=2.2),
                                         brush=None, name="misclassified")
         # A regression's points: one scatter each for training and test, every point in the colour of its
         # value on the picture's scale (`value_levels`).
@@ -80,13 +81,16 @@ class BoundaryView:
 
     def set_theme(self, dark: bool) -> None:
         self.dark = dark
-        colours = class_colours(dark)
-        white = pg.mkPen("#FFFFFF", width=1.2)
+        colours, lines = class_colours(dark), class_line_colours(dark)
+        outline = pg.mkPen(POINT_OUTLINE[dark], width=1.2)  # 3:1 off the plot where the class colour is not
         for label, (train, test) in enumerate(zip(self.train, self.test)):
-            train.setPen(white)
+            train.setPen(outline)
             train.setBrush(pg.mkBrush(colours[label]))
-            test.setPen(pg.mkPen(colours[label], width=2.2))
+            test.setPen(pg.mkPen(lines[label], width=2.2))
             test.setBrush(pg.mkBrush(None))
+        # A mistake's ring: its shape says it (the legend's ◯), in the outline's colour that stands 3:1 off every
+        # region (a red ring would vanish on the pale orange).
+        self.wrong.setPen(pg.mkPen(POINT_OUTLINE[dark], width=2.2))
         self.contour.setPen(pg.mkPen(LINE_COLOURS[dark], width=2))
         if self._values is not None:
             self.set_values(*self._values)
@@ -103,8 +107,8 @@ class BoundaryView:
         self._wrong_points = np.zeros((0, 2))
         self._set_scatter(self.wrong, self._wrong_points)
         lut = strong_diverging_lut(self.dark)
-        white, line = pg.mkPen("#FFFFFF", width=1.0), pg.mkPen(LINE_COLOURS[self.dark], width=1.0)
-        sets = ((self.train_values, X_train, y_train, white), (self.test_values, X_test, y_test, line))
+        outline, line = pg.mkPen(POINT_OUTLINE[self.dark], width=1.0), pg.mkPen(LINE_COLOURS[self.dark], width=1.0)
+        sets = ((self.train_values, X_train, y_train, outline), (self.test_values, X_test, y_test, line))
         for scatter, X, y, pen in sets:
             colours = lut[_lut_index(y, self.levels)]
             self._set_scatter(scatter, X, brush=[pg.mkBrush(*c) for c in colours.tolist()], pen=pen)

@@ -12,8 +12,10 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ..common.class_marks import class_glyph
-from ..common.colours import class_colours, pale
+from ..common.colours import class_colours, class_line_colours, pale
+from ..common.contrast import over, text_on
 from ..common.numbers import format_number
+from ..widgets.meaning_colours import text_ratio
 from .model.points import COLOUR_NAMES
 from .widgets import named
 
@@ -123,12 +125,15 @@ class ConfusionView(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
         text = palette.color(QPalette.ColorRole.Text)
+        window = palette.color(QPalette.ColorRole.Window)
+        page = (window.red(), window.green(), window.blue())  # what the see-through cells are painted over
         k = len(self.classes)
         cell, side_by_side = self._geometry(self.width())
         font = QFont(self.font())
         font.setPixelSize(max(8, int(cell * 0.42)))
         painter.setFont(font)
         colours = class_colours(self.dark)
+        marks = class_line_colours(self.dark)  # a class's shape beside its row stands 3:1 off the page
         self._cells, self._titles, self._marks = [], [], []
         shown = MATRICES if side_by_side else (self.shown,)
         for block, which in enumerate(shown):
@@ -144,7 +149,7 @@ class ConfusionView(QWidget):
             for c in range(k):  # the predicted classes' marks along the top, the true ones down the side
                 for rect, role in ((QRectF(left + (c + 1) * cell, top, cell, cell), "predicted"),
                                    (QRectF(left, top + (c + 1) * cell, cell, cell), "true")):
-                    self._swatch(painter, rect, c, colours[c])
+                    self._swatch(painter, rect, c, marks[c])
                     self._marks.append((rect, f"{role} class {self.classes[c]} ({class_glyph(c)})"))
             painter.setPen(text)
             painter.drawText(QRectF(left + (k + 1) * cell, top, cell * 1.4, cell), Qt.AlignmentFlag.AlignCenter, "acc")
@@ -159,10 +164,10 @@ class ConfusionView(QWidget):
                     rect = QRectF(left + (column + 1) * cell, top + (row + 1) * cell, cell, cell)
                     tint = pale(colours[row] if row == column else "#808080", self.dark)
                     painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0.5))
-                    painter.setBrush(QColor(*np.round(tint).astype(int), int(40 + 215 * share)))
+                    alpha = int(40 + 215 * share)
+                    painter.setBrush(QColor(*np.round(tint).astype(int), alpha))
                     painter.drawRect(rect)
-                    painter.setPen(text)
-                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, format_number(count))
+                    self._draw_count(painter, rect, format_number(count), over(tint, alpha / 255, page), palette)
                     self._cells.append((rect, f"{which}: {format_number(count)} of the {format_number(totals[row])} "
                                               f"{self.classes[row]} points predicted {self.classes[column]}"))
                 rect = QRectF(left + (k + 1) * cell, top + (row + 1) * cell, cell * 1.4, cell)
@@ -172,6 +177,19 @@ class ConfusionView(QWidget):
                                           f"{format_number(100 * accuracy[row])}% "
                                           f"({format_number(matrix[row, row])} of {format_number(totals[row])})"))
         painter.end()
+
+    def _draw_count(self, painter: QPainter, rect: QRectF, words: str, cell, palette: QPalette) -> None:
+        """A cell's count in black or white, whichever reads on the cell's shade (4.5:1, 7:1 in high contrast);
+        where neither does (a middle tone in high contrast), on a plate of the page's own colour."""
+        colour = text_on(cell, text_ratio(palette))
+        if colour is None:
+            bounds = painter.boundingRect(rect, Qt.AlignmentFlag.AlignCenter, words).adjusted(-2, 0, 2, 0)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(palette.color(QPalette.ColorRole.Base))
+            painter.drawRoundedRect(bounds, 2, 2)
+            colour = palette.color(QPalette.ColorRole.Text)
+        painter.setPen(QColor(colour))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, words)
 
     def _draw_titles(self, painter: QPainter, width: float, height: float, text: QColor) -> None:
         """TRAIN and TEST, the one shown in bold; the other is a click away."""

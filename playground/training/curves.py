@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Slot
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ..common.numbers import format_number
@@ -28,7 +28,8 @@ from .worker import Progress
 
 CURVE_PLOTS = ("loss", "accuracy")
 AXIS_WIDTH = 52  # both curve plots' left axes: their step axes line up
-RESTORE_COLOUR = "#b3261e"  # the line where a divergence put the weights back
+RESTORE_COLOUR = "#df473e"  # the line where a divergence put the weights back (a middle tone: 3:1 on any plot)
+READOUT_COLOUR = "#777e86"  # the hover readout's line and border
 LEGEND_POINTS = 8.0  # the train/test legend in each curve plot's title row
 CURVE_MIN_DATA = 60  # a curve plot's data area at least this tall at 100%: a curve one can follow
 STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as shares of it
@@ -42,9 +43,9 @@ class Readout:
         self.text_for_index = text_for_index
         self.steps = np.empty(0)
         self._mouse: QPointF | None = None  # where the mouse was last seen over the plot (scene coordinates)
-        self.line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#9aa0a6", style=Qt.PenStyle.DashLine))
+        self.line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(READOUT_COLOUR, style=Qt.PenStyle.DashLine))
         self.label = pg.TextItem(anchor=(0, 0), color="#202124", fill=pg.mkBrush(255, 255, 255, 225),
-                                 border=pg.mkPen("#9aa0a6"))
+                                 border=pg.mkPen(READOUT_COLOUR))
         for item in (self.line, self.label):
             item.setVisible(False)
             item.setZValue(100)
@@ -368,7 +369,8 @@ class CurvesColumn(QWidget):
             label = f"weights restored to step {format_number(restore.to_step)}" if which == "loss" else None
             line = pg.InfiniteLine(restore.to_step, angle=90, pen=pg.mkPen(RESTORE_COLOUR, width=1.5,
                                                                             style=Qt.PenStyle.DashLine),
-                                   label=label, labelOpts={"position": 0.85, "color": RESTORE_COLOUR,
+                                   label=label, labelOpts={"position": 0.85,  # its words in the text's colour
+                                                           "color": self.palette().color(QPalette.ColorRole.Text),
                                                            "anchors": [(0, 0), (0, 0)]})
             plot.getPlotItem().addItem(line)
             lines.append(line)
@@ -424,4 +426,4 @@ class CurvesColumn(QWidget):
         for plot in self.plots:
             style_plot(plot, palette)
             show_legend(plot, palette, self.text_scale)
-        style_plot(self.gradient_health.plot, palette)
+        self.gradient_health.restyle(palette)

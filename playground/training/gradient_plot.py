@@ -13,12 +13,14 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from ..common.numbers import format_number
+from ..widgets.meaning_colours import fitted
 from .axes import nice_ceiling
 from .model.gradient_log import HealthFrame
 from .widgets import named, style_plot
 
-# One colour per layer, first to output (Okabe-Ito, without the classes' orange and blue).
-LAYER_COLOURS = ("#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#E69F00", "#0072B2", "#000000")
+# One colour per layer, first to output: Okabe-Ito's hues as middle tones (relative luminance about 0.2), so
+# that every line stands 3:1 off a white, a dark and a black plot (WCAG 1.4.11); a purple and a grey end it.
+LAYER_COLOURS = ("#008e68", "#c05992", "#cd5b00", "#1983c0", "#a77400", "#9b62e0", "#7d7d7d")
 
 
 # The widest tick labels pyqtgraph's log axis writes for norms (0.0001 and up as decimals, then powers).
@@ -42,6 +44,11 @@ def layer_colour(index: int) -> str:
     return LAYER_COLOURS[index % len(LAYER_COLOURS)]
 
 
+def layer_text_colour(index: int, palette) -> str:
+    """A layer's name at its line's end: the line's hue, deep (or light) enough to read as text on the plot."""
+    return fitted(layer_colour(index), palette, palette.ColorRole.Base)
+
+
 class GradientHealthPlot(QWidget):
     """Gradient norms per layer (log scale) and the units' health, for a class to see gradients vanish."""
 
@@ -51,6 +58,7 @@ class GradientHealthPlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.plot = named(pg.PlotWidget(), "gradientHealthPlot",
                           "Each layer's weight-gradient norm per step, on a log scale, one line per layer")
+        self.text_palette = palette  # the layers' names are coloured to read on its base
         style_plot(self.plot, palette)
         item = self.plot.getPlotItem()
         item.setLogMode(y=True)
@@ -74,6 +82,13 @@ class GradientHealthPlot(QWidget):
         self.layer_labels: list[pg.TextItem] = []
         self.frame: HealthFrame | None = None
         self.redraws = 0  # the lines put on the plot, for the speed bench
+
+    def restyle(self, palette) -> None:
+        """A new theme: the plot's colours and the layers' names."""
+        self.text_palette = palette
+        style_plot(self.plot, palette)
+        for index, label in enumerate(self.layer_labels):
+            label.setColor(layer_text_colour(index, palette))
 
     def _fix_axis_width(self) -> None:
         """The norms' axis as wide as the widest label it may write, from the start: a new decade's wider
@@ -108,7 +123,8 @@ class GradientHealthPlot(QWidget):
         item = self.plot.getPlotItem()
         while len(self.lines) < layers:
             self.lines.append(HealthLine(item, layer_colour(len(self.lines))))
-            label = pg.TextItem(f"layer {len(self.lines)}", color=layer_colour(len(self.lines) - 1), anchor=(1, 1))
+            label = pg.TextItem(f"layer {len(self.lines)}", anchor=(1, 1),
+                                color=layer_text_colour(len(self.lines) - 1, self.text_palette))
             label.setFont(self.font())
             item.getViewBox().addItem(label, ignoreBounds=True)
             self.layer_labels.append(label)

@@ -135,8 +135,9 @@ class TrainedGraphView(QWidget):
         width = self.view.graph_rect().width() * READ_ZOOM * self.view.text_scale + 40
         return int(min(max(width, SMALLEST_WANTED), LARGEST_WANTED))
 
-    def set_theme(self, dark: bool) -> None:
-        self.scene.set_theme(dark)
+    def set_theme(self, theme: str | bool) -> None:
+        """One of the canvas's themes, or True for dark and False for light."""
+        self.scene.set_theme(theme)
 
     def set_text_scale(self, factor: float) -> None:
         self.view.text_scale = factor

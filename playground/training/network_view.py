@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..common.colours import class_colours, rgb
+from ..common.colours import class_line_colours, rgb
 from ..common.numbers import format_number, full_number
 from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
@@ -170,7 +170,9 @@ class NetworkCanvas(QWidget):
         box.setSpacing(0)
         hidden = len(self.sizes) - 2
         row = QHBoxLayout()
-        row.setSpacing(1)
+        # The 19 px "+" and "−" side by side keep WCAG 2.5.8's spacing: centres 25 px apart, so a 24 px circle
+        # round each meets neither the other nor its circle (the neurons' pair has their count between them).
+        row.setSpacing(self._px(6))
         row.setAlignment(Qt.AlignmentFlag.AlignCenter)
         if layer < layers - 1:
             add = self._tool("+", f"networkAddLayer{layer}Button",
@@ -348,7 +350,7 @@ class NetworkCanvas(QWidget):
     def _announce_wires(self) -> None:
         """A new layout (or theme): the old wire image no longer fits; the worker draws the new one."""
         self._wire_image = None
-        colours = class_colours(self.dark)
+        colours = class_line_colours(self.dark)  # a wire stands 3:1 off the page, its sign dashed or solid
         pairs = tuple((float(left[0, 0] + self.square / 2), float(right[0, 0] - self.square / 2),
                        left[:, 1].copy(), right[:, 1].copy())
                       for left, right in zip(self._centres, self._centres[1:]))

@@ -23,6 +23,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..files.disk import failure_reason
+from ..widgets.themes import theme_of_palette
 from .body import TrainingBody
 from .boundary_plot import BoundaryColumn
 from .boundary_view import BoundaryView
@@ -600,9 +601,10 @@ class TrainingPanel(QWidget):
         palette = self.palette()
         self.boundary_column.restyle(palette)
         self.curves.restyle(palette)
-        dark = palette.color(palette.ColorRole.Window).lightness() < 128
+        theme = theme_of_palette(palette)
+        dark = theme != "light"  # the maps and classes are coloured for a dark page in high contrast too
         self.network_view.set_theme(dark)
-        self.graph_view.set_theme(dark)
+        self.graph_view.set_theme(theme)
         self.theme_requested.emit(dark)
 
     def closeEvent(self, event) -> None:

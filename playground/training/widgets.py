@@ -29,8 +29,9 @@ from ..widgets.elided_label import ElidedLabel  # noqa: F401 - where the trainin
 
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.
-CURVE_PENS = {"train": ("#a9adb3", 4.5), "test": ("#d01c8b", 1.6)}
-RACER_COLOURS = ("#e8710a", "#7b1fa2", "#0f9d58")
+# Both are middle tones (as the racers' colours): 3:1 off a white, a dark and a black plot (WCAG 1.4.11).
+CURVE_PENS = {"train": ("#868b93", 4.5), "test": ("#e32b9c", 1.6)}
+RACER_COLOURS = ("#c66109", "#b350dd", "#0e8f50")
 # And a line style each, so the racers' loss curves are told apart without their colours (WCAG 1.4.1);
 # the plot's legend draws each name beside a piece of its line.
 RACER_LINES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
