@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -149,7 +150,16 @@ class EditorPanel(QWidget):
         self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.properties, 3)
+        # The properties scroll where the side panel is short (presentation mode at 1280x720): the "No node
+        # selected" help was cut mid-line with no way to read the rest.
+        self.properties_scroll = QScrollArea()
+        self.properties_scroll.setObjectName("propertiesScroll")
+        self.properties_scroll.setAccessibleName("Properties of the selected node")
+        self.properties_scroll.setWidget(self.properties)
+        self.properties_scroll.setWidgetResizable(True)
+        self.properties_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.properties_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        side_layout.addWidget(self.properties_scroll, 3)
         side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
