@@ -318,8 +318,11 @@ class GraphView(QGraphicsView):
         """How small a fit may show the graph: (the zoom it is shown whole down to, the zoom it is shown at
         when it is not whole)."""
         readable = READABLE_ZOOM * self.text_scale
-        if whole and not (self.fit_readably and self.text_scale > 1):
-            readable = MIN_ZOOM  # the person asked to see it all; presentation mode is still for reading
+        if whole:  # the person asked to see it all: however small, except in presentation mode, which is for
+            # reading: there never smaller than normal mode's largest fit (the neuron beside the Learn dock at
+            # 1280x720, 150%, was whole at 0.80, smaller than without presentation mode, 0.92)
+            presenting = self.fit_readably and self.text_scale > 1
+            readable = min(readable, FIT_MAX_ZOOM) if presenting else MIN_ZOOM
         strict = numbers_floor(self.scene()) if self.fit_readably else 0.0
         # A graph that misses the readable zoom by a sliver (the neuron example on a 1280 x 720 projector at
         # 150%: 1.16 for 1.2) is better shown whole than with its output cut off; numbers never go below 11 px.
