@@ -42,6 +42,9 @@ class CardScene(QGraphicsScene):
         # The wire labels placed so far, by grid cell, so that a label keeps clear of the others too
         # (x * x: two wires from one card to the next would put their labels on top of each other).
         self._label_rects: dict[WireItem, QRectF] = {}
+        # Wires go round the cards in their way; not while every card glides at once (auto-layout), which would
+        # route every wire at every frame: they take their plain curves until the cards have landed.
+        self.routing = True
         self._label_grid: dict[tuple[int, int], set[WireItem]] = {}
         self.setBackgroundBrush(self.colors["background"])
 
@@ -154,11 +157,19 @@ class CardScene(QGraphicsScene):
     def _forget_card_grid(self) -> None:
         self._card_grid = None
 
+    def set_routing(self, on: bool) -> None:
+        """Wires go round cards (on), or keep their plain curves while many cards move (off); turned on again,
+        every wire finds its way (and its label its spot)."""
+        self.routing = bool(on)
+        if self.routing:
+            for wire in self._wires.values():
+                wire.update_path()
+
     def _on_card_geometry_changed(self) -> None:
         """A card moved or changed size: the wires it does not join find their way again where it now stands in
         their way, or where they went round it (its own wires follow it by themselves)."""
         card = self.sender()
-        if not isinstance(card, CardItem):
+        if not isinstance(card, CardItem) or not self.routing:
             return
         area = card.card_rect()
         for wire in self._wires.values():

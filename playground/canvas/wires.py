@@ -239,7 +239,8 @@ class WireItem(QGraphicsObject):
         end = self.target_item.input_port_scene_pos(self.edge.port)
         ends = [self.source_item.card_rect(), self.target_item.card_rect()]
         segments = _segments(start, end, (), ())
-        cards_in = getattr(self.scene(), "cards_in", None)  # none before the wire is in a scene
+        scene = self.scene()  # none before the wire is in a scene, and no cards to go round
+        cards_in = getattr(scene, "cards_in", None) if getattr(scene, "routing", False) else None
         # The cards about the wire; should its way round them reach further, the cards there too.
         area = QRectF(start, end).normalized().adjusted(-ROUTE_REACH.x(), -ROUTE_REACH.y(), ROUTE_REACH.x(),
                                                         ROUTE_REACH.y())

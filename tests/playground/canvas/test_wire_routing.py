@@ -97,3 +97,27 @@ def test_a_card_dragged_into_a_wires_way_is_gone_round_and_the_wire_straightens_
     assert t3_to_l.is_detoured and crossed_cards(canvas.scene, t3_to_l) == []
     canvas.stack.undo()  # c goes back: the wire takes its plain curve again
     assert not t3_to_l.is_detoured and crossed_cards(canvas.scene, t3_to_l) == []
+
+
+def test_auto_layout_glides_with_plain_wires_and_routes_them_once_the_cards_land(make_canvas, qtbot):
+    document = parse_expression(LESSON_2)
+    canvas = make_canvas(document)
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    # t1 moved onto the row of a and L, between them: the hand-drawn a → L must go round it after the layout too.
+    into_l = next(edge for edge in document.edges if edge.target == ids["L"] and edge.port == 0)
+    canvas.stack.push(EditCommand(document, edits.remove_edges(document, [into_l])))
+    canvas.stack.push(EditCommand(document, edits.connect(document, Edge(ids["a"], ids["L"], 0))))
+    wire = canvas.scene.wire_item(Edge(ids["a"], ids["L"], 0))
+    assert wire.is_detoured
+    from playground.graph.layout import layered_layout
+
+    canvas.scene.animate_next_moves()
+    moved = {node_id: (x + 40.0, y) for node_id, (x, y) in layered_layout(document).items()}
+    canvas.stack.push(EditCommand(document, edits.move_nodes(document, moved, "Auto-layout")))
+    a = canvas.scene.node_item(ids["a"])
+    before = a.pos()
+    qtbot.waitUntil(lambda: canvas.scene.is_animating() and a.pos() != before, timeout=2000)
+    assert not canvas.scene.routing and not wire.is_detoured  # gliding: its plain curve, not routed every frame
+    qtbot.waitUntil(lambda: not canvas.scene.is_animating(), timeout=3000)
+    assert canvas.scene.routing
+    assert all(crossed_cards(canvas.scene, other) == [] for other in canvas.scene.wire_items())
