@@ -380,7 +380,7 @@ class GraphView(QGraphicsView):
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
         self._fitted, self._output_kept_shown = True, False
-        self.too_big_hint.setText(AFTER_FIT if whole else TOO_BIG_TEXT)
+        self.too_big_hint.setText(AFTER_FIT if whole and self.fit_readably else TOO_BIG_TEXT)
         self.too_big_hint.setVisible(self.keep_fitted and not fits)
         if not fits:
             self._place_overlays()
