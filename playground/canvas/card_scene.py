@@ -38,10 +38,13 @@ class CardScene(QGraphicsScene):
         # Cards by grid cell, for `cards_in`: built when asked, dropped when a card moves or comes. The
         # editor's scene keeps no spatial index (its wires change shape as cards move), and asking Qt
         # for the items in a rectangle would visit every item: a label per wire made that quadratic.
-        self._card_grid: dict[tuple[int, int], list[QRectF]] | None = None
+        self._card_grid: dict[tuple[int, int], list[tuple[QRectF, CardItem]]] | None = None
         # The wire labels placed so far, by grid cell, so that a label keeps clear of the others too
         # (x * x: two wires from one card to the next would put their labels on top of each other).
         self._label_rects: dict[WireItem, QRectF] = {}
+        # Wires go round the cards in their way; not while every card glides at once (auto-layout), which would
+        # route every wire at every frame: they take their plain curves until the cards have landed.
+        self.routing = True
         self._label_grid: dict[tuple[int, int], set[WireItem]] = {}
         self.setBackgroundBrush(self.colors["background"])
 
@@ -99,12 +102,23 @@ class CardScene(QGraphicsScene):
         self.addItem(item)
         self._nodes[node_id] = item
         item.geometry_changed.connect(self._forget_card_grid)
+        item.geometry_changed.connect(self._on_card_geometry_changed)
         self._card_grid = None
 
     def any_card_in(self, rect: QRectF) -> bool:
         """Whether the body of some card meets ``rect``."""
         grid = self._card_grid if self._card_grid is not None else self._build_card_grid()
-        return any(card_rect.intersects(rect) for cell in _cells(rect) for card_rect in grid.get(cell, ()))
+        return any(card_rect.intersects(rect) for cell in _cells(rect) for card_rect, _card in grid.get(cell, ()))
+
+    def cards_in(self, rect: QRectF) -> list[CardItem]:
+        """The cards whose body meets ``rect`` (a wire goes round those in its way)."""
+        grid = self._card_grid if self._card_grid is not None else self._build_card_grid()
+        found: dict[int, CardItem] = {}
+        for cell in _cells(rect):
+            for card_rect, card in grid.get(cell, ()):
+                if card_rect.intersects(rect):
+                    found[id(card)] = card
+        return list(found.values())
 
     def any_label_in(self, rect: QRectF, besides: WireItem) -> bool:
         """Whether the label of some wire other than ``besides`` meets ``rect``."""
@@ -129,12 +143,12 @@ class CardScene(QGraphicsScene):
             for cell in _cells(rect):
                 self._label_grid.setdefault(cell, set()).add(wire)
 
-    def _build_card_grid(self) -> dict[tuple[int, int], list[QRectF]]:
-        grid: dict[tuple[int, int], list[QRectF]] = {}
+    def _build_card_grid(self) -> dict[tuple[int, int], list[tuple[QRectF, CardItem]]]:
+        grid: dict[tuple[int, int], list[tuple[QRectF, CardItem]]] = {}
         for card in self._nodes.values():
             rect = card.card_rect()
             for cell in _cells(rect):
-                grid.setdefault(cell, []).append(rect)
+                grid.setdefault(cell, []).append((rect, card))
         self._card_grid = grid
         return grid
 
@@ -148,6 +162,27 @@ class CardScene(QGraphicsScene):
 
     def _forget_card_grid(self) -> None:
         self._card_grid = None
+
+    def set_routing(self, on: bool) -> None:
+        """Wires go round cards (on), or keep their plain curves while many cards move (off); turned on again,
+        every wire finds its way (and its label its spot)."""
+        self.routing = bool(on)
+        if self.routing:
+            for wire in self._wires.values():
+                wire.update_path()
+
+    def _on_card_geometry_changed(self) -> None:
+        """A card moved or changed size: the wires it does not join find their way again where it now stands in
+        their way, or where they went round it (its own wires follow it by themselves)."""
+        card = self.sender()
+        if not isinstance(card, CardItem) or not self.routing:
+            return
+        area = card.card_rect()
+        for wire in self._wires.values():
+            if card in (wire.source_item, wire.target_item):
+                continue
+            if wire.goes_round(card) or (wire.path_rect().intersects(area) and wire.crosses(area)):
+                wire.update_path()
 
     def place_labels_near(self, *areas: QRectF) -> None:
         """Find new spots for the wire labels in ``areas``, where a card has just arrived or left."""

@@ -7,9 +7,11 @@ as a button beside the graph) that shows whether it is open and opens or closes 
 choice holds until presentation mode changes; until then, the panels follow the room.
 
 The rule: the graph wants to be drawn at ``WANTED_ZOOM`` times presentation mode's zoom, or as large as
-the view's height allows if that is less. While the canvas beside the open panels is narrower than that,
-panels close in their order (the widest, least needed first). A graph more than twice too wide to be
-read on the whole width keeps its panels: it is panned over anyway, and the person building it needs them.
+the view's height allows if that is less, and in the editor never so small that an array card's numbers are
+under 11 px (a tensor graph at 1920x1080 is then shown whole at a readable size, the side panel closed).
+While the canvas beside the open panels is narrower than that, panels close in their order (the widest, least
+needed first). A graph more than twice too wide to be read on the whole width keeps its panels: it is panned
+over anyway, and the person building it needs them.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from ..widgets.errors import report_handled
-from .view import FIT_MARGIN
+from .view import FIT_MARGIN, numbers_floor
 
 WANTED_ZOOM = 0.9  # the graph beside its panels at nearly its natural size; less, and panels give way
 READABLE_ZOOM = 0.8  # the editor's smallest automatic zoom: text stays readable
@@ -139,6 +141,8 @@ class GiveWay(QObject):
             return 0.0
         width, height = rect.width() + 2 * FIT_MARGIN, rect.height() + 2 * FIT_MARGIN
         zoom = min(WANTED_ZOOM * self.text_scale, self.view.viewport().height() / height)
+        if getattr(self.view, "fit_readably", False):  # the editor: an array card's numbers 11 px high at least
+            zoom = max(zoom, numbers_floor(self.view.scene()))
         return width * zoom
 
     @staticmethod

@@ -16,7 +16,7 @@ from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN
 from ..graph.document import Node
 from ..graph.evaluate import NodeResult, same_numbers
-from .array_drawing import ArrayGrid, cell_texts, paint_array
+from .array_drawing import NUMBER_FONT_SIZE, ArrayGrid, cell_texts, paint_array
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
 from .style import pixel_font
 
@@ -118,6 +118,11 @@ class NodeItem(CardItem):
         if self._shape is not None:
             return self._shape
         return tuple(np.shape(self._node.value)) if self._node.is_leaf else None
+
+    def number_pixel_size(self) -> float | None:
+        """The pixel size (scene units) of the font the card writes an array's numbers in; None where it writes
+        none (a scalar's card, a heat map, maps over the plane). The editor's fits keep these readable."""
+        return float(NUMBER_FONT_SIZE) if self._grid is not None and self._grid.inline and not self._maps else None
 
     @property
     def is_array_card(self) -> bool:

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from .quick_search import QuickSearch
 from .style import LIGHT_COLORS
-from .view_hint import TooBigHint
+from .view_hint import AFTER_FIT, TooBigHint
+from .view_hint import TEXT as TOO_BIG_TEXT
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ MIN_ZOOM = 0.02  # a graph of hundreds of layers still fits
 MAX_ZOOM = 4.0
 FIT_MAX_ZOOM = 1.25  # fitting a small graph does not blow it up beyond this
 READABLE_ZOOM = 0.8  # fitting never shrinks card text (11 px) below this: a bigger graph is panned over instead
+READABLE_NUMBER_PX = 11.0  # the editor's fits never show an array card's numbers smaller than this on the screen
 ZOOM_STEP = 1.25
 SNUG = 0.88  # a fitted graph is shown whole down to this share of the readable zoom (the animator's state badges
 # took the neuron example at 1280x720, 150% from 1.16 to 1.14 for 1.275)
@@ -53,6 +55,20 @@ def _bounds(scene: QGraphicsScene | None) -> QRectF:
     if scene is None:
         return QRectF()
     return scene.items_bounding_rect() if hasattr(scene, "items_bounding_rect") else scene.itemsBoundingRect()
+
+
+def _output_card(scene: QGraphicsScene | None) -> QRectF | None:
+    """Where the graph ends: the output's card (None for a scene without one)."""
+    return next((item.sceneBoundingRect() for item in getattr(scene, "node_items", list)()
+                 if getattr(item, "is_output", False)), None)
+
+
+def numbers_floor(scene: QGraphicsScene | None) -> float:
+    """The least zoom at which every number the cards write is `READABLE_NUMBER_PX` high on the screen (the
+    smallest font a card writes its numbers in, an array card's; 0 for cards with no such numbers)."""
+    sizes = [size for item in getattr(scene, "node_items", list)()
+             if (size := getattr(item, "number_pixel_size", lambda: None)()) is not None]
+    return READABLE_NUMBER_PX / min(sizes) if sizes else 0.0
 
 
 def _first_card(scene: QGraphicsScene | None) -> QRectF | None:
@@ -206,6 +222,11 @@ class GraphView(QGraphicsView):
         self.keep_fitted = False
         self._fitted = False
         self._fit_whole = False  # the last fit was View > Fit's (the whole graph, however small)
+        self._fit_shows_output = False  # a graph too big to fit whole is shown at its output, not its start
+        self._output_kept_shown = False  # the person's zoom, scaled by presentation mode: its output kept in view
+        # The editor: its fits never shrink an array card's numbers below 11 px on the screen, and in
+        # presentation mode View > Fit never below the readable zoom (a graph too big is shown at its output).
+        self.fit_readably = False
         self.text_scale = 1.0  # presentation mode: cards drawn this much larger, fits included
         self._fit_timer = QTimer(self, singleShot=True, interval=0)
         self._fit_timer.timeout.connect(self._on_fit_timer_timeout)
@@ -245,9 +266,19 @@ class GraphView(QGraphicsView):
         them that large too (a fitted graph is fitted again, a zoom the person chose is scaled)."""
         old, self.text_scale = self.text_scale, float(factor)
         if self.is_kept_fitted:
-            self.fit(whole=self._fit_whole)
+            self.fit(whole=self._fit_whole, show_output=True)
         elif old != self.text_scale:
             self._zoom_to(self.zoom() * self.text_scale / old)
+            # The panels around the view grow with the text after this: keep the output in view through
+            # the resizes that follow, until the person pans or zooms.
+            self._output_kept_shown = True
+            self.show_output()
+
+    def show_output(self) -> None:
+        """Pan as little as it takes to bring the output's card wholly into view (a class looks for the result)."""
+        output = _output_card(self.scene())
+        if output is not None:
+            self.ensureVisible(output, 12, 12)
 
     def _zoom_to(self, zoom: float, anchor: QPointF | None = None) -> None:
         zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
@@ -278,9 +309,14 @@ class GraphView(QGraphicsView):
 
     def stop_keeping_fitted(self) -> None:
         """The person zoomed or panned: leave their view alone until they ask for Fit again."""
-        self._fitted = False
+        self._fitted = self._output_kept_shown = False
         self._fit_timer.stop()
         self.too_big_hint.hide()
+
+    @property
+    def last_fit_was_whole(self) -> bool:
+        """The last fit was View > Fit's (F): a graph still too big was kept readable on purpose."""
+        return self._fit_whole
 
     @property
     def is_kept_fitted(self) -> bool:
@@ -292,25 +328,42 @@ class GraphView(QGraphicsView):
 
     def _on_fit_timer_timeout(self) -> None:
         if self.is_kept_fitted:
-            self.fit(whole=self._fit_whole)
+            self.fit(whole=self._fit_whole, show_output=self._fit_shows_output)
 
     def fit_whole(self) -> bool:
-        """View > Fit: the whole graph in view, however small that makes it (the person asked to see it all);
-        resizing keeps it whole until they zoom or pan."""
-        return self.fit(whole=True)
+        """View > Fit: the whole graph in view, however small that makes it (the person asked to see it all),
+        except where `fit_readably` keeps it readable; resizing keeps it so until they zoom or pan."""
+        return self.fit(whole=True, show_output=True)
 
-    def fit(self, margin: float = FIT_MARGIN, min_zoom: float | None = None, whole: bool = False) -> bool:
+    def _least_zoom(self, whole: bool) -> tuple[float, float]:
+        """How small a fit may show the graph: (the zoom it is shown whole down to, the zoom it is shown at
+        when it is not whole)."""
+        readable = READABLE_ZOOM * self.text_scale
+        if whole:  # the person asked to see it all: however small, except in presentation mode, which is for
+            # reading: there never smaller than normal mode's largest fit (the neuron beside the Learn dock at
+            # 1280x720, 150%, was whole at 0.80, smaller than without presentation mode, 0.92)
+            presenting = self.fit_readably and self.text_scale > 1
+            readable = min(readable, FIT_MAX_ZOOM) if presenting else MIN_ZOOM
+        strict = numbers_floor(self.scene()) if self.fit_readably else 0.0
+        # A graph that misses the readable zoom by a sliver (the neuron example on a 1280 x 720 projector at
+        # 150%: 1.16 for 1.2) is better shown whole than with its output cut off; numbers never go below 11 px.
+        return max(readable * SNUG, strict), max(readable, strict)
+
+    def fit(self, margin: float = FIT_MARGIN, min_zoom: float | None = None, whole: bool = False,
+            show_output: bool = False) -> bool:
         """Show every node with a margin, never zoomed in beyond 1.25x nor out beyond ``min_zoom``
         (by default, as far as text stays readable); False if the graph is then too big to fit, in
         which case the view shows its start (the first card of its leftmost column, the inputs, at the
-        top left) and the rest is panned to.
+        top left), or with ``show_output`` its end (the output's card at the right), and the rest is panned to.
 
         Afterwards the view keeps the graph fitted on resize (if `keep_fitted`) until the person zooms or pans.
         Presentation mode's `text_scale` scales both limits.
         """
-        self._fit_whole = whole
+        self._fit_whole, self._fit_shows_output = whole, show_output
         if min_zoom is None:
-            min_zoom = MIN_ZOOM if whole else READABLE_ZOOM * self.text_scale
+            whole_down_to, min_zoom = self._least_zoom(whole)
+        else:
+            whole_down_to = min_zoom * SNUG
         rect = _bounds(self.scene())
         fits = True
         if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all
@@ -325,9 +378,7 @@ class GraphView(QGraphicsView):
                 area.setBottom(area.bottom() - self.minimap.height() - 10)
             width, height = rect.width() + 2 * margin, rect.height() + 2 * margin
             zoom = min(area.width() / width, max(area.height(), 50.0) / height)
-            # A graph that misses the readable zoom by a sliver (the neuron example on a 1280 x 720 projector
-            # at 150%: 1.16 for 1.2) is better shown whole than with its output cut off; else readable wins.
-            fits = zoom >= min_zoom * SNUG
+            fits = zoom >= whole_down_to
             zoom = min(zoom, FIT_MAX_ZOOM * self.text_scale) if fits else min_zoom
             self.resetTransform()
             self.scale(zoom, zoom)
@@ -338,15 +389,19 @@ class GraphView(QGraphicsView):
             # another, so in a graph with one tall layer that corner is empty canvas.
             shown_width, shown_height = area.width() / zoom, area.height() / zoom
             start = _first_card(self.scene()) or rect
+            end = _output_card(self.scene()) if show_output else None
             if rect.width() + 2 * margin > shown_width:
-                centre.setX(rect.left() - margin + shown_width / 2)
+                left = rect.left() - margin if end is None else end.right() + margin - shown_width
+                centre.setX(left + shown_width / 2)
             if rect.height() + 2 * margin > shown_height:
-                top = min(start.top() - margin, rect.bottom() + margin - shown_height)
+                wanted = start.top() - margin if end is None else end.center().y() - shown_height / 2
+                top = min(wanted, rect.bottom() + margin - shown_height)
                 centre.setY(max(top, rect.top() - margin) + shown_height / 2)
             self.centerOn(centre)
         self.zoom_changed.emit(self.zoom())
         self.minimap.viewport().update()
-        self._fitted = True
+        self._fitted, self._output_kept_shown = True, False
+        self.too_big_hint.setText(AFTER_FIT if whole and self.fit_readably else TOO_BIG_TEXT)
         self.too_big_hint.setVisible(self.keep_fitted and not fits)
         if not fits:
             self._place_overlays()
@@ -558,6 +613,8 @@ class GraphView(QGraphicsView):
         super().resizeEvent(event)
         self._place_overlays()
         self._refit_soon()
+        if self._output_kept_shown:
+            self.show_output()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -10,6 +10,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 TEXT = "Larger than the view: F shows it all, M the minimap, middle button or Space+drag pans"
+# After F itself, where Fit keeps the numbers readable (an array card's at 11 px, presentation mode's text):
+AFTER_FIT = "Larger than the view at a readable size: M the minimap, middle button or Space+drag pans, Ctrl+− zooms out"
 FRAME = 24  # the padding and border of its style, both sides
 MARGIN = 10  # from the viewport's edges
 

@@ -6,6 +6,8 @@ placed clear of every card. The items draw the model and hold no state of their 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
@@ -16,6 +18,7 @@ from ..graph.arrays import format_array
 from ..graph.concealment import HIDDEN
 from ..graph.document import Edge
 from ..graph.evaluate import same_number
+from ..graph.wire_route import Rect, Segment, course, padded, polyline_meets, sample
 from .cards import CardItem
 from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font, wire_width
 
@@ -26,12 +29,33 @@ LABEL_SPOTS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
 LABEL_CLEARANCE = 2.0
 
 
-def wire_path(start: QPointF, end: QPointF) -> QPainterPath:
-    """A cubic bezier leaving ``start`` to the right and entering ``end`` from the left."""
-    dx = end.x() - start.x()
-    reach = max(abs(dx) * 0.5, 40.0) if dx >= 0 else min(max(abs(dx) * 0.5, 60.0), 160.0)
+ROUTE_REACH = QPointF(180.0, 60.0)  # how far beyond its two ends a wire looks for cards in its way, at first
+
+
+def _rect(rect: QRectF) -> Rect:
+    return rect.left(), rect.top(), rect.right(), rect.bottom()
+
+
+def wire_path(start: QPointF, end: QPointF, obstacles: Sequence[QRectF] = (),
+              ends: Sequence[QRectF] = ()) -> QPainterPath:
+    """A cubic bezier leaving ``start`` to the right and entering ``end`` from the left; where it would cross a
+    card of ``obstacles``, a way round them (`wire_route.curve`; ``ends``: the two cards it joins)."""
+    return _painted(start, _segments(start, end, obstacles, ends))
+
+
+def _segments(start: QPointF, end: QPointF, obstacles: Sequence[QRectF], ends: Sequence[QRectF]) -> list[Segment]:
+    return _course(start, end, obstacles, ends)[0]
+
+
+def _course(start: QPointF, end: QPointF, cards: Sequence[QRectF],
+            ends: Sequence[QRectF]) -> tuple[list[Segment], list[int]]:
+    return course((start.x(), start.y()), (end.x(), end.y()), [_rect(r) for r in cards], [_rect(r) for r in ends])
+
+
+def _painted(start: QPointF, segments: Sequence[Segment]) -> QPainterPath:
     path = QPainterPath(start)
-    path.cubicTo(start + QPointF(reach, 0), end - QPointF(reach, 0), end)
+    for _, first, second, last in segments:
+        path.cubicTo(QPointF(*first), QPointF(*second), QPointF(*last))
     return path
 
 
@@ -50,6 +74,9 @@ class WireItem(QGraphicsObject):
         self.source_item = source_item
         self.target_item = target_item
         self._path = QPainterPath()
+        self._detoured = False
+        self._obstacles: list[CardItem] = []  # the cards its course goes round
+        self._course = sample([], 8)  # points along its course, to tell the cards it crosses cheaply
         self._midpoint = QPointF()
         self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
         self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
@@ -178,7 +205,7 @@ class WireItem(QGraphicsObject):
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneChange and self.scene() is not None:
             self.scene().note_label(self, None)  # leaving: its label no longer takes room there
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
-            self.place_label()  # the cards it must keep clear of are known only in a scene
+            self.update_path()  # the cards it must keep clear of (its course and its label) are known only in a scene
         return super().itemChange(change, value)
 
     def set_emphasized(self, emphasized: bool) -> None:
@@ -198,16 +225,57 @@ class WireItem(QGraphicsObject):
     def path(self) -> QPainterPath:
         return QPainterPath(self._path)
 
+    def path_rect(self) -> QRectF:
+        """The rectangle round the wire's course, in scene coordinates (its label left out)."""
+        return self._path.boundingRect()
+
     def midpoint(self) -> QPointF:
         return QPointF(self._midpoint)
 
     def update_path(self) -> None:
+        """Follow the cards: run from the source's output to the target's input, round any card in the way."""
         self.prepareGeometryChange()
         start = self.source_item.output_port_scene_pos()
         end = self.target_item.input_port_scene_pos(self.edge.port)
-        self._path = wire_path(start, end)
+        ends = [self.source_item.card_rect(), self.target_item.card_rect()]
+        segments = _segments(start, end, (), ())
+        scene = self.scene()  # none before the wire is in a scene, and no cards to go round
+        cards_in = getattr(scene, "cards_in", None) if getattr(scene, "routing", False) else None
+        # The cards about the wire; should its way round them reach further, the cards there too.
+        area = QRectF(start, end).normalized().adjusted(-ROUTE_REACH.x(), -ROUTE_REACH.y(), ROUTE_REACH.x(),
+                                                        ROUTE_REACH.y())
+        near: list[CardItem] = []
+        gone_round: list[CardItem] = []
+        for _ in range(3 if cards_in is not None else 0):
+            found = [card for card in cards_in(area) if card is not self.source_item and card is not self.target_item]
+            if len(found) == len(near):
+                break
+            near = found
+            segments, met = _course(start, end, [card.card_rect() for card in near], ends)
+            gone_round = [near[i] for i in met]
+            reach = _painted(start, segments).boundingRect()
+            if area.contains(reach):
+                break
+            area = area.united(reach.adjusted(-1, -1, 1, 1))
+        self._path = _painted(start, segments)
+        self._course = sample(segments, 8)
+        self._detoured = len(segments) > 1  # more than the plain curve's one cubic
+        self._obstacles = gone_round if self._detoured else []
         self._midpoint = self._path.pointAtPercent(0.5)
         self.place_label()
+
+    @property
+    def is_detoured(self) -> bool:
+        """The wire goes round a card in its way (its plain curve would cross one)."""
+        return self._detoured
+
+    def crosses(self, rect: QRectF) -> bool:
+        """Whether the wire's course runs through ``rect`` (scene coordinates) or within a hair of it."""
+        return polyline_meets(self._course, [padded(_rect(rect), 1.0)])
+
+    def goes_round(self, card: CardItem) -> bool:
+        """Whether the wire's course was found with ``card`` in the way (it may straighten when the card moves)."""
+        return any(card is other for other in self._obstacles)
 
     def _refresh_tooltip(self) -> None:
         if self._tensor_tooltip is not None and not self._concealed:

@@ -118,9 +118,8 @@ class MoveAnimation(ScenePart):
             if item is not None and self.document.has_node(node_id):
                 node = self.document.node(node_id)
                 item.setPos(node.x, node.y)
-        if self._targets:  # the cards glided to new places: every label looks for its spot again
-            for wire in self.scene.wire_items():
-                wire.place_label()
+        if self._targets or not self.scene.routing:  # the cards glided to new places (or went): every wire finds
+            self.scene.set_routing(True)  # its way again, every label its spot
         self._targets.clear()
         self._starts = {}
 
@@ -140,6 +139,7 @@ class MoveAnimation(ScenePart):
         if not self._starts:
             self._targets.clear()
             return
+        self.scene.set_routing(False)  # plain curves while the cards glide: `stop` routes them once they land
         animation = QVariantAnimation(self)
         animation.setStartValue(0.0)
         animation.setEndValue(1.0)

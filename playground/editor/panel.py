@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -53,6 +54,8 @@ from .shortened_button import ShortenedButton
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
+TOO_BIG_AFTER_FIT = ("The graph is larger than the view at a readable size, its output in view: pan with the middle "
+                     "button or Space+drag, press M for the minimap, or zoom out (Ctrl+−) to see it all")
 CLIPBOARD_MIME = "application/x-autograd-playground-graph"
 PASTE_OFFSET = 40.0
 TRAINABLE_DELAY_MS = 150  # "Train this graph" is checked again this long after the last edit
@@ -93,6 +96,7 @@ class EditorPanel(QWidget):
         self.scene = GraphScene(document, undo_stack)
         self.view = GraphView(self.scene)
         self.view.keep_fitted = True  # fitted at start, on resize and on tab show, until the person zooms or pans
+        self.view.fit_readably = True  # an array card's numbers never below 11 px on the screen after a fit
         self.palette = NodePalette()
         self.properties = PropertiesPanel(document, undo_stack)
         self.paths = PathListBox()  # "Why this gradient?" for the selected node
@@ -153,7 +157,16 @@ class EditorPanel(QWidget):
         self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.properties, 3)
+        # The properties scroll where the side panel is short (presentation mode at 1280x720): the "No node
+        # selected" help was cut mid-line with no way to read the rest.
+        self.properties_scroll = QScrollArea()
+        self.properties_scroll.setObjectName("propertiesScroll")
+        self.properties_scroll.setAccessibleName("Properties of the selected node")
+        self.properties_scroll.setWidget(self.properties)
+        self.properties_scroll.setWidgetResizable(True)
+        self.properties_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.properties_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        side_layout.addWidget(self.properties_scroll, 3)
         side_layout.addWidget(self.outline.widget, 2)
         side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
@@ -345,9 +358,10 @@ class EditorPanel(QWidget):
 
     def _on_view_fitted(self, whole_graph_shown: bool) -> None:
         if whole_graph_shown:
-            self.status_withdrawn.emit(TOO_BIG)  # the window grew, or panels gave way: it is no longer true
+            for message in (TOO_BIG, TOO_BIG_AFTER_FIT):  # the window grew, or panels gave way: no longer true
+                self.status_withdrawn.emit(message)
         else:
-            self.status_message.emit(TOO_BIG)
+            self.status_message.emit(TOO_BIG_AFTER_FIT if self.view.last_fit_was_whole else TOO_BIG)
 
     def _on_selection_ids_changed(self, node_ids: list) -> None:
         self.properties.show_node(node_ids[0] if len(node_ids) == 1 else None, selected=len(node_ids))

@@ -71,6 +71,9 @@ def fitted_zooms(window, settle, presentation: float | None = None) -> dict:
             settle(0.4)
             result[f"{name} {dock}"] = apparent_zoom(panel.view)
             result[f"{name} {dock} whole"] = graph_shown_whole(panel.view)
+            shown = panel.view.mapToScene(panel.view.viewport().rect()).boundingRect()
+            result[f"{name} {dock} output shown"] = any(
+                shown.contains(item.sceneBoundingRect()) for item in panel.view.scene().node_items() if item.is_output)
     return result
 
 

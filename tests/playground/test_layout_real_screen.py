@@ -61,10 +61,14 @@ def test_presentation_mode_grows_the_starter_graph_in_the_editor_and_the_animato
         f"{key} {value:.2f}" for key, value in seen.items() if isinstance(value, float)))
     assert inside(seen["frame"], seen["available"])
     for tab in ("editor", "animator"):
-        assert seen[f"{tab} closed whole"] and seen[f"{tab} open whole"]  # fitted: every card in view
+        assert seen[f"{tab} closed whole"]  # fitted: every card in view
         assert seen[f"{tab} closed"] >= closed, tab
         if opened is not None:
-            assert seen[f"{tab} open"] >= opened, tab
+            assert seen[f"{tab} open whole"] and seen[f"{tab} open"] >= opened, tab
+    # Beside the Learn dock at 1280x720 the neuron is whole only at 0.80, smaller than without presentation
+    # mode (0.92): the editor's F keeps the readable zoom there and shows the output (issue 29, item 2).
+    assert seen["editor open whole"] or (seen["editor open"] >= 1.2 and seen["editor open output shown"])
+    assert seen["animator open whole"]
 
 
 @pytest.mark.parametrize(("size", "zoom"), [((1024, 768), None), ((1024, 768), 1.5), ((1280, 720), 1.5),

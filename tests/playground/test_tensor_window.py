@@ -76,3 +76,32 @@ def test_presentation_mode_and_the_dark_theme_draw_array_cards_larger_and_darker
     editor.scene.set_theme(True)
     image = view.grab()  # paints every card, heat maps included, in the dark theme
     assert not image.isNull()
+
+
+def test_f_on_a_tensor_graph_keeps_its_numbers_11_px_and_shows_its_output_saying_how_to_see_the_rest(window, qtbot):
+    """Issue 29, item 2: F fitted README's tensor example whole at 1280x720 at 0.85, its numbers 8.5 px high."""
+    from PySide6.QtGui import QAction
+
+    from playground.canvas.array_drawing import NUMBER_FONT_SIZE
+    from playground.canvas.view_hint import AFTER_FIT
+    from playground.editor.panel import TOO_BIG_AFTER_FIT
+
+    editor = window.editor
+    window.learning.dock.setVisible(True)
+    assert editor.build_from_expression(ISSUE)
+    window.findChild(QAction, "actionFit").trigger()  # F
+    view = editor.view
+    qtbot.waitUntil(lambda: view.is_kept_fitted)
+    assert NUMBER_FONT_SIZE * view.zoom() >= 11.0
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    cards = editor.scene.node_items()
+    output = next(card for card in cards if card.is_output)
+    assert shown.contains(output.sceneBoundingRect())  # the result, wholly in view
+    assert not all(shown.contains(card.sceneBoundingRect()) for card in cards)  # too big for the view at 11 px
+    assert view.too_big_hint.isVisible() and view.too_big_hint.text() == AFTER_FIT  # not "F shows it all"
+    assert window.statusBar().currentMessage() == TOO_BIG_AFTER_FIT
+    window.resize(3000, 1400)  # room enough: F's fit is kept on resize, now whole
+    qtbot.waitUntil(lambda: not view.too_big_hint.isVisible(), timeout=3000)
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(shown.contains(card.sceneBoundingRect()) for card in cards)
+    assert NUMBER_FONT_SIZE * view.zoom() >= 11.0
