@@ -49,14 +49,21 @@ def _into(low: float, high: float, least: float, most: float) -> float:
     return 0.0
 
 
-def keep_in_sight(view: GraphView, item: QGraphicsItem) -> None:
-    """Pan ``view`` the least that shows ``item`` wholly, clear of the minimap (see the module docstring)."""
+def room_of(view: GraphView) -> tuple[QRectF, QRectF | None]:
+    """Where a card may be in ``view``'s viewport (its rectangle less the margin) and what it must keep clear of
+    (the minimap with the margin around it, while it is shown; else None)."""
     viewport = view.viewport()
     area = QRectF(viewport.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
     minimap = None
     if view.is_minimap_visible():  # the minimap is a child of the view, over the viewport's corner
         minimap = QRectF(view.minimap.geometry().translated(-viewport.geometry().topLeft()))
         minimap.adjust(-MARGIN, -MARGIN, MARGIN, MARGIN)
+    return area, minimap
+
+
+def keep_in_sight(view: GraphView, item: QGraphicsItem) -> None:
+    """Pan ``view`` the least that shows ``item`` wholly, clear of the minimap (see the module docstring)."""
+    area, minimap = room_of(view)
     for _attempt in range(2):  # once more after a zoom out, if the card was larger than its room
         card = view.viewportTransform().mapRect(item.sceneBoundingRect())
         shift = least_shift(card, area, minimap)

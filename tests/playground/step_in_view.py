@@ -17,6 +17,7 @@ from PySide6.QtCore import QRect
 
 from playground.animator.panel import SPEEDS
 
+SHOWN_STEP = 6  # lesson 2's t2, forward: under the minimap at 150% beside the Learn dock, before the fix
 MARGIN = 2  # px: the card (its shadow and badge included) stays at least this far inside the view's edges
 
 
@@ -92,8 +93,8 @@ def walk_lesson(window, lesson_id: str, settle: Callable[[], None], screenshot=N
         measure(f"step {step}, End")
         while animator.step_back():
             measure(f"step {step}, ←")
-        if screenshot is not None:
-            animator.seek(animator.frame_count // 2)
+        if screenshot is not None:  # at a step whose card lay under the minimap at 150% before it was followed
+            animator.seek(min(SHOWN_STEP, animator.frame_count))
             settle()
             screenshot(f"{lesson_id}-step{step}")
         if not panel.next():

@@ -1,8 +1,10 @@
 """The animator follows the step (issue 29, item 3): at every step of lessons 2 and 8, the lesson's own and the
-animator's, the current node's card with its numbers and badge is wholly in the view and clear of the minimap,
-on a window of a projector's size (1280x720) with the Learn dock open, normal and in presentation mode at 150%,
-and with the minimap forced on (it comes by itself only for graphs of 60 nodes). Forward mode (lesson 8) is
-measured on the node being computed. The same on a real screen: test_step_in_view_real_screen.py."""
+animator's (and of lesson 9, whose questions set the tensor animator to their steps), the current node's card
+with its numbers and badge is wholly in the view and clear of the minimap, on a window of a projector's size
+(1280x720) with the Learn dock open, normal and in presentation mode at 150%, and with the minimap forced on (it
+comes by itself only for graphs of 60 nodes, or where a graph cannot be shown whole at a readable zoom). Forward
+mode (lesson 8) is measured on the node being computed. The same on a real screen:
+test_step_in_view_real_screen.py."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from playground.animator import view_fit
 from tests.playground.app_window import open_window
 from tests.playground.step_in_view import misplaced, walk_lesson
 
-LESSONS = ("02-chain-rule", "08-forward-or-reverse")
+LESSONS = ("02-chain-rule", "08-forward-or-reverse", "09-tensor-layer")
 
 
 @pytest.fixture
@@ -30,7 +32,7 @@ def _settle(qtbot):
 
 @pytest.mark.parametrize("zoom", [None, 1.5], ids=["normal", "presentation-150"])
 @pytest.mark.parametrize("minimap", [False, True], ids=["own-minimap", "minimap-on"])
-def test_every_step_of_lessons_2_and_8_shows_its_card(projector, qtbot, monkeypatch, zoom, minimap):
+def test_every_step_of_lessons_2_8_and_9_shows_its_card(projector, qtbot, monkeypatch, zoom, minimap):
     if minimap:
         monkeypatch.setattr(view_fit, "MINIMAP_FROM", 1)  # every graph is "big": the minimap over a small one
     if zoom is not None:
