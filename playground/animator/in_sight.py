@@ -69,10 +69,12 @@ def keep_in_sight(view: GraphView, item: QGraphicsItem) -> None:
         shift = least_shift(card, area, minimap)
         if shift is not None:
             break
-        # Too large for its room: zoomed out just enough to go beside the minimap or above it, or into the view.
-        room = area if minimap is None else QRectF(area.left(), area.top(), area.width(),
-                                                   max(minimap.top() - area.top(), area.height() / 2))
-        view.set_zoom(view.zoom() * min(room.width() / card.width(), room.height() / card.height(), 1.0) * 0.98)
+        # Too large for its room: zoomed out just enough to go into the view, above the minimap or beside it.
+        rooms = [area] if minimap is None else [
+            QRectF(area.left(), area.top(), area.width(), minimap.top() - area.top()),
+            QRectF(area.left(), area.top(), minimap.left() - area.left(), area.height())]
+        factor = max(min(room.width() / card.width(), room.height() / card.height()) for room in rooms)
+        view.set_zoom(view.zoom() * min(factor, 1.0) * 0.98)
     else:
         return
     if shift.isNull():

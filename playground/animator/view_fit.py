@@ -76,7 +76,8 @@ class ViewFit(QObject):
             self._wants_minimap = True  # too big to read whole: the minimap, and a band kept for it
             self.refresh_minimap()
             fits = self.view.fit(min_zoom=min_zoom)
-        self.keep_step_in_sight()  # a graph panned over shows where the step is, not only its start
+        if not fits:  # a graph panned over shows where the step is, not only its start (a whole one shows it)
+            self.keep_step_in_sight()
 
     def keep_step_in_sight(self) -> None:
         """Pan the least that shows the current step's card whole, clear of the minimap (`keep_in_sight`)."""

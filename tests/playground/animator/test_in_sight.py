@@ -4,6 +4,7 @@ being changed, unless a card is larger than the whole view."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QApplication
 
@@ -50,11 +51,13 @@ def test_the_persons_zoom_is_kept_and_the_step_followed(loaded):
     assert loaded.view.zoom() == zoom
 
 
-def test_a_card_larger_than_the_view_is_zoomed_out_to_fit(loaded, qtbot):
+@pytest.mark.parametrize("minimap", [False, True], ids=["alone", "beside-the-minimap"])
+def test_a_card_larger_than_the_view_is_zoomed_out_to_fit(loaded, qtbot, minimap):
     loaded.resize(520, 420)  # as small as the panel goes: a view about 335 px tall
     qtbot.waitUntil(lambda: loaded.view.height() < 360)
     qtbot.wait(100)  # the layout settled
-    loaded.fitting.zoom_by_person(1.0)
+    loaded.fitting.zoom_by_person(1.0)  # no fit from now on: the minimap stays as set here
+    loaded.view.set_minimap_visible(minimap)  # (a fit may show it in so small a view, or not: the width decides)
     loaded.view.set_zoom(4.0)  # the largest zoom: a card (about 365 px tall there) is taller than the view
     loaded.seek(3)
     assert loaded.view.zoom() < 4.0
