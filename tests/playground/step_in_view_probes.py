@@ -9,15 +9,13 @@ from tests.playground.step_in_view import walk_lesson
 
 
 def walk_lessons(window, settle, lessons: tuple[str, ...], presentation: float | None = None,
-                 steps_panel: bool = False, screenshots: str | None = None) -> dict:
+                 screenshots: str | None = None) -> dict:
     """Each lesson of ``lessons`` from its start with the Learn dock open (presentation mode at ``presentation``,
-    if given; the animator's Steps panel opened, as its button does, if ``steps_panel``); ``screenshots``: a
-    folder for a picture of the screen mid-way through each lesson step."""
+    if given); ``screenshots``: a folder for a picture of the screen at step 6 of each lesson step (see
+    `walk_lesson`)."""
     if presentation is not None:
         window.presentation.set_zoom(presentation)
         window.presentation.set_on(True)
-    if steps_panel:
-        window.animator.steps_action.setChecked(True)
     settle(0.8)
 
     def picture(label: str) -> None:
