@@ -22,6 +22,7 @@ from .colors import (
     WRONG_COLOR,
     WRONG_MARK,
 )
+from .in_sight import keep_in_sight
 from .model.reveal import Reveal
 from .model.tensor_timeline import TensorAnimation
 from .model.timeline import DocumentAnimation, NodeState
@@ -109,17 +110,20 @@ class SceneSync:
 
     def mark_current_node(self) -> None:
         """The node the current frame is about gets the selection ring, so the eye finds it, and the
-        view centres on it when it is out of sight (a big graph)."""
+        view pans the least that shows its card whole, clear of the minimap (`keep_in_sight`)."""
         frame = self.animation.timeline.current if self.animation is not None else None
         wanted = frame.node_id if frame is not None else None
         if wanted != self._marked_node:
             self._marked_node = wanted
             self.scene.select_nodes([wanted] if wanted is not None else [])
-            item = self.scene.node_item(wanted) if wanted is not None else None
-            if item is not None and self.view.isVisible():
-                visible = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
-                if not visible.contains(item.sceneBoundingRect()):
-                    self.view.centerOn(item)
+        # After every move, not only when the node changes: a new value or badge can make the card larger.
+        self.keep_current_in_sight()
+
+    def keep_current_in_sight(self) -> None:
+        """Pan the view the least that shows the current step's card whole, off the minimap (if it is shown)."""
+        item = self.current_item()
+        if item is not None and self.view.isVisible():
+            keep_in_sight(self.view, item)
 
     def refresh_nodes(self, node_ids: Iterable[str]) -> None:
         animation = self.animation

@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 
 from ..canvas.view import MIN_ZOOM, GraphView
 from ..widgets.errors import report_handled
+from .in_sight import keep_in_sight
 from .scene import AnimatorScene
 
 MINIMAP_FROM = 60  # graphs with at least this many nodes get the minimap
@@ -24,7 +25,7 @@ class ViewFit(QObject):
     def __init__(self, view: GraphView, scene: AnimatorScene, focus=lambda: None):
         super().__init__(view)
         self.view, self.scene = view, scene
-        self.focus = focus  # the card of the current step, if any: a graph too big to fit shows it
+        self.focus = focus  # the card of the current step, if any: kept in sight after each fit
         self._viewport = view.viewport()
         self.auto = True  # fit on every resize, until the person zooms
         self.whole = False  # View > Fit: the whole graph, however small (until the next graph)
@@ -75,9 +76,14 @@ class ViewFit(QObject):
             self._wants_minimap = True  # too big to read whole: the minimap, and a band kept for it
             self.refresh_minimap()
             fits = self.view.fit(min_zoom=min_zoom)
-        current = None if fits else self.focus()
-        if current is not None:  # the view shows where the step is, not the graph's start (the Steps panel opened)
-            self.view.centerOn(current)
+        if not fits:  # a graph panned over shows where the step is, not only its start (a whole one shows it)
+            self.keep_step_in_sight()
+
+    def keep_step_in_sight(self) -> None:
+        """Pan the least that shows the current step's card whole, clear of the minimap (`keep_in_sight`)."""
+        current = self.focus()
+        if current is not None:
+            keep_in_sight(self.view, current)
 
     def fit_by_person(self) -> None:
         """View > Fit (F): the whole graph in view, as in the editor, and kept so on resize until the person
@@ -91,20 +97,24 @@ class ViewFit(QObject):
         self.view.zoom_by(factor)
 
     def fit_if_auto(self) -> None:
+        """Fit, while fitting is automatic; else (the person's zoom) at least keep the step's card in sight."""
         try:
             if self.auto:
                 self.fit()
+            else:
+                self.keep_step_in_sight()
         except Exception as error:  # a slot: the app goes on
             report_handled(error, "fitting the animator's view")
 
     def fit_soon(self) -> None:
-        """Fit at the next turn of the event loop (once the view knows its size), if still automatic."""
+        """Fit at the next turn of the event loop (once the view knows its size), if still automatic; else keep
+        the step's card in sight."""
         QTimer.singleShot(0, self.fit_if_auto)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         try:
             kind = event.type()
-            if watched is self.view and kind == QEvent.Type.Resize and self.auto:
+            if watched is self.view and kind == QEvent.Type.Resize:  # refitted, or at least the step kept in sight
                 self.fit_soon()
             elif watched is self._viewport:
                 if kind == QEvent.Type.Wheel:
