@@ -16,10 +16,8 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -33,6 +31,7 @@ from ..animator.model.predict import AnswerError
 from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
+from .exercise_box import ExerciseBox, named
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .model.facts import GraphFacts
 from .model.lesson import Lesson, LessonFormatError, load_lesson
@@ -61,10 +60,7 @@ def _placeholder(question: Question) -> str:
     return PLACEHOLDERS["array"] if np.ndim(question.expected) else PLACEHOLDERS["value"]
 
 
-def _named(widget, name: str, accessible: str | None = None):
-    widget.setObjectName(name)
-    widget.setAccessibleName(accessible or name)
-    return widget
+_named = named
 
 
 class LearnPanel(QWidget):
@@ -104,33 +100,12 @@ class LearnPanel(QWidget):
         self.text.setOpenExternalLinks(False)
         self.nudge = NudgeView()
 
-        self.exercise = _named(QFrame(), "lessonExercise")
-        self.exercise.setFrameShape(QFrame.Shape.StyledPanel)
-        self.prompt = _named(QLabel(), "questionPrompt")
-        self.prompt.setWordWrap(True)
-        self.prompt.setTextFormat(Qt.TextFormat.RichText)
-        self.answer_input = _named(QLineEdit(), "answerInput", "Your answer")
+        self.exercise = ExerciseBox()
+        exercise = self.exercise  # its parts, by the names the panel and its tests use
+        self.prompt, self.answer_input = exercise.prompt, exercise.answer_input
+        self.check_button, self.reveal_button = exercise.check_button, exercise.reveal_button
+        self.feedback, self.answered_list = exercise.feedback, exercise.answered_list
         self.answer_input.setPlaceholderText(PLACEHOLDERS["value"])
-        self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
-        self.reveal_button = _named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
-        self.feedback = _named(QLabel(), "answerFeedback")
-        self.feedback.setWordWrap(True)
-        self.feedback.setTextFormat(Qt.TextFormat.RichText)
-        self.answered_list = _named(QLabel(), "answeredList", "Answers so far")
-        self.answered_list.setTextFormat(Qt.TextFormat.RichText)
-        self.answered_list.setWordWrap(True)
-        answer_row = QHBoxLayout()  # two short rows rather than one wide one: the dock may be narrow
-        answer_row.addWidget(self.answer_input, 1)
-        answer_row.addWidget(self.check_button)
-        reveal_row = QHBoxLayout()
-        reveal_row.addStretch(1)
-        reveal_row.addWidget(self.reveal_button)
-        exercise_layout = QVBoxLayout(self.exercise)
-        exercise_layout.addWidget(self.prompt)
-        exercise_layout.addLayout(answer_row)
-        exercise_layout.addLayout(reveal_row)
-        exercise_layout.addWidget(self.feedback)
-        exercise_layout.addWidget(self.answered_list)
 
         self.back_button = _named(QPushButton("◀ Back"), "lessonBackButton", "Previous step")
         self.next_button = _named(QPushButton("Next ▶"), "lessonNextButton", "Next step")
@@ -378,9 +353,8 @@ class LearnPanel(QWidget):
     def _show_exercise(self) -> None:
         run = self.run
         self.exercise.setVisible(bool(run.questions))
-        self.answered_list.setText("<br>".join(("shown: " if done.revealed else "✓ ") + inline(done.question.worked)
-                                               for done in run.answered))
-        self.answered_list.setVisible(bool(run.answered))
+        self.exercise.show_answered("<br>".join(("shown: " if done.revealed else "✓ ") + inline(done.question.worked)
+                                                for done in run.answered))
         question = run.question
         waiting = question is not None
         self.answer_input.setEnabled(waiting)
