@@ -1,16 +1,17 @@
 """The box of a step's questions in the Learn panel: the question, the answer box with Check and Show answer,
 what the check said (a hint, its details on demand) and the answers given so far.
 
-What it says is always whole: the hint is a word-wrapped label laid out under the answer row, never over it,
-and the answers so far, which grow to a line per question (nine in lesson 2), scroll in a room of their own
-rather than push the lesson's text out of sight on a projector."""
+What it says is laid out under the answer row, never over it, and wraps whole: the hint and the answers so far
+(a line per question, nine in lesson 2) take the room they need where there is room, and where there is not
+(a projector at 150%, Check my graph's long list of what is missing) they scroll in a room of their own, the
+hint at its top, rather than push the lesson's text out of sight."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-ANSWERS_LEAST_LINES = 2  # the answers so far keep this many lines in sight; more scroll
+NOTES_LEAST_LINES = 3  # the hint's first lines stay in sight; the rest scrolls
 
 
 def named(widget, name: str, accessible: str | None = None):
@@ -19,25 +20,42 @@ def named(widget, name: str, accessible: str | None = None):
     return widget
 
 
-class AnswersScroll(QScrollArea):
-    """The answers so far: as tall as they are where there is room, down to a few lines where there is not."""
+class NotesScroll(QScrollArea):
+    """The hint and the answers so far: as tall as they are where there is room, a few lines where there is not."""
 
-    def __init__(self, answers: QLabel):
+    def __init__(self, feedback: QLabel, answers: QLabel):
         super().__init__()
-        named(self, "answeredScroll", "Answers so far, scrolled")
+        named(self, "exerciseNotes", "What the check said and the answers so far")
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWidget(answers)
+        notes = QWidget()
+        layout = QVBoxLayout(notes)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(feedback)
+        layout.addWidget(answers)
+        layout.addStretch(1)
+        self.setWidget(notes)
+        self.labels = (feedback, answers)
+
+    def _content_height(self) -> int:
+        width = self.viewport().width() or self.widget().sizeHint().width()
+        shown = [label for label in self.labels if not label.isHidden() and label.text()]
+        spacing = self.widget().layout().spacing()
+        return sum(label.heightForWidth(width) for label in shown) + spacing * max(0, len(shown) - 1)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        answers = self.widget()
-        width = self.viewport().width() or answers.sizeHint().width()
-        return QSize(answers.sizeHint().width(), answers.heightForWidth(width) if answers.text() else 0)
+        return QSize(self.widget().sizeHint().width(), self._content_height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        lines = ANSWERS_LEAST_LINES * self.fontMetrics().lineSpacing()
-        return QSize(0, min(lines, self.sizeHint().height()))
+        lines = NOTES_LEAST_LINES * self.fontMetrics().lineSpacing()
+        return QSize(0, min(lines, self._content_height()))
+
+    def refit(self) -> None:
+        """The labels' texts changed: ask the layout again, and show the hint (at the top) in sight."""
+        self.widget().adjustSize()
+        self.updateGeometry()
+        self.verticalScrollBar().setValue(0)
 
 
 class ExerciseBox(QFrame):
@@ -58,24 +76,25 @@ class ExerciseBox(QFrame):
         self.answered_list.setTextFormat(Qt.TextFormat.RichText)
         self.answered_list.setWordWrap(True)
         self.answered_list.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.answered_scroll = AnswersScroll(self.answered_list)
-        answer_row = QHBoxLayout()  # two short rows rather than one wide one: the dock may be narrow
+        self.notes = NotesScroll(self.feedback, self.answered_list)
+        # One row: the dock is narrow, but the answer box shrinks first, and a row saved is a line of the text kept.
+        answer_row = QHBoxLayout()
         answer_row.addWidget(self.answer_input, 1)
         answer_row.addWidget(self.check_button)
-        reveal_row = QHBoxLayout()
-        reveal_row.addStretch(1)
-        reveal_row.addWidget(self.reveal_button)
+        answer_row.addWidget(self.reveal_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.prompt)
         layout.addLayout(answer_row)
-        layout.addLayout(reveal_row)
-        layout.addWidget(self.feedback)
-        layout.addWidget(self.answered_scroll, 1)
+        layout.addWidget(self.notes, 1)
+
+    def say(self, html: str, style: str) -> None:
+        """What the check said, in ``style`` ("" when none)."""
+        self.feedback.setStyleSheet(style)
+        self.feedback.setText(html)
+        self.notes.refit()
 
     def show_answered(self, html: str) -> None:
-        """The answers so far (none: the room goes), the last one in sight."""
+        """The answers so far (none: their room goes)."""
         self.answered_list.setText(html)
-        self.answered_scroll.setVisible(bool(html))
-        self.answered_scroll.updateGeometry()
-        bar = self.answered_scroll.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        self.answered_list.setVisible(bool(html))
+        self.notes.refit()

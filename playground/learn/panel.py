@@ -18,11 +18,9 @@ from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QListWidgetItem,
     QMenu,
     QPushButton,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +30,7 @@ from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
 from .exercise_box import ExerciseBox, named
+from .lesson_list import LEAST_ROWS, LessonList, LessonText
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .model.facts import GraphFacts
 from .model.lesson import Lesson, LessonFormatError, load_lesson
@@ -81,9 +80,7 @@ class LearnPanel(QWidget):
         self._details = ""  # the last hint's details, shown on "More"
         self._document: GraphDocument | None = None  # the editor's document
 
-        self.lesson_list = _named(QListWidget(), "lessonList", "Lessons")
-        self.lesson_list.setMaximumHeight(150)
-        self.lesson_list.setWordWrap(True)
+        self.lesson_list = _named(LessonList(), "lessonList", "Lessons")
         self.lesson_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.open_button = _named(QPushButton("Open lesson…"), "openLessonButton", "Open a lesson file")
         self.step_title = _named(QLabel(), "lessonStepTitle")
@@ -96,7 +93,7 @@ class LearnPanel(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(NOTICE_STYLE)
         self.notice.setVisible(False)
-        self.text = _named(QTextBrowser(), "lessonText", "Lesson text")
+        self.text = _named(LessonText(), "lessonText", "Lesson text")
         self.text.setOpenExternalLinks(False)
         self.nudge = NudgeView()
 
@@ -122,7 +119,7 @@ class LearnPanel(QWidget):
         layout.addWidget(self.open_button)
         layout.addWidget(self.step_title)
         layout.addWidget(self.notice)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.text, 1)  # more than its least once the questions have what they ask for
         layout.addWidget(self.nudge)
         layout.addWidget(self.exercise)
         layout.addWidget(self.position_label)
@@ -167,6 +164,17 @@ class LearnPanel(QWidget):
         step to step; about 42 characters, so it grows with presentation mode's font."""
         width = max(self.minimumSizeHint().width(), round(self.fontMetrics().averageCharWidth() * 42))
         return QSize(width, super().sizeHint().height())
+
+    def fit_rows(self, room: int, width: int) -> None:
+        """Give the lesson list the whole rows that the rest of the panel, at its least, leaves of ``room``
+        pixels of height at ``width`` (the step's text keeps its lines first; a row at the least)."""
+        listing = self.lesson_list
+        layout = self.layout()
+        least = layout.minimumHeightForWidth(width) if layout.hasHeightForWidth() else layout.minimumSize().height()
+        rest = least - listing.height()
+        if self.exercise.isVisible():  # the hint whole before more rows of lessons
+            rest += max(0, self.exercise.sizeHint().height() - self.exercise.minimumSizeHint().height())
+        listing.set_rows(max(LEAST_ROWS, (room - rest) // max(1, listing.row_height())))
 
     def resume(self) -> None:
         """Show the lesson the student was at last time (nothing if none)."""
@@ -315,7 +323,7 @@ class LearnPanel(QWidget):
 
     def _show(self, perform: bool = False) -> None:
         run = self.run
-        self.feedback.clear()
+        self.exercise.say("", "")
         self.show_notice("")
         if run is None:
             self._show_invitation()
@@ -406,9 +414,8 @@ class LearnPanel(QWidget):
         """``text`` in light markup (formulas between $ signs), green when right, red when not; a hint's
         ``details`` wait behind a "More" link."""
         self._details = details
-        self.feedback.setStyleSheet("" if right is None else RIGHT_STYLE if right else WRONG_STYLE)
         more = " <a href='more'>More…</a>" if details else ""
-        self.feedback.setText(inline(text) + more)
+        self.exercise.say(inline(text) + more, "" if right is None else RIGHT_STYLE if right else WRONG_STYLE)
 
     def _fill_lesson_list(self) -> None:
         chosen = self.lesson or self._chosen()
@@ -420,7 +427,7 @@ class LearnPanel(QWidget):
             mark = " ✓" if done else f"  ({step + 1}/{len(lesson.steps)})" if step else ""
             item = QListWidgetItem(f"{number}. {lesson.title}{mark}")
             where = f"\n{lesson.path}" if self.library.is_opened(lesson) and lesson.path else ""
-            item.setToolTip(lesson.summary + where)
+            item.setToolTip(f"{number}. {lesson.title}\n{lesson.summary}{where}")  # the title whole, where elided
             item.setData(Qt.ItemDataRole.UserRole, lesson.id)
             self.lesson_list.addItem(item)
             if chosen is not None and lesson.id == chosen.id:
@@ -483,8 +490,8 @@ class LearnPanel(QWidget):
     @guarded
     def _on_feedback_link_activated(self, _link: str) -> None:
         if self._details:
-            self.feedback.setText(self.feedback.text().replace(" <a href='more'>More…</a>", "")
-                                  + "<br>" + inline(self._details))
+            self.exercise.say(self.feedback.text().replace(" <a href='more'>More…</a>", "")
+                              + "<br>" + inline(self._details), self.feedback.styleSheet())
             self._details = ""
 
     @guarded

@@ -14,6 +14,20 @@ from ..learn.driver import LessonDriver
 from ..learn.model.lesson import Lesson
 from ..learn.panel import LearnPanel
 from ..widgets.errors import guarded
+from .panel_tabs import PanelScroll
+
+
+class LearnScroll(PanelScroll):
+    """The Learn panel in its dock: it scrolls as one only where even its least does not fit (a 1024 x 768
+    screen at 200%), so nothing in it is squeezed over anything else; before that, its lesson list gives
+    up rows to the step's text and questions. Its width is the dock's: a hint appearing never widens it."""
+
+    def fit_panel(self) -> None:
+        panel = self.widget()
+        if panel is not None:
+            room = self.maximumViewportSize()
+            panel.fit_rows(room.height(), room.width())
+        super().fit_panel()
 
 
 class Learning(QObject):
@@ -26,7 +40,7 @@ class Learning(QObject):
         self.dock = QDockWidget("Learn", window)
         self.dock.setObjectName("learnDock")
         self.dock.setAccessibleName("learnDock")
-        self.dock.setWidget(self.panel)
+        self.dock.setWidget(LearnScroll(self.panel))
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
