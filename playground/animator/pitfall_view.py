@@ -76,10 +76,12 @@ class PitfallView(QWidget):
         self.correct_caption = QLabel()  # the panel shows it above its own (correct) view
         self.correct_caption.setObjectName("pitfallCorrectCaption")
         self.correct_caption.setStyleSheet(CORRECT_STYLE)
+        self.correct_caption.setWordWrap(True)  # whole, on two lines where the view is narrow (a projector)
         self.correct_caption.setVisible(False)
         self.caption = QLabel()
         self.caption.setObjectName("pitfallCaption")
         self.caption.setStyleSheet(MISTAKE_STYLE)
+        self.caption.setWordWrap(True)
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("pitfallView")
