@@ -8,11 +8,19 @@ The step's text keeps at least `TEXT_LEAST_LINES` lines in sight, in any present
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QAbstractItemView, QListWidget, QTextBrowser
+from PySide6.QtWidgets import QAbstractItemView, QListWidget, QStyledItemDelegate, QTextBrowser
 
 MOST_ROWS = 7  # rows the list shows when there is room; more scroll
 LEAST_ROWS = 2  # where the room is short: the lesson running and a neighbour
 TEXT_LEAST_LINES = 8  # the step's text, in sight whatever else the step shows
+
+
+class OneLine(QStyledItemDelegate):
+    """A row asks for no width of its own: the list then gives each row its own width, and a title longer than
+    that is elided, instead of every row growing to the longest and the list scrolling sideways under it."""
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(1, super().sizeHint(option, index).height())
 
 
 class LessonList(QListWidget):
@@ -23,6 +31,7 @@ class LessonList(QListWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setItemDelegate(OneLine(self))
         self._rows = MOST_ROWS
         self._apply_rows()
 

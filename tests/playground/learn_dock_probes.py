@@ -104,11 +104,12 @@ def _answer_wrong(panel) -> bool:
     return True
 
 
-def walk_lessons(window, settle, zoom: float = 1.5, lessons: list[str] | None = None) -> dict:
+def walk_lessons(window, settle, zoom: float | None = 1.5, lessons: list[str] | None = None) -> dict:
     """Presentation mode at ``zoom``, the Learn dock open; every step of every lesson (or of ``lessons``, by id):
     what each step shows, keyed "lesson id / step number"."""
-    window.presentation.set_zoom(zoom)
-    window.presentation.set_on(True)
+    if zoom is not None:  # None: presentation mode off
+        window.presentation.set_zoom(zoom)
+        window.presentation.set_on(True)
     learning = window.learning
     learning.dock.setVisible(True)
     settle(0.5)

@@ -5,7 +5,7 @@ presentation mode at 150%: one app walks every step of every shipped lesson, ans
 Before: the lesson's text shrank to 3 lines beside a question, a hint was cut (144 of 168 px) or ran under the
 answer box, the lesson list showed half a row; lessons 7 and 10 ringed the learning rate, the activation and the
 optimizer in a settings column folded away, the ring drawn over the next pane; lesson 3 step 4's two graphs had
-9.9 px text, 7 px with the step panel open."""
+9.9 px text, and the step panel opened before it stayed open beside them."""
 
 from __future__ import annotations
 
