@@ -77,15 +77,45 @@ class ExerciseBox(QFrame):
         self.answered_list.setWordWrap(True)
         self.answered_list.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.notes = NotesScroll(self.feedback, self.answered_list)
-        # One row: the dock is narrow, but the answer box shrinks first, and a row saved is a line of the text kept.
-        answer_row = QHBoxLayout()
-        answer_row.addWidget(self.answer_input, 1)
-        answer_row.addWidget(self.check_button)
-        answer_row.addWidget(self.reveal_button)
+        # Show answer beside Check where the box is wide enough (a row saved is a line of the text kept), on a
+        # row of its own where it is not: the box never asks the dock for more than the narrower arrangement.
+        self.answer_row = QHBoxLayout()
+        self.answer_row.addWidget(self.answer_input, 1)
+        self.answer_row.addWidget(self.check_button)
+        self.reveal_row = QHBoxLayout()
+        self.reveal_row.addStretch(1)
+        self.reveal_row.addWidget(self.reveal_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.prompt)
-        layout.addLayout(answer_row)
+        layout.addLayout(self.answer_row)
+        layout.addLayout(self.reveal_row)
         layout.addWidget(self.notes, 1)
+
+    def _one_row_width(self) -> int:
+        margins = self.layout().contentsMargins()
+        shown = [w for w in (self.answer_input, self.check_button, self.reveal_button) if not w.isHidden()]
+        return (sum(w.minimumSizeHint().width() for w in shown) + self.answer_row.spacing() * (len(shown) - 1)
+                + margins.left() + margins.right())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """The least of the two arrangements: Show answer on its own row."""
+        least = super().minimumSizeHint()
+        margins = self.layout().contentsMargins()
+        row = max(self.answer_input.minimumSizeHint().width() * (not self.answer_input.isHidden())
+                  + self.check_button.minimumSizeHint().width() + self.answer_row.spacing(),
+                  self.reveal_button.minimumSizeHint().width(), self.prompt.minimumSizeHint().width())
+        return QSize(min(least.width(), row + margins.left() + margins.right()), least.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.arrange()
+
+    def arrange(self) -> None:
+        """Show answer beside Check if the box is as wide as the one row needs, else under it."""
+        one_row = self.width() >= self._one_row_width()
+        if one_row != (self.answer_row.indexOf(self.reveal_button) >= 0):
+            (self.reveal_row if one_row else self.answer_row).removeWidget(self.reveal_button)
+            (self.answer_row if one_row else self.reveal_row).addWidget(self.reveal_button)
 
     def say(self, html: str, style: str) -> None:
         """What the check said, in ``style`` ("" when none)."""

@@ -370,9 +370,13 @@ class LearnPanel(QWidget):
         self.reveal_button.setEnabled(waiting)
         shown = question or (run.questions[-1] if run.questions else None)
         building = shown is not None and shown.what == "build"  # Check reads the editor's graph; Show me builds it
-        self.answer_input.setVisible(not building)
+        # Nothing waits: no answer row (its lines go to the text and the answers so far).
+        self.answer_input.setVisible(waiting and not building)
+        self.check_button.setVisible(waiting)
+        self.reveal_button.setVisible(waiting)
         self.check_button.setText("Check my graph" if building else "Check")
         self.reveal_button.setText("Show me" if building else "Show answer")
+        self.exercise.arrange()  # the row's buttons changed: beside Check or under it
         if waiting and not building:
             self.answer_input.setPlaceholderText(_placeholder(question))
         if waiting:
