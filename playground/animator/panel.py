@@ -44,6 +44,7 @@ from .view_fit import ViewFit
 __all__ = ["SPEEDS", "START_TEXT", "AnimatorPanel"]  # SPEEDS: for bench/animator_speed.py
 
 PAIRED_LINES = 15  # the step box then explains both replays
+PAIRED_CLASS_ZOOM = 1.0  # a pitfall's two graphs in presentation mode: card text at least its 11 px at 100%
 EMPTY_TEXT = "Build a graph in the editor, then watch backpropagation here one step at a time."
 SOURCES = {"graph": "The editor's graph", "network": "The training network (one batch)"}
 PYTHON_SOURCE = ("python", "A tensor result from Python")  # offered once playground.show() has sent one
@@ -245,7 +246,7 @@ class AnimatorPanel(QWidget):
         if two:
             self._graphs.setSizes([1, 1])
         self.steps.set_explanation_lines(PAIRED_LINES if two else EXPLANATION_LINES)
-        self.fitting.frame(paired=two, text_scale=self._text_scale)
+        self._frame(two)
         self.fitting.fit_soon()  # again once the two views have their sizes
         self.predict.set_quiz(PredictQuiz(timeline, terms(self._document))
                               if isinstance(animation, DocumentAnimation) else None)
@@ -426,13 +427,21 @@ class AnimatorPanel(QWidget):
         """Presentation mode: fit no smaller than ``factor`` times the readable zoom; a larger legend."""
         self._text_scale = float(factor)
         self.view.text_scale = self._text_scale  # the fit's upper limit grows too: cards really drawn larger
-        paired = self.pitfalls.animation is not None
-        self.fitting.frame(paired=paired, text_scale=self._text_scale)
         self.legend.setText(legend_html(self._text_scale))
         self.give_way.set_width(self.steps, round(STEPS_WIDTH * self._text_scale))
         self.give_way.set_text_scale(self._text_scale)
+        self._frame(self.pitfalls.animation is not None)
         self.fitting.auto = True
         self.fitting.fit_soon()
+
+    def _frame(self, paired: bool) -> None:
+        """Fit alone, or ``paired`` with a pitfall's replay below. Paired in presentation mode, the two graphs'
+        card text is never fitted below its size at 100% (11 px: lesson 3 step 4 drew it at 7 beside the step
+        panel, 9.9 without): they are panned over, following the step, and the step panel gives way to them."""
+        self.fitting.frame(paired=paired, text_scale=self._text_scale)
+        if paired and self._text_scale > 1.0:
+            self.fitting.readable_zoom = max(self.fitting.readable_zoom, PAIRED_CLASS_ZOOM)
+        self.give_way.set_least_zoom(self.fitting.readable_zoom if paired else 0.0)
 
     def set_theme(self, theme: str | bool) -> None:
         """One of the canvas's themes (`canvas.style.THEMES`), or True for dark and False for light."""

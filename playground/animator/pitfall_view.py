@@ -74,10 +74,12 @@ class PitfallView(QWidget):
         self.correct_caption = QLabel()  # the panel shows it above its own (correct) view
         self.correct_caption.setObjectName("pitfallCorrectCaption")
         set_text_colour(self.correct_caption, RIGHT, "font-weight: bold;")
+        self.correct_caption.setWordWrap(True)  # whole, on two lines where the view is narrow (a projector)
         self.correct_caption.setVisible(False)
         self.caption = QLabel()
         self.caption.setObjectName("pitfallCaption")
         set_text_colour(self.caption, WRONG, "font-weight: bold;")
+        self.caption.setWordWrap(True)
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("pitfallView")

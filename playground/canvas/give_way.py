@@ -46,6 +46,7 @@ class GiveWay(QObject):
         self.splitter, self.view = splitter, view
         self.rooms: list[Room] = []  # in the order they give way
         self.text_scale = 1.0
+        self.least_zoom = 0.0  # the zoom the view never fits below (a pitfall's two graphs: their text's least)
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self._on_timer_timeout)
         splitter.installEventFilter(self)
@@ -75,6 +76,16 @@ class GiveWay(QObject):
         for room in self.rooms:
             room.choice = None
         self.update_soon()
+
+    def set_least_zoom(self, zoom: float) -> None:
+        """The view will not draw the graph smaller than ``zoom`` (it pans over it instead): the panels give way
+        to that width. A new least is a new situation: the panels follow the room again, as for presentation
+        mode (the step panel a person opened closes when a pitfall's replay comes under the graph)."""
+        if zoom != self.least_zoom:
+            self.least_zoom = float(zoom)
+            for room in self.rooms:
+                room.choice = None
+            self.update_soon()
 
     def reveal(self, control: QWidget) -> bool:
         """Open the panel ``control`` is in (a lesson points at its slider), as if the person opened it;
@@ -143,7 +154,7 @@ class GiveWay(QObject):
         zoom = min(WANTED_ZOOM * self.text_scale, self.view.viewport().height() / height)
         if getattr(self.view, "fit_readably", False):  # the editor: an array card's numbers 11 px high at least
             zoom = max(zoom, numbers_floor(self.view.scene()))
-        return width * zoom
+        return width * max(zoom, self.least_zoom)
 
     @staticmethod
     def _ancestors(widget: QWidget) -> list[QWidget]:

@@ -269,6 +269,7 @@ class LessonDriver(QObject):
         self.window.reveal(control)  # in a panel that gave the graph its room: open again
         if self.highlight is not None:
             try:
+                self.highlight.hide()  # the window paints over its ring now, not when it is deleted
                 self.highlight.deleteLater()
             except RuntimeError:  # already gone
                 pass

@@ -1,5 +1,7 @@
 """Point at a control: a ring that blinks around it for a few seconds, drawn over the window, the control
-scrolled into view first (the training tab's columns scroll on a small screen)."""
+scrolled into view first (the training tab's columns scroll on a small screen). The ring goes around the part
+of the control in sight and stays inside its parent's part in sight: a control still scrolled half away is
+ringed where it shows, and the ring is never drawn over another pane (the Learn dock's lesson list)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ BLINKS = 12  # about five seconds: long enough to find in a classroom, as a teac
 BLINK_MS = 400
 SETTLE_MS = (0, 100, 400)
 MARGIN = 8  # pixels of room kept around a control scrolled into view
+RING_MARGIN = 4  # pixels between a control and its ring
 
 
 def scroll_into_view(widget: QWidget) -> None:
@@ -25,6 +28,18 @@ def scroll_into_view(widget: QWidget) -> None:
             parent.ensureVisible(corner.x(), corner.y() + widget.height(), MARGIN, MARGIN)
             parent.ensureVisible(corner.x(), corner.y(), MARGIN, MARGIN)
         parent = parent.parentWidget()
+
+
+def shown_part(widget: QWidget) -> QRect:
+    """The part of ``widget``, in its window's coordinates, that its ancestors leave in sight (a scroll area's
+    viewport, a splitter's pane, a tab clip what they hold); empty when none is."""
+    window = widget.window()
+    shown = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        shown = shown.intersected(QRect(parent.mapTo(window, QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return shown if shown.isValid() else QRect()
 
 
 class Highlight(QWidget):
@@ -51,17 +66,24 @@ class Highlight(QWidget):
             QTimer.singleShot(delay, self, lambda: scroll_into_view(self.target))
 
     def ring(self) -> QRect:
-        """Where the ring is drawn: the target's rectangle in the window, with a margin."""
-        top_left = self.target.mapTo(self.window(), self.target.rect().topLeft())
-        return QRect(top_left, self.target.size()).adjusted(-4, -4, 4, 4)
+        """Where the ring is drawn: the target's part in sight, with a margin (empty when none of it is)."""
+        shown = shown_part(self.target)
+        return shown.adjusted(-RING_MARGIN, -RING_MARGIN, RING_MARGIN, RING_MARGIN) if not shown.isEmpty() else QRect()
+
+    def clip(self) -> QRect:
+        """What the ring may be drawn over: the target's parent's part in sight (the window for a window)."""
+        parent = self.target.parentWidget()
+        return shown_part(parent) if parent is not None and not parent.isWindow() else self.window().rect()
 
     def paintEvent(self, event) -> None:
-        if self._ticks % 2 or not self.target.isVisible():
+        ring = self.ring()
+        if self._ticks % 2 or not self.target.isVisible() or ring.isEmpty():
             return
         painter = QPainter(self)
+        painter.setClipRect(self.clip())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor(RING_COLOR), 3))
-        painter.drawRoundedRect(self.ring(), 6, 6)
+        painter.drawRoundedRect(ring, 6, 6)
         painter.end()
 
     def _on_timer_timeout(self) -> None:

@@ -16,15 +16,11 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QListWidgetItem,
     QMenu,
     QPushButton,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -33,7 +29,8 @@ from ..animator.model.predict import AnswerError
 from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
-from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
+from .exercise_box import ExerciseBox, named
+from .lesson_list import LEAST_ROWS, LessonList, LessonText
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .list_keys import EnterActivates
 from .model.facts import GraphFacts
@@ -61,10 +58,7 @@ def _placeholder(question: Question) -> str:
     return PLACEHOLDERS["array"] if np.ndim(question.expected) else PLACEHOLDERS["value"]
 
 
-def _named(widget, name: str, accessible: str | None = None):
-    widget.setObjectName(name)
-    widget.setAccessibleName(accessible or name)
-    return widget
+_named = named
 
 
 class LearnPanel(QWidget):
@@ -85,9 +79,7 @@ class LearnPanel(QWidget):
         self._details = ""  # the last hint's details, shown on "More"
         self._document: GraphDocument | None = None  # the editor's document
 
-        self.lesson_list = _named(QListWidget(), "lessonList", "Lessons")
-        self.lesson_list.setMaximumHeight(150)
-        self.lesson_list.setWordWrap(True)
+        self.lesson_list = _named(LessonList(), "lessonList", "Lessons")
         self.lesson_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.open_button = _named(QPushButton("Open lesson…"), "openLessonButton", "Open a lesson file")
         self.step_title = _named(QLabel(), "lessonStepTitle")
@@ -100,37 +92,16 @@ class LearnPanel(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(NOTICE_STYLE)
         self.notice.setVisible(False)
-        self.text = _named(QTextBrowser(), "lessonText", "Lesson text")
+        self.text = _named(LessonText(), "lessonText", "Lesson text")
         self.text.setOpenExternalLinks(False)
         self.nudge = NudgeView()
 
-        self.exercise = _named(QFrame(), "lessonExercise")
-        self.exercise.setFrameShape(QFrame.Shape.StyledPanel)
-        self.prompt = _named(QLabel(), "questionPrompt")
-        self.prompt.setWordWrap(True)
-        self.prompt.setTextFormat(Qt.TextFormat.RichText)
-        self.answer_input = _named(QLineEdit(), "answerInput", "Your answer")
+        self.exercise = ExerciseBox()
+        exercise = self.exercise  # its parts, by the names the panel and its tests use
+        self.prompt, self.answer_input = exercise.prompt, exercise.answer_input
+        self.check_button, self.reveal_button = exercise.check_button, exercise.reveal_button
+        self.feedback, self.answered_list = exercise.feedback, exercise.answered_list
         self.answer_input.setPlaceholderText(PLACEHOLDERS["value"])
-        self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
-        self.reveal_button = _named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
-        self.feedback = _named(QLabel(), "answerFeedback")
-        self.feedback.setWordWrap(True)
-        self.feedback.setTextFormat(Qt.TextFormat.RichText)
-        self.answered_list = _named(QLabel(), "answeredList", "Answers so far")
-        self.answered_list.setTextFormat(Qt.TextFormat.RichText)
-        self.answered_list.setWordWrap(True)
-        answer_row = QHBoxLayout()  # two short rows rather than one wide one: the dock may be narrow
-        answer_row.addWidget(self.answer_input, 1)
-        answer_row.addWidget(self.check_button)
-        reveal_row = QHBoxLayout()
-        reveal_row.addStretch(1)
-        reveal_row.addWidget(self.reveal_button)
-        exercise_layout = QVBoxLayout(self.exercise)
-        exercise_layout.addWidget(self.prompt)
-        exercise_layout.addLayout(answer_row)
-        exercise_layout.addLayout(reveal_row)
-        exercise_layout.addWidget(self.feedback)
-        exercise_layout.addWidget(self.answered_list)
 
         self.back_button = _named(QPushButton("◀ Back"), "lessonBackButton", "Previous step")
         self.next_button = _named(QPushButton("Next ▶"), "lessonNextButton", "Next step")
@@ -147,7 +118,7 @@ class LearnPanel(QWidget):
         layout.addWidget(self.open_button)
         layout.addWidget(self.step_title)
         layout.addWidget(self.notice)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.text, 1)  # more than its least once the questions have what they ask for
         layout.addWidget(self.nudge)
         layout.addWidget(self.exercise)
         layout.addWidget(self.position_label)
@@ -193,6 +164,17 @@ class LearnPanel(QWidget):
         step to step; about 42 characters, so it grows with presentation mode's font."""
         width = max(self.minimumSizeHint().width(), round(self.fontMetrics().averageCharWidth() * 42))
         return QSize(width, super().sizeHint().height())
+
+    def fit_rows(self, room: int, width: int) -> None:
+        """Give the lesson list the whole rows that the rest of the panel, at its least, leaves of ``room``
+        pixels of height at ``width`` (the step's text keeps its lines first; a row at the least)."""
+        listing = self.lesson_list
+        layout = self.layout()
+        least = layout.minimumHeightForWidth(width) if layout.hasHeightForWidth() else layout.minimumSize().height()
+        rest = least - listing.height()
+        if self.exercise.isVisible():  # the hint whole before more rows of lessons
+            rest += max(0, self.exercise.sizeHint().height() - self.exercise.minimumSizeHint().height())
+        listing.set_rows(max(LEAST_ROWS, (room - rest) // max(1, listing.row_height())))
 
     def resume(self) -> None:
         """Show the lesson the student was at last time (nothing if none)."""
@@ -341,7 +323,7 @@ class LearnPanel(QWidget):
 
     def _show(self, perform: bool = False) -> None:
         run = self.run
-        self.feedback.clear()
+        self.exercise.say("", "")
         self.show_notice("")
         if run is None:
             self._show_invitation()
@@ -379,9 +361,8 @@ class LearnPanel(QWidget):
     def _show_exercise(self) -> None:
         run = self.run
         self.exercise.setVisible(bool(run.questions))
-        self.answered_list.setText("<br>".join(("shown: " if done.revealed else "✓ ") + inline(done.question.worked)
-                                               for done in run.answered))
-        self.answered_list.setVisible(bool(run.answered))
+        self.exercise.show_answered("<br>".join(("shown: " if done.revealed else "✓ ") + inline(done.question.worked)
+                                                for done in run.answered))
         question = run.question
         waiting = question is not None
         self.answer_input.setEnabled(waiting)
@@ -389,9 +370,13 @@ class LearnPanel(QWidget):
         self.reveal_button.setEnabled(waiting)
         shown = question or (run.questions[-1] if run.questions else None)
         building = shown is not None and shown.what == "build"  # Check reads the editor's graph; Show me builds it
-        self.answer_input.setVisible(not building)
+        # Nothing waits: no answer row (its lines go to the text and the answers so far).
+        self.answer_input.setVisible(waiting and not building)
+        self.check_button.setVisible(waiting)
+        self.reveal_button.setVisible(waiting)
         self.check_button.setText("Check my graph" if building else "Check")
         self.reveal_button.setText("Show me" if building else "Show answer")
+        self.exercise.arrange()  # the row's buttons changed: beside Check or under it
         if waiting and not building:
             self.answer_input.setPlaceholderText(_placeholder(question))
         if waiting:
@@ -433,9 +418,8 @@ class LearnPanel(QWidget):
         """``text`` in light markup (formulas between $ signs), green when right, red when not; a hint's
         ``details`` wait behind a "More" link."""
         self._details = details
-        set_text_colour(self.feedback, None if right is None else RIGHT if right else WRONG)
         more = " <a href='more'>More…</a>" if details else ""
-        self.feedback.setText(inline(text) + more)
+        self.exercise.say(inline(text) + more, right)
 
     def _fill_lesson_list(self) -> None:
         chosen = self.lesson or self._chosen()
@@ -447,7 +431,7 @@ class LearnPanel(QWidget):
             mark = " ✓" if done else f"  ({step + 1}/{len(lesson.steps)})" if step else ""
             item = QListWidgetItem(f"{number}. {lesson.title}{mark}")
             where = f"\n{lesson.path}" if self.library.is_opened(lesson) and lesson.path else ""
-            item.setToolTip(lesson.summary + where)
+            item.setToolTip(f"{number}. {lesson.title}\n{lesson.summary}{where}")  # the title whole, where elided
             item.setData(Qt.ItemDataRole.UserRole, lesson.id)
             self.lesson_list.addItem(item)
             if chosen is not None and lesson.id == chosen.id:
@@ -510,8 +494,8 @@ class LearnPanel(QWidget):
     @guarded
     def _on_feedback_link_activated(self, _link: str) -> None:
         if self._details:
-            self.feedback.setText(self.feedback.text().replace(" <a href='more'>More…</a>", "")
-                                  + "<br>" + inline(self._details))
+            self.exercise.say(self.feedback.text().replace(" <a href='more'>More…</a>", "")
+                              + "<br>" + inline(self._details), self.exercise.right)
             self._details = ""
 
     @guarded

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 
@@ -14,6 +14,38 @@ from ..learn.driver import LessonDriver
 from ..learn.model.lesson import Lesson
 from ..learn.panel import LearnPanel
 from ..widgets.errors import guarded
+from .panel_tabs import PanelScroll
+
+
+class LearnScroll(PanelScroll):
+    """The Learn panel in its dock: it scrolls as one only where even its least does not fit (a 1024 x 768
+    screen at 200%), so nothing in it is squeezed over anything else; before that, its lesson list gives
+    up rows to the step's text and questions. Its width is the dock's: a hint appearing never widens it."""
+
+    _least_width = 0
+
+    def fit_panel(self) -> None:
+        panel = self.widget()
+        if panel is not None:
+            room = self.maximumViewportSize()
+            panel.fit_rows(room.height(), room.width())
+        super().fit_panel()
+        least = self.minimumSizeHint().width()
+        if least != self._least_width:  # the panel's least width changed (the nudge readout came): the dock hears it
+            self._least_width = least
+            self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """As narrow as the panel can be, with room for the bar it scrolls up and down with: never sideways (the
+        nudge readout's table at 150% on a 1024-pixel screen, where the dock's share is 307 px)."""
+        panel = self.widget()
+        least = super().minimumSizeHint()
+        if panel is None:
+            return least
+        panel_least = panel.minimumSizeHint()
+        scrolls = panel_least.height() > self.maximumViewportSize().height()
+        bar = self.verticalScrollBar().sizeHint().width() if scrolls else 0
+        return QSize(max(least.width(), panel_least.width() + bar + 2 * self.frameWidth()), least.height())
 
 
 class Learning(QObject):
@@ -26,7 +58,7 @@ class Learning(QObject):
         self.dock = QDockWidget("Learn", window)
         self.dock.setObjectName("learnDock")
         self.dock.setAccessibleName("learnDock")
-        self.dock.setWidget(self.panel)
+        self.dock.setWidget(LearnScroll(self.panel))
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)

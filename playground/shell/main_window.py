@@ -189,8 +189,9 @@ class MainWindow(QMainWindow):
             self.animator.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def reveal(self, control: QWidget) -> None:
-        """Open the panel that gave way to the graph if ``control`` is in it (a lesson points at it)."""
-        for give_way in (self.editor.give_way, self.animator.give_way):
+        """Open the panel that gave way to the graph, or the training settings folded away, if ``control`` is
+        in it (a lesson points at it)."""
+        for give_way in (self.editor.give_way, self.animator.give_way, self.training.body):
             if give_way.reveal(control):
                 return
 

@@ -160,6 +160,14 @@ class TrainingBody(QScrollArea):
         self._chosen = bool(folded)
         self._fold(bool(folded))
 
+    def reveal(self, control) -> bool:
+        """Show the settings column again if ``control`` is in it and it is folded away (a lesson points at the
+        learning rate), as if the person unfolded it; True if it was folded."""
+        if not self._folded or not self.settings_scroll.isAncestorOf(control):
+            return False
+        self.set_settings_folded(False)
+        return True
+
     def room_for_settings(self) -> bool:
         """Whether the views keep the width they need with the settings column beside them, the network
         diagram every column in sight (with less, the diagram scrolled sideways beside the settings on a

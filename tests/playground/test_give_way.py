@@ -152,6 +152,19 @@ def test_a_lesson_pointing_at_a_control_in_a_closed_panel_opens_it(window, qtbot
     assert window.learning.driver.highlight is not None and window.learning.driver.highlight.target is slider
 
 
+def test_a_lesson_pointing_at_a_training_setting_unfolds_the_settings_column(window, qtbot):
+    """Lesson 7 points at the learning rate, in the settings column a projector had folded away (issue 29, item 7):
+    the ring went round a control nobody could see."""
+    window.learning.start("07-training")
+    window.training.body.set_settings_folded(True)
+    rate = window.findChild(object, "learningRateInput")
+    assert not rate.isVisible()
+    window.learning.panel.next()  # "Too small": highlight learningRateInput
+    qtbot.waitUntil(lambda: rate.isVisible())
+    assert window.training.body.settings_shown
+    assert window.learning.driver.highlight.target is rate and not window.learning.driver.highlight.ring().isEmpty()
+
+
 def test_a_panel_keeps_the_width_the_person_drags_it_to_and_one_dragged_shut_is_closed(window, qtbot):
     editor = window.editor
     splitter = editor.splitter
