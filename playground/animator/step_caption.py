@@ -48,7 +48,6 @@ class StepCaption(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.legend = legend
         self.setObjectName("stepCaption")
-        self.setAccessibleName("stepCaption")
         self.setStyleSheet(STYLE)
         steps.text_shown.connect(self._on_steps_text_shown)
         action.toggled.connect(self._on_step_panel_toggled)

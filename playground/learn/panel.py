@@ -33,6 +33,7 @@ from ..animator.model.predict import AnswerError
 from ..graph.document import GraphDocument, maths_of
 from ..widgets.errors import guarded
 from ..widgets.file_dialogs import FILE_FOLDER
+from ..widgets.spoken import VerdictLabel
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .model.facts import GraphFacts
 from .model.lesson import Lesson, LessonFormatError, load_lesson
@@ -62,8 +63,13 @@ def _placeholder(question: Question) -> str:
 
 
 def _named(widget, name: str, accessible: str | None = None):
+    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
+    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
     widget.setObjectName(name)
-    widget.setAccessibleName(accessible or name)
+    if accessible and isinstance(widget, QLabel):
+        widget.setAccessibleDescription(accessible)
+    elif accessible:
+        widget.setAccessibleName(accessible)
     return widget
 
 
@@ -113,7 +119,7 @@ class LearnPanel(QWidget):
         self.answer_input.setPlaceholderText(PLACEHOLDERS["value"])
         self.check_button = _named(QPushButton("Check"), "answerCheckButton", "Check the answer")
         self.reveal_button = _named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
-        self.feedback = _named(QLabel(), "answerFeedback")
+        self.feedback = VerdictLabel("answerFeedback")  # "Not right: ...", announced, where ✗ shows
         self.feedback.setWordWrap(True)
         self.feedback.setTextFormat(Qt.TextFormat.RichText)
         self.answered_list = _named(QLabel(), "answeredList", "Answers so far")
@@ -434,7 +440,7 @@ class LearnPanel(QWidget):
         self._details = details
         self.feedback.setStyleSheet("" if right is None else RIGHT_STYLE if right else WRONG_STYLE)
         more = " <a href='more'>More…</a>" if details else ""
-        self.feedback.setText(inline(text) + more)
+        self.feedback.say(inline(text) + more, right)
 
     def _fill_lesson_list(self) -> None:
         chosen = self.lesson or self._chosen()

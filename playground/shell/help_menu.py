@@ -54,6 +54,7 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
     dialog.setObjectName("shortcutsDialog")
     dialog.setWindowTitle("Keyboard shortcuts")
     table = QTableWidget(len(rows), 2, dialog)
+    table.setAccessibleName("Keyboard shortcuts and mouse gestures")
     table.setHorizontalHeaderLabels(["Action", "Keys"])
     for i, (action, keys) in enumerate(rows):
         table.setItem(i, 0, QTableWidgetItem(action))

@@ -25,7 +25,6 @@ class Learning(QObject):
         self.panel.check_lesson = self._check
         self.dock = QDockWidget("Learn", window)
         self.dock.setObjectName("learnDock")
-        self.dock.setAccessibleName("learnDock")
         self.dock.setWidget(self.panel)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)

@@ -50,7 +50,8 @@ class GradientHealthPlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.plot = named(pg.PlotWidget(), "gradientHealthPlot",
-                          "Each layer's weight-gradient norm per step, on a log scale, one line per layer")
+                          "Each layer's weight-gradient norm per step, on a log scale, one line per layer",
+                          spoken="Gradient health plot: each layer's gradient norm per step")
         style_plot(self.plot, palette)
         item = self.plot.getPlotItem()
         item.setLogMode(y=True)

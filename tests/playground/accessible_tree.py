@@ -2,7 +2,9 @@
 would read wrongly. An interactive element (a button, a box, a list, a tab, a menu item) needs a name, and
 no element may be named by an internal identifier ("playButton", "animPathList: the paths ..."): Orca reads
 the name as it is. A combo box, spin box or slider exposes its value, and a combo box's name is not merely
-its current choice ("Adam" does not say that it chooses the optimizer)."""
+its current choice ("Adam" does not say that it chooses the optimizer): on Linux Qt gives a combo box its
+choice as its name (Orca finds what it is from its label), on Windows and macOS its accessibleName, which
+must be set."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ class Element:
     value: str
     object_name: str
     kind: str  # the class of the widget or action behind it, or ITEM
+    own_name: str  # the widget's accessibleName(): a combo box's name on Windows and macOS
 
     def __str__(self) -> str:
         return f"{self.role.name} {self.name!r} (objectName {self.object_name!r}, {self.kind})"
@@ -62,7 +65,8 @@ def _walk(interface, found: list[Element], depth: int, shown_anyway: bool = Fals
     found.append(Element(interface.role(), interface.text(QAccessible.Text.Name) or "",
                          interface.text(QAccessible.Text.Value) or "",
                          thing.objectName() if thing is not None else "",
-                         type(thing).__name__ if thing is not None else ITEM))
+                         type(thing).__name__ if thing is not None else ITEM,
+                         thing.accessibleName() if isinstance(thing, QWidget) else ""))
     if isinstance(thing, QGraphicsView):
         return
     for index in range(interface.childCount()):
@@ -76,13 +80,13 @@ def problems(found: list[Element], combos_named: bool = True) -> list[str]:
     for element in found:
         if element.role in LEFT_OUT:
             continue
-        if element.kind != ITEM and looks_like_identifier(element.name):
+        if element.kind != ITEM and (looks_like_identifier(element.name) or looks_like_identifier(element.own_name)):
             said.append(f"named by an identifier: {element}")
         elif element.role in INTERACTIVE and not element.name.strip():
             said.append(f"no name: {element}")
         elif element.role in WITH_VALUE and not element.value.strip():
             said.append(f"no value: {element}")
-        elif combos_named and element.role == Role.ComboBox and element.name == element.value:
+        elif combos_named and element.role == Role.ComboBox and element.own_name in ("", element.value):
             said.append(f"named only by its choice: {element}")
     return said
 

@@ -87,7 +87,9 @@ def test_the_learn_dock_on_a_question_and_its_feedback_says_what_it_does(window,
     prompt, feedback = (next(e for e in elements(window) if e.object_name == name)
                         for name in ("questionPrompt", "answerFeedback"))
     assert said == [], "\n".join(said)
-    assert "t1" in prompt.name and feedback.name.strip()  # read by what they say
+    # Read by what they say, not by what they are.
+    assert prompt.name.startswith("Question 1 of 4: t") and prompt.name.endswith("= a · b = ?")
+    assert feedback.name.startswith("Not right: 5 is a + b"), feedback.name  # words, where ✗ shows
 
 
 def test_presentation_mode_names_every_control(window, qtbot):
