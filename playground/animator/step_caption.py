@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from ..widgets.spoken import announce
 from .step_panel import StepPanel
 
 SEPARATOR = "  ·  "
@@ -47,6 +48,7 @@ class StepCaption(QLabel):
         self.setWordWrap(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.legend = legend
+        self.heading = steps.heading
         self.setObjectName("stepCaption")
         self.setStyleSheet(STYLE)
         steps.text_shown.connect(self._on_steps_text_shown)
@@ -55,6 +57,8 @@ class StepCaption(QLabel):
 
     def _on_steps_text_shown(self, heading: str, explanation: str) -> None:
         self.setText(caption_text(heading, explanation, whole=False))
+        # A new step is said, from the caption or from the step panel, whichever shows it.
+        announce(self if not self.isHidden() else self.heading, self.text())
         # The whole step and what the colours mean (the legend this line stands in for).
         self.setToolTip(f"<p>{caption_text(heading, explanation)}</p><p>{self.legend.text()}</p>")
 

@@ -13,10 +13,14 @@ the screen reader as an announcement event, which it speaks at once, wherever th
 from __future__ import annotations
 
 import re
+import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QTextDocumentFragment
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
+
+SAME_WORDS_S = 0.5  # the same words announced again within this time are not said again
+_last: tuple[str, float] = ("", 0.0)  # the words last announced, and when
 
 # What a button's text shows but a reader should not say: the glyphs around the words ("▶  Play", "Next ▶",
 # "▶▶ Fastest") and the "…" that means "asks more" on screen.
@@ -41,9 +45,15 @@ def own_words(widget: QWidget) -> str:
 
 
 def announce(widget: QWidget, text: str) -> None:
-    """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``."""
-    if text:
-        _send(QAccessibleAnnouncementEvent(widget, text))
+    """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``. The same
+    words announced again at once are said once: a training pause is announced by the training tab's message
+    line and by the status bar that shows it too."""
+    global _last
+    now = time.monotonic()
+    if not text or (text == _last[0] and now - _last[1] <= SAME_WORDS_S):
+        return
+    _last = (text, now)
+    _send(QAccessibleAnnouncementEvent(widget, text))
 
 
 def _send(event) -> None:
