@@ -25,6 +25,7 @@ class Learning(QObject):
         self.panel.check_lesson = self._check
         self.dock = QDockWidget("Learn", window)
         self.dock.setObjectName("learnDock")
+        self.dock.setAccessibleName("Learn panel")  # a reader says it; its title "Learn" alone says less
         self.dock.setWidget(self.panel)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
