@@ -60,7 +60,7 @@ class ClassPicker(QWidget):
             self.classes = tuple(classes)
             for label, name in enumerate(self.classes):
                 radio = named(QRadioButton(f"{class_glyph(label)} {name}"), f"clickClass{label}Radio",
-                              f"Clicks add {name} points (label {label})", spoken=f"Click adds points of class {name}")
+                              f"Clicks add {name} points (label {label})", spoken=f"Click adds {name} points")
                 bold = QFont(radio.font())
                 bold.setBold(True)
                 radio.setFont(bold)
