@@ -6,7 +6,7 @@ and in each dialog the app opens. All offenders are reported at once, with their
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QMessageBox
 
 from playground.animator.model.pitfalls import PITFALLS
 from playground.shell.help_menu import show_about, show_shortcuts
@@ -60,13 +60,34 @@ def _animator(window, qtbot, place: str) -> list[str]:
     qtbot.wait(20)
     said += window_problems(window, f"{place}, Backward animator, a pitfall")
     animator.set_pitfall(None)
+    _choose(animator.source_combo, "forward")
+    qtbot.wait(20)
+    said += window_problems(window, f"{place}, Backward animator, forward mode")
+    _choose(animator.source_combo, "graph")
     return said
+
+
+def _choose(combo, data) -> None:
+    """Choose the entry of ``combo`` whose data is ``data``, as a click in its list does."""
+    index = combo.findData(data)
+    assert index >= 0, data
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
 
 
 def _training(window, qtbot, place: str) -> list[str]:
     window.tabs.setCurrentWidget(window.training)
     qtbot.waitUntil(lambda: window.training.data is not None, timeout=20_000)
-    return window_problems(window, f"{place}, Training")
+    said = window_problems(window, f"{place}, Training")
+    window.training.reset_confirmation.set_asks(False)
+    stop = window.findChild(QComboBox, "stopConditionCombo")
+    for index in range(1, stop.count()):  # each condition's own box
+        stop.setCurrentIndex(index)
+        said += window_problems(window, f"{place}, Training, stop: {stop.currentText()}")
+    _choose(window.findChild(QComboBox, "networkSourceCombo"), "graph")
+    qtbot.wait(50)
+    said += window_problems(window, f"{place}, Training, the editor's graph")
+    return said
 
 
 def test_every_control_in_every_tab_says_what_it_does(window, qtbot):
