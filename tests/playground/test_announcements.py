@@ -29,14 +29,20 @@ def said(monkeypatch):
 
 def test_each_new_step_of_the_animator_is_announced_from_what_shows_it(window, qtbot, said):
     animator = window.animator
-    window.animate_backward()
+    window.animate_backward()  # "Step 0 of 20 ...": said; then nothing for a moment
+    qtbot.waitUntil(lambda: not animator.caption._pace.isActive(), timeout=5000)
     said.clear()
     animator.step_forward()
     assert len(said) == 1
     source, words = said[0]
     assert source.isVisible() and words == animator.caption.text() and words.startswith("Step 1")
-    animator.step_forward()
-    assert len(said) == 2 and said[1][1].startswith("Step 2")
+    for _ in range(3):  # faster than a reader can say them: the last is said once the steps pause
+        animator.step_forward()
+    assert len(said) == 1
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=3000)
+    assert said[1][1].startswith("Step 4") and said[1][1] == animator.caption.text()
+    qtbot.wait(1700)
+    assert len(said) == 2  # each step said once
 
 
 def test_the_lessons_verdict_is_announced_in_words(window, qtbot, said):
