@@ -78,7 +78,7 @@ class PlaybackControls(QWidget):
         self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.speed_slider = QSlider(Qt.Orientation.Horizontal)
         self.speed_slider.setObjectName("animSpeedSlider")
-        self.speed_slider.setAccessibleName("Playing speed")
+        self.speed_slider.setAccessibleName(f"Playing speed: {speed_text(SPEEDS[DEFAULT_SPEED_INDEX])}")
         self.speed_slider.setRange(0, len(SPEEDS) - 1)
         self.speed_slider.setPageStep(1)
         self.speed_slider.setTickPosition(QSlider.TickPosition.TicksBelow)
@@ -148,3 +148,5 @@ class PlaybackControls(QWidget):
             with QSignalBlocker(self.speed_slider):
                 self.speed_slider.setValue(index)
         self.speed_label.setText(speed_text(SPEEDS[index]))
+        # The slider's own value is an index into SPEEDS: its name says the speed.
+        self.speed_slider.setAccessibleName(f"Playing speed: {speed_text(SPEEDS[index])}")

@@ -210,6 +210,7 @@ class NetworkControls(QWidget):
             self.optimizer_combo.setCurrentIndex(self.optimizer_combo.findData(s.optimizer))
             self.learning_rate_input.setValue(s.learning_rate)
             self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(s.learning_rate)))
+            self._name_learning_rate_slider()
             self.schedule_combo.setCurrentIndex(self.schedule_combo.findData(s.schedule))
             self.schedule_steps_spin.setValue(s.schedule_steps)
             self.schedule_gamma_input.setValue(s.schedule_gamma)
@@ -296,6 +297,7 @@ class NetworkControls(QWidget):
         self.learning_rate_slider.blockSignals(True)
         self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(value)))
         self.learning_rate_slider.blockSignals(False)
+        self._name_learning_rate_slider()
         self.edited.emit()
 
     @Slot(int)
@@ -304,7 +306,12 @@ class NetworkControls(QWidget):
         self.learning_rate_input.blockSignals(True)
         self.learning_rate_input.setValue(rate)
         self.learning_rate_input.blockSignals(False)
+        self._name_learning_rate_slider()
         self.edited.emit()
+
+    def _name_learning_rate_slider(self) -> None:
+        """The slider's own value is a step of its log scale (-40 for 0.01): its name says the rate."""
+        self.learning_rate_slider.setAccessibleName(f"Learning rate, on a log scale: {self.learning_rate_input.text()}")
 
     @Slot(int)
     def _on_regularization_combo_changed(self, _index: int) -> None:

@@ -84,7 +84,8 @@ class TrainingToolbar(QWidget):
             self.speed_combo.addItem(pace_text(pace), pace)
         self.speed_combo.currentIndexChanged.connect(self._on_speed_combo_changed)
         self.fastest_button = named(QToolButton(), "fastestButton",
-                                    "Train as fast as the machine goes; press again for the pace before")
+                                    "Train as fast as the machine goes; press again for the pace before",
+                                    spoken="Fastest")
         self.fastest_button.setText("▶▶ Fastest")
         self.fastest_button.setCheckable(True)
         self.fastest_button.toggled.connect(self._on_fastest_button_toggled)

@@ -23,6 +23,9 @@ WITH_VALUE = {Role.ComboBox, Role.SpinBox, Role.Slider, Role.Dial}
 LEFT_OUT = {Role.ScrollBar}
 # One word in camelCase or snake_case, alone or before a colon: an objectName, not a name ("OK" is a name).
 IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+")
+# Signs that a button shows beside its words, which a reader would spell out ("black right-pointing triangle")
+# before its action (a legend's signs are its content: it says what each one means).
+SPELLED_SIGNS = set("▶◀❚✓✗✕‹›●▲■◆")
 # A view's row, cell or tab: its name is its text, content ("log_softmax" is an op's name as one types it).
 ITEM = "item"
 
@@ -82,6 +85,8 @@ def problems(found: list[Element], combos_named: bool = True) -> list[str]:
             continue
         if element.kind != ITEM and (looks_like_identifier(element.name) or looks_like_identifier(element.own_name)):
             said.append(f"named by an identifier: {element}")
+        elif element.role in INTERACTIVE and element.kind != ITEM and element.name[:1] in SPELLED_SIGNS:
+            said.append(f"named by a sign a reader spells out: {element}")
         elif element.role in INTERACTIVE and not element.name.strip():
             said.append(f"no name: {element}")
         elif element.role in WITH_VALUE and not element.value.strip():

@@ -128,6 +128,14 @@ def test_values_are_exposed_by_spin_boxes_sliders_and_combos(window, qtbot):
     assert found["optimizerCombo"].value == "Adam" and found["optimizerCombo"].role == Role.ComboBox
     assert found["learningRateInput"].value == "0.01"
     assert found["noiseSlider"].value == "10"
+    # A slider whose value is a step of its scale says what it stands for in its name.
+    assert found["learningRateSlider"].value == "-40" and found["learningRateSlider"].name.endswith(": 0.01")
+    window.tabs.setCurrentWidget(window.animator)
+    speed = next(e for e in elements(window) if e.object_name == "animSpeedSlider")
+    assert speed.value == "2" and speed.name == "Playing speed: 1 step/s"
+    window.animator.set_speed_index(4)
+    speed = next(e for e in elements(window) if e.object_name == "animSpeedSlider")
+    assert speed.value == "4" and speed.name == "Playing speed: 4 steps/s"
 
 
 def test_every_dialog_names_its_controls(window, qtbot, tmp_path, monkeypatch):

@@ -306,7 +306,7 @@ def test_buttons_and_timeline_slider(loaded, qtbot):
     panel = loaded
     spoken = {"animPlayButton": "Play the animation", "animStepForwardButton": "Step forward",
               "animStepBackButton": "Step back", "animFirstButton": "Go to the first step",
-              "animLastButton": "Go to the last step", "animSpeedSlider": "Playing speed",
+              "animLastButton": "Go to the last step", "animSpeedSlider": "Playing speed: 1 step/s",
               "animTimeline": "Step of the animation"}
     for name, said in spoken.items():  # an icon button is said by its action (issue 32)
         widget = panel.findChild(object, name)
