@@ -101,6 +101,7 @@ def test_the_learn_dock_on_a_question_and_its_feedback_says_what_it_does(window,
     panel = window.learning.panel
     panel.next()  # the values exercise: a question, an answer box
     said = window_problems(window, "Learn dock, a question")
+    assert "Close the Learn panel" in {e.name for e in elements(window)}  # Qt's own button, said as what it closes
     panel.answer_input.setText("5")
     panel.check_button.click()  # wrong: t1 = a * b = 6
     assert panel.feedback.isVisible()
