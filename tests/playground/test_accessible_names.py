@@ -6,7 +6,8 @@ and in each dialog the app opens. All offenders are reported at once, with their
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QMessageBox, QWidget
 
 from playground.animator.model.pitfalls import PITFALLS
 from playground.shell.help_menu import show_about, show_shortcuts
@@ -41,7 +42,16 @@ def _editor(window, qtbot, place: str) -> list[str]:
     editor.scene.select_nodes([editor.document.nodes[0].id])  # an input: its properties, its paths
     editor.run_gradient_check()
     qtbot.wait(50)
-    return window_problems(window, f"{place}, Graph editor")
+    said = window_problems(window, f"{place}, Graph editor")
+    qtbot.keyClicks(editor.expression_input, "X = [[1, 2], [3, 4]]; L = sum(X, axis=0)")
+    qtbot.keyClick(editor.expression_input, Qt.Key.Key_Return)
+    for label in ("X", "L"):  # an array's properties: its shape, its table, its generator; a reduction's axis
+        editor.scene.select_nodes([next(n.id for n in editor.document.nodes if n.label == label)])
+        qtbot.wait(20)
+        shown = "arrayShapeEdit" if label == "X" else "axisCombo"
+        assert editor.findChild(QWidget, shown).isVisible(), shown
+        said += window_problems(window, f"{place}, Graph editor, tensor {label} selected")
+    return said
 
 
 def _animator(window, qtbot, place: str) -> list[str]:
