@@ -36,7 +36,6 @@ def message_label() -> QLabel:
     """The red box above the graph that says why nothing can be animated."""
     message = QLabel()
     message.setObjectName("animatorMessage")
-    message.setAccessibleName("animatorMessage")
     message.setWordWrap(True)
     message.setStyleSheet(MESSAGE_STYLE)
     message.setVisible(False)
@@ -50,7 +49,7 @@ def source_combo(sources: dict[str, str]) -> QComboBox:
     than push the Steps and Export buttons out of sight."""
     combo = shrinkable(WholeEntriesCombo())
     combo.setObjectName("animSourceCombo")
-    combo.setAccessibleName("animSourceCombo")
+    combo.setAccessibleName("What to animate")
     combo.setToolTip("Animate the editor's graph (scalars), or the training panel's network on one batch of "
                      "its data (tensors, with their shapes and gradient norms)")
     for source, text in sources.items():
@@ -61,7 +60,6 @@ def source_combo(sources: dict[str, str]) -> QComboBox:
 def legend_label() -> QLabel:
     legend = QLabel(legend_html())
     legend.setObjectName("animLegend")
-    legend.setAccessibleName("animLegend")
     legend.setTextFormat(Qt.TextFormat.RichText)
     legend.setWordWrap(True)
     legend.setToolTip("What the node colours mean")

@@ -15,10 +15,11 @@ from ..widgets.tinted_icon import text_coloured_icon
 from .player import DEFAULT_SPEED_INDEX, SPEEDS, speed_text
 
 
-def named_tool_button(name: str, tooltip: str, icon=None) -> QToolButton:
+def named_tool_button(name: str, spoken: str, tooltip: str, icon=None) -> QToolButton:
+    """A transport button: ``spoken`` is its action, which a screen reader says (it shows only an icon)."""
     button = QToolButton()
     button.setObjectName(name)
-    button.setAccessibleName(name)
+    button.setAccessibleName(spoken)
     button.setToolTip(tooltip)
     button.setAutoRaise(False)
     if icon is not None:
@@ -42,14 +43,14 @@ class PlaybackControls(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.first_button = named_tool_button("animFirstButton", "First step (Home)")
-        self.back_button = named_tool_button("animStepBackButton", "Step back (←)")
-        self.play_button = named_tool_button("animPlayButton", "Play or pause (Space)")
+        self.first_button = named_tool_button("animFirstButton", "Go to the first step", "First step (Home)")
+        self.back_button = named_tool_button("animStepBackButton", "Step back", "Step back (←)")
+        self.play_button = named_tool_button("animPlayButton", "Play the animation", "Play or pause (Space)")
         self.play_button.setText("Play")
         self.play_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.play_button.setMinimumWidth(84)
-        self.forward_button = named_tool_button("animStepForwardButton", "Step forward (→)")
-        self.last_button = named_tool_button("animLastButton", "Last step (End)")
+        self.forward_button = named_tool_button("animStepForwardButton", "Step forward", "Step forward (→)")
+        self.last_button = named_tool_button("animLastButton", "Go to the last step", "Last step (End)")
         Pixmap = QStyle.StandardPixmap
         # Each button's picture, drawn in the theme's button text colour (again when the theme changes).
         self._pictures = {self.first_button: Pixmap.SP_MediaSkipBackward, self.back_button: Pixmap.SP_MediaSeekBackward,
@@ -58,7 +59,7 @@ class PlaybackControls(QWidget):
         self._paint_pictures()
         self.export_button = QPushButton("Export")  # a push button draws its menu arrow beside the text
         self.export_button.setObjectName("animExportButton")
-        self.export_button.setAccessibleName("animExportButton")
+        self.export_button.setAccessibleName("Export the animation")
         self.export_button.setToolTip("Save the animation for slides: an animated GIF, or one PNG per step")
         export_menu = QMenu(self.export_button)
         export_menu.addAction("Animated GIF…", self.export_gif_chosen.emit).setObjectName("animExportGifAction")
@@ -68,7 +69,7 @@ class PlaybackControls(QWidget):
 
         self.timeline_slider = QSlider(Qt.Orientation.Horizontal)
         self.timeline_slider.setObjectName("animTimeline")
-        self.timeline_slider.setAccessibleName("animTimeline")
+        self.timeline_slider.setAccessibleName("Step of the animation")
         self.timeline_slider.setToolTip("Drag to scrub through the steps")
         self.timeline_slider.setRange(0, 0)
         self.position_label = QLabel("0 / 0")
@@ -77,7 +78,7 @@ class PlaybackControls(QWidget):
         self.position_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.speed_slider = QSlider(Qt.Orientation.Horizontal)
         self.speed_slider.setObjectName("animSpeedSlider")
-        self.speed_slider.setAccessibleName("animSpeedSlider")
+        self.speed_slider.setAccessibleName(f"Playing speed: {speed_text(SPEEDS[DEFAULT_SPEED_INDEX])}")
         self.speed_slider.setRange(0, len(SPEEDS) - 1)
         self.speed_slider.setPageStep(1)
         self.speed_slider.setTickPosition(QSlider.TickPosition.TicksBelow)
@@ -87,7 +88,6 @@ class PlaybackControls(QWidget):
         self.speed_slider.setToolTip("Playing speed: 0.25 to 8 steps per second, or as fast as possible")
         self.speed_label = QLabel(speed_text(SPEEDS[DEFAULT_SPEED_INDEX]))
         self.speed_label.setObjectName("animSpeedLabel")
-        self.speed_label.setAccessibleName("animSpeedLabel")
         self.speed_label.setMinimumWidth(QFontMetricsF(self.font()).horizontalAdvance("0.25 steps/s") + 8)
 
         row = QHBoxLayout(self)
@@ -139,6 +139,7 @@ class PlaybackControls(QWidget):
 
     def show_playing(self, playing: bool) -> None:
         self.play_button.setText("Pause" if playing else "Play")
+        self.play_button.setAccessibleName("Pause the animation" if playing else "Play the animation")
         self._pictures[self.play_button] = (QStyle.StandardPixmap.SP_MediaPause if playing
                                             else QStyle.StandardPixmap.SP_MediaPlay)
         self.play_button.setIcon(text_coloured_icon(self, self._pictures[self.play_button]))
@@ -158,3 +159,5 @@ class PlaybackControls(QWidget):
             with QSignalBlocker(self.speed_slider):
                 self.speed_slider.setValue(index)
         self.speed_label.setText(speed_text(SPEEDS[index]))
+        # The slider's own value is an index into SPEEDS: its name says the speed.
+        self.speed_slider.setAccessibleName(f"Playing speed: {speed_text(SPEEDS[index])}")

@@ -36,12 +36,12 @@ class ForwardView:
         panel.source_combo.addItem(FORWARD_NETWORK_SOURCE[1], FORWARD_NETWORK_SOURCE[0])
         self.input_combo = QComboBox()
         self.input_combo.setObjectName("forwardInputCombo")
-        self.input_combo.setAccessibleName("forwardInputCombo: the input forward mode takes the derivative by")
+        self.input_combo.setAccessibleName("The input forward mode takes the derivative by")
         self.input_combo.setToolTip("Forward mode: the input whose tangent is seeded to 1 (one pass per input)")
         self.input_combo.setVisible(False)
         self.element_combo = QComboBox()
         self.element_combo.setObjectName("forwardElementCombo")
-        self.element_combo.setAccessibleName("forwardElementCombo: the element of a tensor input forward mode moves")
+        self.element_combo.setAccessibleName("The element of a tensor input forward mode moves")
         self.element_combo.setToolTip("Forward mode on a tensor: the element of the input whose tangent is 1 (a "
                                       "one-hot tangent, 0 at every other element); the pass ends with the "
                                       "output's derivative by that element, one element of the gradient")
@@ -49,7 +49,7 @@ class ForwardView:
         self.element_combo.activated.connect(self._on_element_combo_activated)
         self.counter = QLabel()
         self.counter.setObjectName("workCounter")
-        self.counter.setAccessibleName("workCounter: forward mode's passes against reverse mode's one")
+        self.counter.setAccessibleDescription("Forward mode's passes against reverse mode's one")
         self.counter.setWordWrap(True)
         self.counter.setStyleSheet(COUNTER_STYLE)
         self.counter.setVisible(False)

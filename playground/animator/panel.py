@@ -62,7 +62,6 @@ class AnimatorPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("animatorPanel")
-        self.setAccessibleName("animatorPanel")
         self._document = GraphDocument()  # the panel's own copy of the graph it animates
         self._animation: DocumentAnimation | TensorAnimation | None = None
         self._source = "graph"  # what is shown: "graph" (the editor's), "network" (the training panel's), "python"
@@ -75,7 +74,7 @@ class AnimatorPanel(QWidget):
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("animatorView")
-        self.view.setAccessibleName("animatorView")
+        self.view.setAccessibleName("The animated graph")
         self.view.setDragMode(GraphView.DragMode.ScrollHandDrag)
         self.view.set_minimap_visible(False)
         self.view.setToolTip("")

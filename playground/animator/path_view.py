@@ -29,7 +29,7 @@ class AnimatorPaths:
         self.panel = panel
         self.box = PathListBox("anim")
         self.box.list.setObjectName("animPathList")
-        self.box.list.setAccessibleName("animPathList: the paths from the output to the current step's node")
+        self.box.list.setAccessibleName("Paths from the output to the current step's node")
         self.box.list.setMaximumHeight(LIST_HEIGHT)
         self.highlighter = PathHighlighter(panel.scene)
         panel.steps.extra.addWidget(self.box)

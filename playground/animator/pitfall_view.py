@@ -60,7 +60,7 @@ class PitfallView(QWidget):
 
         self.combo = QComboBox()
         self.combo.setObjectName("pitfallCombo")
-        self.combo.setAccessibleName("pitfallCombo")
+        self.combo.setAccessibleName("Mistake to replay beside the correct pass")
         self.combo.setToolTip("Replay the backward pass with a classic mistake, next to the correct one")
         # It gives way to the Animate combo beside it (whose entries stay whole) on a narrow projector: it may
         # be as narrow as 5 letters ("Mist…", on a 1024-pixel screen at 150% beside the Learn dock), its list and
@@ -83,13 +83,12 @@ class PitfallView(QWidget):
         self.scene = AnimatorScene(parent=self)
         self.view = GraphView(self.scene)
         self.view.setObjectName("pitfallView")
-        self.view.setAccessibleName("pitfallView")
+        self.view.setAccessibleName("The graph replayed with the mistake")
         self.view.setDragMode(GraphView.DragMode.ScrollHandDrag)
         self.view.set_minimap_visible(False)
         self.sync = SceneSync(self.scene, self.view)
         self.summary = QLabel()
         self.summary.setObjectName("pitfallSummary")
-        self.summary.setAccessibleName("pitfallSummary")
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         self.part_button = QPushButton("Go to where they part")

@@ -14,12 +14,18 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButto
 
 from ..widgets.errors import guarded
 from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
+from ..widgets.spoken import VerdictLabel
 from .model.predict import AnswerError, PredictQuiz
 
 
 def _named(widget, name: str, accessible: str | None = None):
+    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
+    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
     widget.setObjectName(name)
-    widget.setAccessibleName(accessible or name)
+    if accessible and isinstance(widget, QLabel):
+        widget.setAccessibleDescription(accessible)
+    elif accessible:
+        widget.setAccessibleName(accessible)
     return widget
 
 
@@ -45,7 +51,7 @@ class PredictBox(QFrame):
         self.input = _named(QLineEdit(), "predictInput", "Your prediction")
         self.input.setPlaceholderText("e.g. 21, or 7*3, then Enter")
         self.check_button = _named(QPushButton("Check"), "predictCheckButton", "Check the prediction")
-        self.feedback = _named(QLabel(), "predictFeedback")
+        self.feedback = VerdictLabel("predictFeedback")  # "Not right: ...", announced, where ✗ shows
         self.feedback.setWordWrap(True)
         self.score = _named(QLabel(), "predictScore")
 
@@ -116,11 +122,11 @@ class PredictBox(QFrame):
             verdict = self.quiz.answer(position, text)
         except AnswerError as error:
             set_text_colour(self.feedback, WRONG)
-            self.feedback.setText(f"Can't read that: {error}.")
+            self.feedback.say(f"Can't read that: {error}.", right=False)
             return False
         self._pending = None
         set_text_colour(self.feedback, RIGHT if verdict.right else WRONG)
-        self.feedback.setText(verdict.message)
+        self.feedback.say(verdict.message, verdict.right)
         self.input.clear()
         self._refresh()
         self.status_message.emit(f"Predict: {'right' if verdict.right else 'not quite'} · {self.quiz.score_text()}")

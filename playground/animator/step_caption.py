@@ -10,13 +10,15 @@ third line rather than end in "…": a lesson names the numbers at its end (b1.g
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from ..widgets.spoken import announce
 from .step_panel import StepPanel
 
 SEPARATOR = "  ·  "
+SAY_EVERY_MS = 1500  # a screen reader says a step's caption in about this time
 STYLE = ("QLabel#stepCaption { background: palette(alternate-base); border: 1px solid palette(mid); "
          "border-radius: 4px; padding: 3px 8px; }")
 
@@ -47,17 +49,36 @@ class StepCaption(QLabel):
         self.setWordWrap(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.legend = legend
+        self.heading = steps.heading
         self.setObjectName("stepCaption")
-        self.setAccessibleName("stepCaption")
         self.setStyleSheet(STYLE)
+        # Playing at 8 steps a second, a screen reader would still be saying step 3 at step 40: a step is said
+        # at most every SAY_EVERY_MS, and the step reached when playing stops is said last.
+        self._unsaid = ""
+        self._pace = QTimer(self, singleShot=True, interval=SAY_EVERY_MS)
+        self._pace.timeout.connect(self._on_pace_timeout)
         steps.text_shown.connect(self._on_steps_text_shown)
         action.toggled.connect(self._on_step_panel_toggled)
         self._on_step_panel_toggled(action.isChecked())
 
     def _on_steps_text_shown(self, heading: str, explanation: str) -> None:
         self.setText(caption_text(heading, explanation, whole=False))
+        if self._pace.isActive():
+            self._unsaid = self.text()
+        else:
+            self._say(self.text())
         # The whole step and what the colours mean (the legend this line stands in for).
         self.setToolTip(f"<p>{caption_text(heading, explanation)}</p><p>{self.legend.text()}</p>")
+
+    def _say(self, text: str) -> None:
+        """A new step is said, from the caption or from the step panel, whichever shows it."""
+        announce(self if not self.isHidden() else self.heading, text)
+        self._unsaid = ""
+        self._pace.start()
+
+    def _on_pace_timeout(self) -> None:
+        if self._unsaid:
+            self._say(self._unsaid)
 
     def _on_step_panel_toggled(self, open_: bool) -> None:
         self.setVisible(not open_)

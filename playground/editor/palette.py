@@ -83,17 +83,17 @@ class NodePalette(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("nodePalette")
-        self.setAccessibleName("nodePalette")
+        self.setAccessibleName("Node palette")
 
         self.search = QLineEdit()
         self.search.setObjectName("nodePaletteSearch")
-        self.search.setAccessibleName("nodePaletteSearch")
+        self.search.setAccessibleName("Search nodes")
         self.search.setPlaceholderText("Search nodes…")
         self.search.setClearButtonEnabled(True)
 
         self.tree = _KindTree()
         self.tree.setObjectName("nodePaletteTree")
-        self.tree.setAccessibleName("nodePaletteTree")
+        self.tree.setAccessibleName("Nodes to add: drag one onto the canvas, or press Enter")
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
         self.tree.setIndentation(10)

@@ -95,11 +95,14 @@ class EditorPanel(QWidget):
 
         self.scene = GraphScene(document, undo_stack)
         self.view = GraphView(self.scene)
+        self.view.setAccessibleName("Graph canvas")
         self.view.keep_fitted = True  # fitted at start, on resize and on tab show, until the person zooms or pans
         self.view.fit_readably = True  # an array card's numbers never below 11 px on the screen after a fit
         self.palette = NodePalette()
         self.properties = PropertiesPanel(document, undo_stack)
         self.paths = PathListBox()  # "Why this gradient?" for the selected node
+        self.paths.list.setAccessibleName("Paths from the output to the selected node, each with its product of "
+                                          "local derivatives")
         self.path_highlight = PathHighlighter(self.scene)
         self._path_node: str | None = None
         # The graph in words for a screen reader, in step with the canvas (its side panel may have given way).
@@ -108,7 +111,7 @@ class EditorPanel(QWidget):
 
         self.expression_input = QLineEdit()
         self.expression_input.setObjectName("expressionInput")
-        self.expression_input.setAccessibleName("expressionInput")
+        self.expression_input.setAccessibleName("Expression to build a graph from")
         self.expression_input.setPlaceholderText("Type an expression, e.g.  a=2; b=3; L=tanh(a*b + 1)  and press Enter")
         self.expression_input.setToolTip(self.expression_input.placeholderText())  # the box may be too short for it
         self.build_button = ShortenedButton("Build graph", "Build")
@@ -135,7 +138,7 @@ class EditorPanel(QWidget):
         self.gradcheck_button.setAccessibleName("Check gradients against finite differences")
         self.gradcheck_table = QTableWidget(0, 5)
         self.gradcheck_table.setObjectName("gradCheckTable")
-        self.gradcheck_table.setAccessibleName("gradCheckTable")
+        self.gradcheck_table.setAccessibleName("Gradient check: the engine against finite differences")
         self.gradcheck_table.setHorizontalHeaderLabels(["Node", "Engine", "Finite diff.", "Difference", "OK"])
         header = self.gradcheck_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -70,7 +70,7 @@ class PropertiesPanel(QWidget):
     def __init__(self, document: GraphDocument, undo_stack: QUndoStack, parent=None):
         super().__init__(parent)
         self.setObjectName("propertiesPanel")
-        self.setAccessibleName("propertiesPanel")
+        self.setAccessibleName("Properties of the selected node")
         self.document, self.undo_stack = document, undo_stack
         self.node_id: str | None = None
         self._selected = 0  # how many nodes are selected (several: the panel says so, and what can be done)
@@ -152,8 +152,13 @@ class PropertiesPanel(QWidget):
 
     @staticmethod
     def _named(widget, name: str, accessible: str):
+        """``accessible`` names a control; a label is read by its text (the value it shows), so there it is
+        the description."""
         widget.setObjectName(name)
-        widget.setAccessibleName(accessible)
+        if isinstance(widget, QLabel):
+            widget.setAccessibleDescription(accessible)
+        else:
+            widget.setAccessibleName(accessible)
         return widget
 
     @staticmethod

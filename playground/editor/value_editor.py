@@ -69,7 +69,7 @@ class InlineValueEditor(ScenePart):
         self.close()
         editor = _ValueLineEdit(full_number(document.node(node_id).value))
         editor.setObjectName("nodeValueEditor")
-        editor.setAccessibleName("nodeValueEditor")
+        editor.setAccessibleName("Value of the node")
         editor.setToolTip("Type a number; Enter sets it, Escape cancels")
         rect = item.value_rect().adjusted(-4, -1, 4, 1)
         editor.setFixedSize(int(rect.width()), int(rect.height()) + 2)

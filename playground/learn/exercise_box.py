@@ -12,13 +12,19 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
+from ..widgets.spoken import VerdictLabel
 
 NOTES_LEAST_LINES = 3  # the hint's first lines stay in sight; the rest scrolls
 
 
 def named(widget, name: str, accessible: str | None = None):
+    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
+    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
     widget.setObjectName(name)
-    widget.setAccessibleName(accessible or name)
+    if accessible and isinstance(widget, QLabel):
+        widget.setAccessibleDescription(accessible)
+    elif accessible:
+        widget.setAccessibleName(accessible)
     return widget
 
 
@@ -71,7 +77,7 @@ class ExerciseBox(QFrame):
         self.answer_input = named(QLineEdit(), "answerInput", "Your answer")
         self.check_button = named(QPushButton("Check"), "answerCheckButton", "Check the answer")
         self.reveal_button = named(QPushButton("Show answer"), "answerRevealButton", "Show the answer")
-        self.feedback = named(QLabel(), "answerFeedback")
+        self.feedback = VerdictLabel("answerFeedback")  # "Not right: ...", announced, where ✗ shows
         self.right: bool | None = None  # the verdict the feedback shows (None: no verdict)
         self.feedback.setWordWrap(True)
         self.feedback.setTextFormat(Qt.TextFormat.RichText)
@@ -124,7 +130,7 @@ class ExerciseBox(QFrame):
         """What the check said: green when ``right``, red when not, the theme's text colour when None."""
         self.right = right
         set_text_colour(self.feedback, None if right is None else RIGHT if right else WRONG)
-        self.feedback.setText(html)
+        self.feedback.say(html, right)
         self.notes.refit()
 
     def show_answered(self, html: str) -> None:

@@ -30,7 +30,6 @@ class NudgeView(QLabel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("nudgeReadout")
-        self.setAccessibleName("nudgeReadout")
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setWordWrap(True)
         self.setVisible(False)

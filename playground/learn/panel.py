@@ -71,7 +71,7 @@ class LearnPanel(QWidget):
 
     def __init__(self, settings: QSettings, folder: Path = LESSONS, parent: QWidget | None = None):
         super().__init__(parent)
-        _named(self, "learnPanel")
+        _named(self, "learnPanel", "The lesson")
         self.settings = settings
         self.library = LessonLibrary(settings, folder)
         self.run: LessonRun | None = None

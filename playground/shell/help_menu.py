@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
@@ -20,9 +21,14 @@ def build_help_menu(window: QMainWindow) -> QMenu:
     return menu
 
 
-def show_about(window: QMainWindow) -> None:
-    QMessageBox.about(window, f"About {APP_NAME}",
+def show_about(window: QMainWindow) -> QMessageBox:
+    """Help > About, opened (not run in a loop of its own: the window goes on, and a test can read it)."""
+    box = QMessageBox(QMessageBox.Icon.Information, f"About {APP_NAME}",
                       f"<b>{APP_NAME}</b><p>See backpropagation happen: build a computation graph, "
                       "watch every value and gradient, step through the chain rule, train a network.</p>"
                       "<p>Its own autodiff engine checks every gradient against finite differences "
-                      "and PyTorch.</p>")
+                      "and PyTorch.</p>", QMessageBox.StandardButton.Ok, window)
+    box.setObjectName("aboutDialog")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box

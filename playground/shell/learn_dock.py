@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QDockWidget, QMessageBox
 
 from ..learn.driver import LessonDriver
 from ..learn.model.lesson import Lesson
@@ -57,10 +57,14 @@ class Learning(QObject):
         self.panel.check_lesson = self._check
         self.dock = QDockWidget("Learn", window)
         self.dock.setObjectName("learnDock")
-        self.dock.setAccessibleName("learnDock")
+        self.dock.setAccessibleName("Learn panel")  # a reader says it; its title "Learn" alone says less
         self.dock.setWidget(LearnScroll(self.panel))
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        # Qt names its close button "Close" again whenever it updates the dock's buttons: named after each.
+        self._name_close_button()
+        self.dock.featuresChanged.connect(self._name_close_button)
+        self.dock.topLevelChanged.connect(self._name_close_button)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         if first_run:  # a new student: the lessons are the way in
             window.settings.setValue("learn/visible", True)
@@ -82,6 +86,12 @@ class Learning(QObject):
         if self.panel.library.problems:  # a lesson opened before that cannot be read any more (said once the
             text = "Not listed: " + "; ".join(self.panel.library.problems)  # window is up, after its "Ready")
             QTimer.singleShot(0, self, lambda: self._on_status_message(text))
+
+    @guarded
+    def _name_close_button(self, *_) -> None:
+        close = self.dock.findChild(QAbstractButton, "qt_dockwidget_closebutton")
+        if close is not None:
+            close.setAccessibleName("Close the Learn panel")
 
     def _build_menus(self) -> None:
         window = self.window

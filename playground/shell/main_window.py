@@ -51,7 +51,6 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("MainWindow")
-        self.setAccessibleName("MainWindow")
         self.settings = settings if settings is not None else QSettings()
         install_wheel_guard()  # before the panels are made: the wheel scrolls them, it edits only what has focus
         FILE_FOLDER.remember_in(self.settings)  # every file dialog opens in the folder last used, kept between runs
@@ -62,7 +61,6 @@ class MainWindow(QMainWindow):
         self.editor = EditorPanel(self.document, self.undo_stack)
         self.tabs = PanelTabs()  # a panel larger than the window scrolls in its tab
         self.tabs.setObjectName("mainTabs")
-        self.tabs.setAccessibleName("mainTabs")
         self.animator = AnimatorPanel()
         self.animator.follow(self.document)  # editing the graph resets the animation to the new graph
         self.training = TrainingPanel()

@@ -11,6 +11,8 @@ import time
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from ..widgets.spoken import announce
+
 MARGIN = 40  # before the bar is laid out: QStatusBar's own padding and a gap before the permanent widgets
 # QStatusBar draws its message from x = 6 up to 2 px before the first visible permanent widget
 # (QStatusBarPrivate::messageRect); a pixel to spare so that rounding never cuts the last letter
@@ -33,7 +35,11 @@ class StatusBar(QStatusBar):
         widget.installEventFilter(self)  # a summary that grows or shrinks changes the message's room
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
+        """Show ``text`` (elided to its room) and have a screen reader say it whole: a refusal ("the shapes
+        (2, 3) and (4,) do not match") is heard, not only painted."""
         self._full = text
+        self.setAccessibleName(f"Status: {text}" if text else "Status bar")
+        announce(self, text)
         self._ends = time.monotonic() + timeout / 1000 if timeout > 0 else None
         self._show(timeout)
 
@@ -57,9 +63,10 @@ class StatusBar(QStatusBar):
         return self._full if super().currentMessage() else ""
 
     def _on_message_changed(self, text: str) -> None:
-        if not text:  # timed out or cleared: its tooltip goes with it
+        if not text:  # timed out or cleared: its tooltip and its name go with it
             self._full, self._ends = "", None
             self.setToolTip("")
+            self.setAccessibleName("Status bar")
 
     def _refresh(self) -> None:
         """Elide the message on show again for the room it has now, keeping what is left of its time."""

@@ -109,7 +109,7 @@ class TrainingBody(QScrollArea):
             stack.addWidget(control)
         let_combos_narrow(self.settings_column)
         self.settings_scroll = scrolling_column(self.settings_column, SETTINGS_WIDTH)
-        self.fold_button = named(CompactToolButton(), "settingsFoldButton")
+        self.fold_button = named(CompactToolButton(), "settingsFoldButton", spoken="Fold or unfold the settings")
         self._size_fold_button(1.0)
         self.fold_button.clicked.connect(self._on_fold_button_clicked)
         strip = QVBoxLayout()

@@ -39,7 +39,8 @@ class ClassPicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class)")
+        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class)",
+              spoken="The class a click on the plot adds")
         self._flow = FlowLayout(self, spacing=10, row_spacing=2)  # wraps in a narrow column
         self._flow.right_aligned_last = False
         self._flow.addWidget(QLabel("Click adds:"))
@@ -61,7 +62,7 @@ class ClassPicker(QWidget):
             self.classes = tuple(classes)
             for label, name in enumerate(self.classes):
                 radio = named(QRadioButton(f"{class_glyph(label)} {name}"), f"clickClass{label}Radio",
-                              f"Clicks add {name} points (label {label})")
+                              f"Clicks add {name} points (label {label})", spoken=f"Click adds {name} points")
                 bold = QFont(radio.font())
                 bold.setBold(True)
                 radio.setFont(bold)
@@ -98,7 +99,8 @@ class BoundaryColumn(QWidget):
         title.setFont(heading_font(self))
         layout.addWidget(title)
         self.plot = named(pg.PlotWidget(), "boundaryPlot",
-                          "What the network predicts over the plane; the line is its boundary. Click: add a point")
+                          "What the network predicts over the plane; the line is its boundary. Click: add a point",
+                          spoken="Decision boundary plot: click adds a point")
         # Whose map the plot shows while a neuron is hovered: written over the plot's top edge, so that
         # it never moves a thing and takes no line of its own from a short screen.
         self.focus_label = named(QLabel(self.plot), "focusLabel", "Whose map the plot shows")

@@ -85,7 +85,8 @@ class CompareDialog(QDialog):
             rate_row.addSpacing(8)
         rate_row.addStretch(1)
         run_row.addWidget(QLabel("Steps"))
-        self.steps_spin = named(IntBox("Steps", 10, 50_000), "raceStepsSpin", "How many steps each optimizer takes")
+        self.steps_spin = named(IntBox("Steps", 10, 50_000), "raceStepsSpin", "How many steps each optimizer takes",
+                                spoken="Steps each optimizer takes")
         self.steps_spin.setSingleStep(100)
         self.steps_spin.setValue(steps)
         run_row.addWidget(self.steps_spin)
@@ -102,7 +103,8 @@ class CompareDialog(QDialog):
         for box in (*self.rate_inputs.values(), self.steps_spin):
             box.clamped.connect(self._on_box_clamped)
 
-        self.loss_plot = named(pg.PlotWidget(), "compareLossPlot", "Training loss of each optimizer")
+        self.loss_plot = named(pg.PlotWidget(), "compareLossPlot", "Training loss of each optimizer",
+                               spoken="Loss curves of the optimizers")
         style_plot(self.loss_plot, self.palette())
         item = self.loss_plot.getPlotItem()
         item.setLabel("left", "train loss")
@@ -132,7 +134,8 @@ class CompareDialog(QDialog):
             title.setStyleSheet(f"QLabel {{ color: {colour}; font-weight: bold; }}")
             self.titles[name] = title
             boards.addWidget(title, 0, column)
-            plot = named(pg.PlotWidget(), f"compareBoundaryPlot{name}", f"Decision boundary after {name}")
+            plot = named(pg.PlotWidget(), f"compareBoundaryPlot{name}", f"Decision boundary after {name}",
+                         spoken=f"Decision boundary after {name}")
             style_plot(plot, self.palette())
             view = BoundaryView(plot, point_size=6)
             view.set_extent(self.data.extent)

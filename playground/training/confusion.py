@@ -46,7 +46,8 @@ class ConfusionView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "confusionMatrix", "Confusion matrices, train and test: rows are the true class, columns "
-                                       "the predicted one; the last column is each class's accuracy")
+                                       "the predicted one; the last column is each class's accuracy",
+              spoken="Confusion matrices, train and test")
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.matrices: dict[str, np.ndarray | None] = dict.fromkeys(MATRICES)

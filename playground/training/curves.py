@@ -88,8 +88,9 @@ class Readout:
         self.label.setVisible(False)
 
 
-def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette) -> pg.PlotWidget:
-    plot = named(pg.PlotWidget(axisItems={"left": axis, "bottom": StepAxis(orientation="bottom")}), name, tip)
+def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette, spoken: str) -> pg.PlotWidget:
+    plot = named(pg.PlotWidget(axisItems={"left": axis, "bottom": StepAxis(orientation="bottom")}), name, tip,
+                 spoken=spoken)
     style_plot(plot, palette)
     item = plot.getPlotItem()
     item.setMouseEnabled(False, False)
@@ -174,7 +175,7 @@ class CurvesColumn(QWidget):
 
         palette = self.palette()
         self.loss_plot = _curve_plot("lossPlot", "Loss per step; hover for the values", "loss",
-                                     LossAxis(orientation="left"), palette)
+                                     LossAxis(orientation="left"), palette, "Loss curves, train and test")
         item = self.loss_plot.getPlotItem()
         item.enableAutoRange(axis="xy", enable=False)  # ranges move in nice jumps: see draw
         self.train_loss_curve = item.plot(pen=curve_pen("train"), name="train")
@@ -194,7 +195,8 @@ class CurvesColumn(QWidget):
         layout.addWidget(self.log_scale_check)
 
         self.accuracy_plot = _curve_plot("accuracyPlot", "Accuracy per step; hover for the values", "accuracy %",
-                                         PercentAxis(orientation="left"), palette)
+                                         PercentAxis(orientation="left"), palette,
+                                         "Accuracy curves, train and test")
         item = self.accuracy_plot.getPlotItem()
         item.setYRange(0, 100, padding=0.03)
         item.enableAutoRange(axis="xy", enable=False)

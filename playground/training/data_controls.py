@@ -40,9 +40,10 @@ FEATURE_OBJECT_NAMES = {
 }
 
 
-def slider_with_value(name: str, tip: str, low: int, high: int) -> tuple[QSlider, QLabel, QWidget]:
-    """A horizontal slider with the value it stands for written on its right."""
-    slider = named(QSlider(Qt.Orientation.Horizontal), name, tip)
+def slider_with_value(name: str, tip: str, low: int, high: int, spoken: str) -> tuple[QSlider, QLabel, QWidget]:
+    """A horizontal slider (named ``spoken`` for a screen reader) with the value it stands for written on its
+    right."""
+    slider = named(QSlider(Qt.Orientation.Horizontal), name, tip, spoken=spoken)
     slider.setRange(low, high)
     value = QLabel()
     value.setMinimumWidth(34)
@@ -80,12 +81,12 @@ class DataControls(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.problem_combo = named(QComboBox(), "problemCombo",
                                    "Problem type: classification (a class per point) or regression (a real value "
-                                   "per point)")
+                                   "per point)", spoken="Problem")
         for key, title in PROBLEMS.items():
             self.problem_combo.addItem(title, key)
         self.problem_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Problem", self.problem_combo)
-        self.dataset_combo = named(QComboBox(), "datasetCombo", "Which dataset to learn")
+        self.dataset_combo = named(QComboBox(), "datasetCombo", "Which dataset to learn", spoken="Dataset")
         for key, title in DATASETS.items():
             if key != "csv":  # a CSV's entry comes with its file
                 self.dataset_combo.addItem(title, key)
@@ -93,7 +94,8 @@ class DataControls(QWidget):
         form.addRow(self.dataset_combo)
         self._csv_regression = False  # the loaded CSV's third column: real values (else labels)
         self.class_count_spin = named(IntBox("Classes", 2, 8), "classCountSpin",
-                                      "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)")
+                                      "Number of classes: spiral arms (2 to 5) or blob centres (2 to 6)",
+                                      spoken="Number of classes")
         self.class_count_spin.valueChanged.connect(self.edited)
         form.addRow("Classes", self.class_count_spin)
         self.load_csv_button = named(QPushButton("Load CSV…"), "loadCsvButton",
@@ -101,16 +103,18 @@ class DataControls(QWidget):
                                      "(numbers or names)")
         self.load_csv_button.clicked.connect(self._on_load_csv_button_clicked)
         form.addRow(self.load_csv_button)
-        self.points_spin = named(IntBox("Points", 10, 2000), "pointsSpin", "Number of points (train and test)")
+        self.points_spin = named(IntBox("Points", 10, 2000), "pointsSpin", "Number of points (train and test)",
+                                 spoken="Number of points")
         self.points_spin.setSingleStep(10)
         self.points_spin.valueChanged.connect(self.edited)
         form.addRow("Points", self.points_spin)
         self.noise_slider, self.noise_value, holder = slider_with_value("noiseSlider", "Noise added to the points",
-                                                                        0, 50)
+                                                                        0, 50, "Noise")
         self.noise_slider.valueChanged.connect(self.edited)
         form.addRow("Noise", holder)
         self.test_slider, self.test_value, holder = slider_with_value("testFractionSlider",
-                                                                      "Share of the points kept for testing", 10, 90)
+                                                                      "Share of the points kept for testing", 10, 90,
+                                                                      "Percent of the points kept for testing")
         self.test_slider.valueChanged.connect(self.edited)
         form.addRow("Test", holder)
         self.seed_spin = named(IntBox("Seed", 0, 999_999), "seedSpin",

@@ -57,7 +57,8 @@ class GradientHealthPlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.plot = named(pg.PlotWidget(), "gradientHealthPlot",
-                          "Each layer's weight-gradient norm per step, on a log scale, one line per layer")
+                          "Each layer's weight-gradient norm per step, on a log scale, one line per layer",
+                          spoken="Gradient health plot: each layer's gradient norm per step")
         self.text_palette = palette  # the layers' names are coloured to read on its base
         style_plot(self.plot, palette)
         item = self.plot.getPlotItem()

@@ -39,7 +39,8 @@ class TrainedGraphView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "trainedGraphView", "The editor's graph as it trains: each node's maps over the plane (hover "
-                                        "one to see it on the big plot), each parameter's value and gradient")
+                                        "one to see it on the big plot), each parameter's value and gradient",
+              spoken="The graph as it trains")
         self.plan: TrainingPlan | None = None
         self._kinds: dict[str, str] = {}  # each node's kind, by id
         self.redraws = 0  # pictures of the graph shown (the benchmarks count them)
@@ -51,7 +52,8 @@ class TrainedGraphView(QWidget):
         self.scene = DocumentScene(self)
         self.scene.map_hovered.connect(self.map_hovered)
         self.view = named(GraphView(self.scene), "trainedGraphCanvas",
-                          "The graph being trained; scroll to zoom, drag with the middle button to pan")
+                          "The graph being trained; scroll to zoom, drag with the middle button to pan",
+                          spoken="Canvas of the graph being trained")
         self.view.keep_fitted = True
         self.view.set_minimap_visible(False)
         layout.addWidget(self.view, 1)

@@ -65,7 +65,7 @@ class NetworkControls(QWidget):
         source = QFormLayout()
         self.source_combo = named(QComboBox(), "networkSourceCombo",
                                   "What is trained: the network of the layers below, or the graph built in the "
-                                  "graph editor (its output is the score of each point)")
+                                  "graph editor (its output is the score of each point)", spoken="Network trained")
         for key, title in NETWORKS.items():
             self.source_combo.addItem(title, key)
         self.source_combo.currentIndexChanged.connect(self.edited)
@@ -88,9 +88,11 @@ class NetworkControls(QWidget):
         self.architecture_label.setWordWrap(True)  # six hidden layers do not fit on one line
         box.addWidget(self.architecture_label)
         buttons = QHBoxLayout()
-        self.add_layer_button = named(QPushButton("+ layer"), "addLayerButton", "Add a hidden layer")
+        self.add_layer_button = named(QPushButton("+ layer"), "addLayerButton", "Add a hidden layer",
+                                      spoken="Add a hidden layer")
         self.add_layer_button.clicked.connect(self._on_add_layer_button_clicked)
-        self.remove_layer_button = named(QPushButton("− layer"), "removeLayerButton", "Remove the last hidden layer")
+        self.remove_layer_button = named(QPushButton("− layer"), "removeLayerButton", "Remove the last hidden layer",
+                                         spoken="Remove the last hidden layer")
         self.remove_layer_button.clicked.connect(self._on_remove_layer_button_clicked)
         buttons.addWidget(self.add_layer_button)
         buttons.addWidget(self.remove_layer_button)
@@ -99,12 +101,14 @@ class NetworkControls(QWidget):
         box.addLayout(self.layers_form)
         self.layer_spins: list[IntBox] = []
         form = QFormLayout()
-        self.activation_combo = named(QComboBox(), "activationCombo", "The hidden layers' activation")
+        self.activation_combo = named(QComboBox(), "activationCombo", "The hidden layers' activation",
+                                      spoken="Activation of the hidden layers")
         for key, title in ACTIVATIONS.items():
             self.activation_combo.addItem(title, key)
         self.activation_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Activation", self.activation_combo)
-        self.init_combo = named(QComboBox(), "initCombo", "How the weights start (Zeros: see why that fails)")
+        self.init_combo = named(QComboBox(), "initCombo", "How the weights start (Zeros: see why that fails)",
+                                spoken="Weight initialisation")
         tips = {
             "default": "PyTorch's Linear default: weights and biases uniform in ±1/√fan_in",
             "xavier": "Xavier/Glorot uniform, scaled for the activation (gain); biases zero",
@@ -123,12 +127,13 @@ class NetworkControls(QWidget):
         training = QGroupBox("TRAINING")
         form = QFormLayout(training)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.loss_combo = named(QComboBox(), "lossCombo", "What the training minimises")
+        self.loss_combo = named(QComboBox(), "lossCombo", "What the training minimises", spoken="Loss")
         for key, title in LOSSES.items():
             self.loss_combo.addItem(title, key)
         self.loss_combo.currentIndexChanged.connect(self.edited)
         form.addRow("Loss", self.loss_combo)
-        self.optimizer_combo = named(QComboBox(), "optimizerCombo", "How the weights follow the gradient")
+        self.optimizer_combo = named(QComboBox(), "optimizerCombo", "How the weights follow the gradient",
+                                     spoken="Optimizer")
         for key, title in OPTIMIZERS.items():
             self.optimizer_combo.addItem(title, key)
         self.optimizer_combo.currentIndexChanged.connect(self.edited)
@@ -138,13 +143,14 @@ class NetworkControls(QWidget):
         self.learning_rate_input.valueChanged.connect(self._on_learning_rate_input_changed)
         form.addRow("Learning rate", self.learning_rate_input)
         self.learning_rate_slider = named(QSlider(Qt.Orientation.Horizontal), "learningRateSlider",
-                                          "Learning rate on a log scale, 0.00001 to 10")
+                                          "Learning rate on a log scale, 0.00001 to 10",
+                                          spoken="Learning rate, on a log scale")
         self.learning_rate_slider.setRange(-5 * SLIDER_STEPS_PER_DECADE, SLIDER_STEPS_PER_DECADE)
         self.learning_rate_slider.valueChanged.connect(self._on_learning_rate_slider_changed)
         form.addRow("", self.learning_rate_slider)
         self.schedule_combo = named(QComboBox(), "scheduleCombo",
                                     "The learning rate over the steps: constant, halved every N steps (step decay), "
-                                    "or down a half cosine to 0 over N steps (cosine)")
+                                    "or down a half cosine to 0 over N steps (cosine)", spoken="Learning rate schedule")
         for key, title in SCHEDULES.items():
             self.schedule_combo.addItem(title, key)
         self.schedule_combo.currentIndexChanged.connect(self.edited)
@@ -166,7 +172,7 @@ class NetworkControls(QWidget):
         form.addRow("Momentum", self.momentum_input)
         self.regularization_combo = named(QComboBox(), "regularizationCombo",
                                           "Regularisation of the weights: none, L1 (drives weights to exactly zero) "
-                                          "or L2 (pulls every weight towards zero)")
+                                          "or L2 (pulls every weight towards zero)", spoken="Regularization")
         for key, title in REGULARIZATIONS.items():
             self.regularization_combo.addItem(title, key)
         self.regularization_combo.currentIndexChanged.connect(self._on_regularization_combo_changed)
@@ -204,6 +210,7 @@ class NetworkControls(QWidget):
             self.optimizer_combo.setCurrentIndex(self.optimizer_combo.findData(s.optimizer))
             self.learning_rate_input.setValue(s.learning_rate)
             self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(s.learning_rate)))
+            self._name_learning_rate_slider()
             self.schedule_combo.setCurrentIndex(self.schedule_combo.findData(s.schedule))
             self.schedule_steps_spin.setValue(s.schedule_steps)
             self.schedule_gamma_input.setValue(s.schedule_gamma)
@@ -224,7 +231,7 @@ class NetworkControls(QWidget):
         while len(self.layer_spins) < len(hidden):
             index = len(self.layer_spins)
             spin = named(IntBox(f"Layer {index + 1}", 1, MAX_NEURONS), f"layer{index + 1}Spin",
-                         f"Neurons in hidden layer {index + 1}")
+                         f"Neurons in hidden layer {index + 1}", spoken=f"Neurons in hidden layer {index + 1}")
             spin.setSuffix(" neurons")
             spin.setMinimumWidth(110)
             spin.valueChanged.connect(self.edited)
@@ -290,6 +297,7 @@ class NetworkControls(QWidget):
         self.learning_rate_slider.blockSignals(True)
         self.learning_rate_slider.setValue(round(SLIDER_STEPS_PER_DECADE * math.log10(value)))
         self.learning_rate_slider.blockSignals(False)
+        self._name_learning_rate_slider()
         self.edited.emit()
 
     @Slot(int)
@@ -298,7 +306,12 @@ class NetworkControls(QWidget):
         self.learning_rate_input.blockSignals(True)
         self.learning_rate_input.setValue(rate)
         self.learning_rate_input.blockSignals(False)
+        self._name_learning_rate_slider()
         self.edited.emit()
+
+    def _name_learning_rate_slider(self) -> None:
+        """The slider's own value is a step of its log scale (-40 for 0.01): its name says the rate."""
+        self.learning_rate_slider.setAccessibleName(f"Learning rate, on a log scale: {self.learning_rate_input.text()}")
 
     @Slot(int)
     def _on_regularization_combo_changed(self, _index: int) -> None:

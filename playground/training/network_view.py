@@ -222,7 +222,7 @@ class NetworkCanvas(QWidget):
         return label
 
     def _tool(self, text: str, name: str, tip: str) -> QToolButton:
-        button = named(CompactToolButton(), name, tip)
+        button = named(CompactToolButton(), name, tip, spoken=tip)
         button.setText(text)
         button.setAutoRaise(True)
         button.setFixedSize(self._px(19), self._px(19))
@@ -498,7 +498,7 @@ class NetworkView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "networkView", "The network: hover a neuron for its map, a wire for its weight; "
-                                   "click a wire or a neuron to type a new weight or bias")
+                                   "click a wire or a neuron to type a new weight or bias", spoken="Network diagram")
         self.hidden: tuple[int, ...] = ()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -507,8 +507,10 @@ class NetworkView(QWidget):
         self.title.setFont(heading_font(self))
         bar.addWidget(self.title)
         bar.addStretch(1)
-        self.undo_button = named(QToolButton(), "undoWeightButton", "Undo the last typed weight")
-        self.redo_button = named(QToolButton(), "redoWeightButton", "Redo the typed weight")
+        self.undo_button = named(QToolButton(), "undoWeightButton", "Undo the last typed weight",
+                                 spoken="Undo the last typed weight")
+        self.redo_button = named(QToolButton(), "redoWeightButton", "Redo the typed weight",
+                                 spoken="Redo the typed weight")
         for button in (self.undo_button, self.redo_button):
             button.setAutoRaise(True)
             bar.addWidget(button)

@@ -26,7 +26,7 @@ class NeuronMap(QWidget):
 
     def __init__(self, layer: int, index: int, parent: QWidget):
         super().__init__(parent)
-        named(self, f"neuronMap_{layer}_{index}")
+        named(self, f"neuronMap_{layer}_{index}", spoken=f"Map of neuron {index + 1} in layer {layer}")
         self.layer, self.index = layer, index
         self.hovered = False
         self._place()
@@ -127,7 +127,8 @@ class ParameterEditor(QLineEdit):
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
-        named(self, "weightEditor", "Type a new value and press Enter (Escape: keep the old one)")
+        named(self, "weightEditor", "Type a new value and press Enter (Escape: keep the old one)",
+              spoken="New value of the weight")
         validator = QDoubleValidator(self)
         validator.setNotation(QDoubleValidator.Notation.ScientificNotation)
         self.setValidator(validator)

@@ -47,7 +47,8 @@ class StatusLine(QWidget):
             "QLabel { background: #fef7e0; color: #3c2f00; border: 1px solid #f9ab00; border-radius: 4px; "
             "padding: 3px 8px; }")
         self.message_label.setVisible(False)
-        self.dismiss_button = named(QToolButton(), "dismissMessageButton", "Dismiss this message")
+        self.dismiss_button = named(QToolButton(), "dismissMessageButton", "Dismiss this message",
+                                    spoken="Dismiss this message")
         self.dismiss_button.setText("✕")
         self.dismiss_button.setAutoRaise(True)
         self.dismiss_button.clicked.connect(self.clear_message)

@@ -28,7 +28,7 @@ class StopControls(QWidget):
         row.addWidget(QLabel("Stop at"))
         self.condition_combo = named(QComboBox(), "stopConditionCombo",
                                      "Pause training by itself: once it has learned, or once a figure reaches "
-                                     "a value (Never: train on)")
+                                     "a value (Never: train on)", spoken="When training stops by itself")
         for key, title in STOP_CONDITIONS.items():
             self.condition_combo.addItem(title, key)
         self.condition_combo.currentIndexChanged.connect(self._on_condition_combo_changed)

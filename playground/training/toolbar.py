@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton
 
 from ..common.numbers import format_number
 from ..widgets.file_dialogs import FILE_FOLDER
-from ..widgets.spoken import ReadOutLabel
+from ..widgets.spoken import ReadOutLabel, own_words
 from .flow_layout import FlowLayout
 from .model.session import Metrics, epoch_text
 from .stop_controls import StopControls
@@ -78,12 +78,14 @@ class TrainingToolbar(QWidget):
         fix_size(self.speed_label, "00000 steps/s")
         bar.addWidget(group(self.step_label, self.epoch_label, self.speed_label, spacing=4))
 
-        self.speed_combo = named(QComboBox(), "speedCombo", "Training steps a second (Fastest: as many as it can)")
+        self.speed_combo = named(QComboBox(), "speedCombo", "Training steps a second (Fastest: as many as it can)",
+                                 spoken="Training speed")
         for pace in PACES:
             self.speed_combo.addItem(pace_text(pace), pace)
         self.speed_combo.currentIndexChanged.connect(self._on_speed_combo_changed)
         self.fastest_button = named(QToolButton(), "fastestButton",
-                                    "Train as fast as the machine goes; press again for the pace before")
+                                    "Train as fast as the machine goes; press again for the pace before",
+                                    spoken="Fastest")
         self.fastest_button.setText("▶▶ Fastest")
         self.fastest_button.setCheckable(True)
         self.fastest_button.toggled.connect(self._on_fastest_button_toggled)
@@ -104,7 +106,8 @@ class TrainingToolbar(QWidget):
         self.compare_button.setEnabled(False)
         self.compare_button.setToolTip("Waiting for the points…")
         # A push button draws its menu arrow beside the text (a tool button's overlaps it).
-        self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data")
+        self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data",
+                                   spoken="Export plots, weights or data")
         menu = QMenu(self.export_button)
         for plot in PLOTS:
             for suffix in ("png", "svg"):
@@ -161,6 +164,7 @@ class TrainingToolbar(QWidget):
         self.play_button.blockSignals(True)
         self.play_button.setChecked(playing)
         self.play_button.setText("❚❚  Pause" if playing else "▶  Play")
+        self.play_button.setAccessibleName(own_words(self.play_button))  # "Pause", not the glyphs
         self.play_button.blockSignals(False)
 
     def show_progress(self, metrics: Metrics | None, steps_per_second: float | None = None) -> None:

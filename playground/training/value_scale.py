@@ -19,7 +19,8 @@ class ValueScale(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        named(self, "valueColourBar", "Colour scale of the predicted value: orange low, neutral 0, blue high")
+        named(self, "valueColourBar", "Colour scale of the predicted value: orange low, neutral 0, blue high",
+              spoken="Colour scale of the predicted value")
         self.levels = (-1.0, 1.0)
         self.dark = False
 

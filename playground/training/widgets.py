@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..widgets.elided_label import ElidedLabel  # noqa: F401 - where the training panel has always found it
+from ..widgets.spoken import own_words
 
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.
@@ -37,10 +38,15 @@ RACER_COLOURS = ("#c66109", "#b350dd", "#0e8f50")
 RACER_LINES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
 
 
-def named(widget: QWidget, name: str, tip: str = "") -> QWidget:
-    """objectName and accessible name (the same, as the issue asks), and a tooltip that says what it does."""
+def named(widget: QWidget, name: str, tip: str = "", spoken: str = "") -> QWidget:
+    """An objectName (tests and lessons find a control by it), the name a screen reader says and a tooltip that
+    says what it does. The name said is ``spoken``, else the widget's own words (a button's text without its
+    glyphs, a number box's `what`); a widget with neither keeps Qt's (a label is read by its text): never the
+    objectName, which a reader would say as "batchSizeSpin"."""
     widget.setObjectName(name)
-    widget.setAccessibleName(name)
+    words = spoken or own_words(widget)
+    if words:
+        widget.setAccessibleName(words)
     if tip:
         widget.setToolTip(tip)
         widget.setAccessibleDescription(tip)

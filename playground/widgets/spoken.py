@@ -12,14 +12,48 @@ the screen reader as an announcement event, which it speaks at once, wherever th
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-from PySide6.QtWidgets import QLabel, QWidget
+import re
+import time
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QTextDocumentFragment
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
+
+SAME_WORDS_S = 0.5  # the same words announced again within this time are not said again
+_last: tuple[str, float] = ("", 0.0)  # the words last announced, and when
+
+# What a button's text shows but a reader should not say: the glyphs around the words ("▶  Play", "Next ▶",
+# "▶▶ Fastest") and the "…" that means "asks more" on screen.
+_AROUND_WORDS = re.compile(r"^[^\w(]+|[^\w)%]+$")
+
+
+def plain_words(text: str) -> str:
+    """A control's text as a name to say: "&Save as…" -> "Save as", "▶  Play" -> "Play"."""
+    text = text.replace("&&", "\0").replace("&", "").replace("\0", "&").replace("…", "")
+    return " ".join(_AROUND_WORDS.sub("", text).split())
+
+
+def own_words(widget: QWidget) -> str:
+    """What ``widget`` says of itself: a number box's `what` ("Batch size"), a button's plain text; "" if
+    nothing."""
+    what = getattr(widget, "what", None)
+    if isinstance(what, str):
+        return what
+    if isinstance(widget, QAbstractButton):
+        return plain_words(widget.text())
+    return ""
 
 
 def announce(widget: QWidget, text: str) -> None:
-    """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``."""
-    if text:
-        _send(QAccessibleAnnouncementEvent(widget, text))
+    """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``. The same
+    words announced again at once are said once: a training pause is announced by the training tab's message
+    line and by the status bar that shows it too."""
+    global _last
+    now = time.monotonic()
+    if not text or (text == _last[0] and now - _last[1] <= SAME_WORDS_S):
+        return
+    _last = (text, now)
+    _send(QAccessibleAnnouncementEvent(widget, text))
 
 
 def _send(event) -> None:
@@ -59,3 +93,35 @@ class ReadOutLabel(QLabel):
             spoken = f"{self._what}: none yet"
         if spoken != self.accessibleName():
             self.setAccessibleName(spoken)
+
+
+class VerdictLabel(QLabel):
+    """Feedback on an answer: on screen a ✓ or ✗ and green or red, for a screen reader words ("Right.", "Not
+    right: 5 is a + b ..."), and announced the moment the verdict comes (`say`), wherever the focus is."""
+
+    def __init__(self, name: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName(name)
+        self._right: bool | None = None
+
+    def say(self, text: str, right: bool | None) -> None:
+        """Show ``text`` (rich text may be) as right, not right, or neither (None), and announce it."""
+        self._right = right
+        self.setText(text)
+        announce(self, self.accessibleName())
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        rich = self.textFormat() == Qt.TextFormat.RichText or (self.textFormat() == Qt.TextFormat.AutoText
+                                                               and "<" in text)
+        plain = QTextDocumentFragment.fromHtml(text).toPlainText() if rich else text
+        plain = " ".join(plain.replace("✓", "").replace("✗", "").split())
+        if plain and self._right is True and not plain.lower().startswith("right"):
+            plain = f"Right: {plain}"
+        elif plain and self._right is False and not plain.lower().startswith(("not ", "can't")):
+            plain = f"Not right: {plain}"
+        self.setAccessibleName(plain)
+
+    def clear(self) -> None:
+        self._right = None
+        self.setText("")

@@ -51,7 +51,7 @@ def test_every_named_control_is_there_with_its_accessible_name(panel):
     for name in names:
         widget = panel.findChild(object, name)
         assert widget is not None, name
-        assert widget.accessibleName() == name
+        assert widget.accessibleName() and widget.accessibleName() != name  # said by what it is (issue 32)
     assert panel.findChild(object, "initCombo").currentText() == "PyTorch default"
     assert panel.findChild(object, "scheduleCombo").currentText() == "Constant"
     assert not panel.findChild(object, "classCountSpin").isEnabled()  # two moons have two classes

@@ -41,7 +41,7 @@ def test_load_starts_before_the_first_step_on_a_copy(panel):
     for item in panel.scene.node_items():
         assert item.body_lines() == ["value —", "grad —"]
         assert item.highlight == QColor(STATE_COLORS[NodeState.NOT_REACHED])
-    assert panel.view.objectName() == "animatorView" and panel.view.accessibleName() == "animatorView"
+    assert panel.view.objectName() == "animatorView" and panel.view.accessibleName() == "The animated graph"
     assert not panel.message.isVisible()
 
 
@@ -304,10 +304,13 @@ def test_keyboard_shortcuts(loaded, qtbot):
 
 def test_buttons_and_timeline_slider(loaded, qtbot):
     panel = loaded
-    for name in ("animPlayButton", "animStepForwardButton", "animStepBackButton", "animFirstButton",
-                 "animLastButton", "animSpeedSlider", "animTimeline"):
+    spoken = {"animPlayButton": "Play the animation", "animStepForwardButton": "Step forward",
+              "animStepBackButton": "Step back", "animFirstButton": "Go to the first step",
+              "animLastButton": "Go to the last step", "animSpeedSlider": "Playing speed: 1 step/s",
+              "animTimeline": "Step of the animation"}
+    for name, said in spoken.items():  # an icon button is said by its action (issue 32)
         widget = panel.findChild(object, name)
-        assert widget is not None and widget.accessibleName() == name
+        assert widget is not None and widget.accessibleName() == said
     qtbot.mouseClick(panel.controls.forward_button, LEFT)
     qtbot.mouseClick(panel.controls.forward_button, LEFT)
     assert panel.position == 2 and panel.controls.timeline_slider.value() == 2

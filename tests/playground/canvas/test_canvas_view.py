@@ -238,7 +238,7 @@ def test_an_error_in_a_handler_is_reported_not_raised(make_canvas, monkeypatch):
 def test_palette_groups_filters_and_activates(qtbot):
     palette = NodePalette()
     qtbot.addWidget(palette)
-    assert palette.objectName() == palette.accessibleName() == "nodePalette"
+    assert palette.objectName() == "nodePalette" and palette.accessibleName() == "Node palette"
     assert palette.search.placeholderText() == "Search nodes…"
     # The Data group's inputs first (issue 28), then the leaves.
     assert palette.visible_kinds()[:6] == ["data_x1", "data_x2", "data_points", "input", "parameter", "constant"]
