@@ -11,19 +11,17 @@ a chosen class are `announce`d.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
-from PySide6.QtGui import QPainter, QPalette, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
 
 from ..common.class_marks import class_symbol
 from ..common.colours import POINT_OUTLINE, class_colours
 from ..widgets.errors import guarded
+from ..widgets.focus_frame import FocusFrame
 from ..widgets.spoken import announce
 from .boundary_view import LINE_COLOURS
 
 STEPS = 40        # an arrow moves the cursor 1/STEPS of the plane's width (or height)
 BIG_STEPS = 8     # Shift+arrow: 1/BIG_STEPS
-FRAME = 3         # the focus frame's width in pixels, as the canvas's
 ADD_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
 MOVES = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 KEY_HELP = (  # (keys, what they do) for Help > Keyboard shortcuts and the README
@@ -35,23 +33,6 @@ KEY_HELP = (  # (keys, what they do) for Help > Keyboard shortcuts and the READM
 )
 
 
-class FocusFrame(QWidget):
-    """A frame round its parent's edge, painted over what the parent shows, while the parent has the keyboard."""
-
-    def __init__(self, parent: QWidget):
-        super().__init__(parent)
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.hide()
-
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        painter = QPainter(self)
-        half = FRAME / 2
-        painter.setPen(QPen(self.parentWidget().palette().color(QPalette.ColorRole.Highlight), FRAME))
-        painter.drawRect(QRectF(self.rect()).adjusted(half, half, -half, -half))
-        painter.end()
-
-
 class PlotCursor(QObject):
     """The keyboard's crosshair on ``column``'s plot (a `BoundaryColumn`): it emits the column's ``clicked``."""
 
@@ -60,7 +41,7 @@ class PlotCursor(QObject):
         self.column = column
         self.plot: pg.PlotWidget = column.plot
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a Tab stop: the only way a keyboard adds points
-        self.frame = FocusFrame(self.plot)
+        self.frame = FocusFrame(self.plot)  # the plot has the keyboard: a frame round it says so
         self.position: tuple[float, float] | None = None  # where a point would go; None: the view's centre
         pen = pg.mkPen(LINE_COLOURS[False], width=1.5, style=Qt.PenStyle.DashLine)
         self.lines = [pg.InfiniteLine(angle=angle, movable=False, pen=pen) for angle in (90, 0)]
@@ -139,15 +120,10 @@ class PlotCursor(QObject):
             return bool(self._key(event))
         if kind in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
             self._focus_changed(kind == QEvent.Type.FocusIn)
-        elif kind == QEvent.Type.Resize:
-            self.frame.setGeometry(self.plot.rect())
         return False
 
     @guarded
     def _focus_changed(self, focused: bool) -> None:
-        self.frame.setGeometry(self.plot.rect())
-        self.frame.setVisible(focused)
-        self.frame.raise_()
         if focused and self.position is None and self._plane() is not None:
             (x0, x1), (y0, y1) = self.plot.getPlotItem().vb.viewRange()
             self._place((x0 + x1) / 2, (y0 + y1) / 2)  # the middle of what the plot shows
