@@ -40,7 +40,8 @@ class ClassPicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class)")
+        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class; "
+                                    "0-9 on the plot choose it)")
         self._flow = FlowLayout(self, spacing=10, row_spacing=2)  # wraps in a narrow column
         self._flow.right_aligned_last = False
         self._flow.addWidget(QLabel("Click adds:"))

@@ -154,8 +154,7 @@ class PlotCursor(QObject):
         self._place(x + dx * (x1 - x0) / steps, y + dy * (y1 - y0) / steps)
 
     def _add(self) -> None:
-        if self.position is None:
-            self._move(0, 0, STEPS)
+        self._move(0, 0, STEPS)  # on the plane as it is now (new data may have moved it): where a click could add
         if not self._adds_points():
             announce(self.plot, "A regression's points come from its data: no point added")
             return

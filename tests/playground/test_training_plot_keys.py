@@ -125,3 +125,25 @@ def test_the_readme_and_the_help_list_the_plots_keys(qtbot):
     section = readme[readme.index("\n## Keyboard\n"):readme.index("\n## Lose no work")]
     for keys, what in KEY_HELP:
         assert f"| {keys} | {what} |" in section, keys
+
+
+def test_a_regression_takes_no_point_from_the_keyboard_and_says_why(qtbot, panel, spoken_lines):
+    panel.reset_confirmation.set_asks(False)
+    problem = panel.findChild(object, "problemCombo")
+    problem.setFocus()
+    qtbot.waitUntil(problem.hasFocus)
+    QTest.keyClick(problem, Qt.Key.Key_Down)  # Classification → Regression
+    qtbot.waitUntil(lambda: panel.findChild(object, "valueColourBar").isVisible(), timeout=WAIT)
+    requested = []
+    panel.point_requested.connect(lambda *point: requested.append(point))
+    plot = panel.findChild(object, "boundaryPlot")
+    for _ in range(60):
+        if focused() is plot:
+            break
+        QTest.keyClick(focused(), Qt.Key.Key_Tab)
+    assert focused() is plot
+    assert "a regression's points come from its data" in plot.accessibleDescription()
+    QTest.keyClick(plot, Qt.Key.Key_Return)
+    QTest.keyClick(plot, Qt.Key.Key_1)
+    qtbot.wait(100)
+    assert requested == [] and spoken_lines[-1] == "A regression's points come from its data: no point added"
