@@ -23,6 +23,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QListWidget, QScrollArea, QVBoxLayout, QWidget
 
+from ..widgets.focus_frame import FocusFrame
 from .model.timeline import Frame
 
 EXPLANATION_LINES = 8  # the step box's height, in lines of its text
@@ -91,6 +92,7 @@ class StepPanel(QWidget):
         self.explanation_box.setWidget(self.explanation)
         self.explanation_box.setWidgetResizable(True)
         self.explanation_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        FocusFrame(self.explanation_box)  # a Tab stop (↑ ↓ scroll it) whose style shows no focus of its own
         self._line_height = QFontMetricsF(mono).lineSpacing()
         self.set_explanation_lines(EXPLANATION_LINES)
 

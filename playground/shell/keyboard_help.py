@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..animator.keys import KEY_HELP as ANIMATOR_KEYS
 from ..editor.keyboard_moves import CANVAS_KEYS
+from ..training.plot_cursor import KEY_HELP as PLOT_KEYS
 from ..widgets.screen_fit import fit_to_screen
 
 MOUSE_GESTURES = (
@@ -81,7 +82,7 @@ def shortcut_groups(window: QMainWindow) -> list[tuple[str, list[tuple[str, str]
         ("Editor", groups["Editor"]),
         ("Canvas (when it has the keyboard: the blue frame round it)", flip),
         ("Animator", [(what, keys) for keys, what in ANIMATOR_KEYS]),
-        ("Training", [(what, keys) for keys, what in TRAINING_KEYS]),
+        ("Training", [(what, keys) for keys, what in TRAINING_KEYS + PLOT_KEYS]),
         ("Lessons", [(what, keys) for keys, what in LESSON_KEYS]),
         ("Window", groups["Window"] + [(what, keys) for keys, what in WINDOW_KEYS]),
         ("Mouse", [(what, gesture) for gesture, what in MOUSE_GESTURES]),

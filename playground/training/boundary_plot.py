@@ -26,6 +26,7 @@ from .boundary_view import BoundaryView
 from .flow_layout import FlowLayout
 from .model.grid import FocusMap
 from .model.points import COLOUR_NAMES
+from .plot_cursor import PlotCursor
 from .plot_fit import FittedPlotHolder, fitted_view
 from .value_scale import ValueScale
 from .widgets import heading_font, named, style_plot
@@ -39,8 +40,8 @@ class ClassPicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class)",
-              spoken="The class a click on the plot adds")
+        named(self, "classPicker", "The class a click on the plot adds (Shift-click: the next class; "
+                                    "0-9 on the plot choose it)", spoken="The class a click on the plot adds")
         self._flow = FlowLayout(self, spacing=10, row_spacing=2)  # wraps in a narrow column
         self._flow.right_aligned_last = False
         self._flow.addWidget(QLabel("Click adds:"))
@@ -99,8 +100,9 @@ class BoundaryColumn(QWidget):
         title.setFont(heading_font(self))
         layout.addWidget(title)
         self.plot = named(pg.PlotWidget(), "boundaryPlot",
-                          "What the network predicts over the plane; the line is its boundary. Click: add a point",
-                          spoken="Decision boundary plot: click adds a point")
+                          "What the network predicts over the plane; the line is its boundary. Click: add a point "
+                          "(or arrows and Enter, once the plot has the keyboard)",
+                          spoken="Decision boundary plot: click, or arrows and Enter, add a point")
         # Whose map the plot shows while a neuron is hovered: written over the plot's top edge, so that
         # it never moves a thing and takes no line of its own from a short screen.
         self.focus_label = named(QLabel(self.plot), "focusLabel", "Whose map the plot shows")
@@ -149,6 +151,7 @@ class BoundaryColumn(QWidget):
         layout.addStretch(0)  # what the plot cannot use in a tall column: below everything
         self._classes: tuple[str, ...] = COLOUR_NAMES[:2]
         self._show_legend()
+        self.keyboard = PlotCursor(self)  # arrows, Enter and 0-9 on the plot: a click's point without a mouse
 
     def fit_to(self, square, points: np.ndarray) -> None:
         """New data: the plane is drawn over the data's ``square``; the plot shows ``points`` with a margin."""
@@ -264,3 +267,4 @@ class BoundaryColumn(QWidget):
         self.view.set_theme(dark)
         self.class_picker.set_theme(dark)
         self._show_legend()
+        self.keyboard.restyle()

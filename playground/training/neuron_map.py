@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QDoubleValidator, QImage, QPainter, QPalette, 
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from ..common.colours import MISCLASSIFIED, rgb_words
+from ..common.contrast import GRAPHICS_RATIO, readable
 from .model.neuron_images import NeuronImages
 from .widgets import named
 
@@ -83,6 +84,13 @@ class LayerMaps:
         painter.drawImage(rect, self.images[layer], QRectF(0, index * side, side, side))
 
 
+def frame_colour(palette: QPalette) -> QColor:
+    """A neuron's frame: the palette's Mid grey, deepened (lightened on a dark window) to 3:1 off the window it
+    is drawn on (WCAG 1.4.11); Fusion's light Mid is 1.7:1, and the frame is where a pale map ends."""
+    mid, window = palette.color(QPalette.ColorRole.Mid), palette.color(QPalette.ColorRole.Window)
+    return QColor(readable(mid.getRgb()[:3], window.getRgb()[:3], GRAPHICS_RATIO))
+
+
 def paint_neurons(painter: QPainter, columns: list[list[NeuronMap]], shown: list[tuple[int, int, int]],
                   maps: LayerMaps | None, palette: QPalette, hovered: NeuronMap | None) -> None:
     """Draw the neurons ``shown`` (per layer: the layer and the range of its neurons in sight) where they
@@ -107,7 +115,7 @@ def paint_neurons(painter: QPainter, columns: list[list[NeuronMap]], shown: list
         if maps is not None:
             crosses.extend(column[index].frame_rect for index in maps.dead[layer] if start <= index < stop)
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1.0))
+    painter.setPen(QPen(frame_colour(palette), 1.0))
     painter.drawRects(frames)
     painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 0.8))
     painter.drawRects(biases)

@@ -62,3 +62,53 @@ def canvas_by_keyboard(window, settle, shot: str | None = None) -> dict:
             window.screen().grabWindow(0).save(shot.replace(".png", "-connect.png"))
         dialog.reject()
     return seen
+
+
+def plot_by_keyboard(window, settle, shot: str | None = None) -> dict:
+    """The training tab: Tab from Play to the decision-boundary plot, the arrows, 0, Enter; what shows and what was
+    added."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QPalette
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    window.activateWindow()
+    training = window.training
+    window.tabs.setCurrentWidget(training)
+    deadline = time.monotonic() + 30
+    while training.data is None and time.monotonic() < deadline:
+        settle(0.1)
+    count = len(training.data.X_train)
+    play = training.findChild(object, "playButton")
+    play.setFocus(Qt.FocusReason.TabFocusReason)
+    settle(0.2)
+    plot = training.findChild(object, "boundaryPlot")
+    for _ in range(80):
+        if QApplication.focusWidget() is plot:
+            break
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        settle(0.02)
+    seen = {"plot_focused": QApplication.focusWidget() is plot}
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_0):
+        QTest.keyClick(plot, key, Qt.KeyboardModifier.ShiftModifier if key != Qt.Key.Key_0 else
+                       Qt.KeyboardModifier.NoModifier)
+    settle(0.3)
+    image = plot.grab().toImage()
+    cursor = training.boundary_column.keyboard
+    seen.update(frame_colour=image.pixelColor(plot.width() // 2, 1).name(),
+                highlight=plot.palette().color(QPalette.ColorRole.Highlight).name(),
+                crosshair_shown=all(line.isVisible() for line in cursor.lines),
+                description=plot.accessibleDescription())
+    QTest.keyClick(plot, Qt.Key.Key_Return)
+    deadline = time.monotonic() + 20
+    while len(training.data.X_train) == count and time.monotonic() < deadline:
+        settle(0.05)
+    seen.update(added=len(training.data.X_train) - count, label=int(training.data.y_train[-1]),
+                at=[float(v) for v in training.data.X_train[-1]], cursor=list(cursor.position))
+    if shot:
+        settle(0.5)
+        window.screen().grabWindow(0).save(shot)
+    QTest.keyClick(plot, Qt.Key.Key_Tab)
+    settle(0.2)
+    seen["left_by_tab"] = QApplication.focusWidget() is not plot and not cursor.frame.isVisible()
+    return seen

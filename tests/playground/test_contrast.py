@@ -41,6 +41,7 @@ from playground.shell.theme import theme_palette
 from playground.training.boundary_view import LINE_COLOURS
 from playground.training.curves import READOUT_COLOUR, RESTORE_COLOUR
 from playground.training.gradient_plot import LAYER_COLOURS, layer_text_colour
+from playground.training.neuron_map import frame_colour
 from playground.training.widgets import CURVE_PENS, RACER_COLOURS
 from playground.widgets.meaning_colours import PROBLEM, RIGHT, WRONG, fitted
 
@@ -164,6 +165,7 @@ def plot_pairs(theme: str):
                    text_ratio(theme))
     for region in regions:
         yield "misclassified ring", seen(POINT_OUTLINE[dark], region), region, GRAPHICS_RATIO
+    yield "a neuron's frame in the network diagram", seen(frame_colour(palette), window), window, GRAPHICS_RATIO
 
 
 def measured(pairs) -> list[tuple[str, float, float]]:
@@ -235,5 +237,37 @@ def test_a_check_box_s_edge_stands_off_its_base(qtbot, theme):
         inside = image.pixelColor(indicator.center()).getRgb()[:3]  # the box's fill: the base
         edge = image.pixelColor(indicator.left(), indicator.center().y()).getRgb()[:3]
         assert contrast_ratio(edge, inside) >= GRAPHICS_RATIO
+    finally:
+        apply_theme(app, "light")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_slider_s_handle_stands_off_the_window(qtbot, theme):
+    """Fusion's handle, a #303030 button, barely showed on the high-contrast black: the app's style rings it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QSlider, QStyle, QStyleOptionSlider
+
+    from playground.shell.theme import apply_theme
+
+    app = QApplication.instance()
+    apply_theme(app, theme)
+    try:
+        slider = QSlider(Qt.Orientation.Horizontal)
+        qtbot.addWidget(slider)
+        slider.resize(160, 40)
+        slider.setValue(50)
+        slider.show()
+        qtbot.waitExposed(slider)
+        option = QStyleOptionSlider()
+        slider.initStyleOption(option)
+        handle = slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, option,
+                                               QStyle.SubControl.SC_SliderHandle, slider)
+        image = slider.grab().toImage()
+        x = handle.center().x()
+        outside = image.pixelColor(x, handle.top() - 2).getRgb()[:3]  # the window above the handle
+        edge = max(contrast_ratio(image.pixelColor(x, y).getRgb()[:3], outside)
+                   for y in (handle.top(), handle.top() + 1))
+        assert contrast_ratio(outside, seen(theme_palette(theme).color(Role.Window), (255, 255, 255))) < 1.1
+        assert edge >= GRAPHICS_RATIO
     finally:
         apply_theme(app, "light")

@@ -24,3 +24,17 @@ def test_keyboard_focus_is_seen_on_the_canvas_and_never_under_the_minimap(tmp_pa
     ax, ay, aw, ah = seen["connect"]["available"]
     assert ax <= fx and ay <= fy and fx + fw <= ax + aw and fy + fh <= ay + ah
     assert seen["connect"]["rows"] > 0
+
+
+def test_the_boundary_plot_takes_points_from_the_keyboard_on_a_real_screen(tmp_path):
+    require_tools()
+    with x_screen(1280, 720) as display:
+        seen = run_probe(display, "tests.playground.keyboard_probes:plot_by_keyboard",
+                         arguments={"shot": str(tmp_path / "plot-keys.png")})
+    print(seen)
+    assert seen["plot_focused"] and seen["crosshair_shown"]
+    assert seen["frame_colour"] == seen["highlight"]  # the focus frame, seen
+    assert "class 0 (orange)" in seen["description"]
+    assert seen["added"] == 1 and seen["label"] == 0
+    assert all(abs(a - b) < 0.01 for a, b in zip(seen["at"], seen["cursor"]))
+    assert seen["left_by_tab"]

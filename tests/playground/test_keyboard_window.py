@@ -65,7 +65,8 @@ def test_tab_from_the_expression_box_reaches_the_tab_bar_then_the_training_contr
     assert names.index("stepButton") < names.index("datasetCombo") < names.index("learningRateInput")
     assert names.index("learningRateInput") < names.index("showTestCheck") < names.index("layer1Spin")
     assert "trainingBody" not in names and "trainingPanelScroll" not in names  # no stop that shows nothing
-    assert "boundaryPlot" not in names and "lossPlot" not in names  # pictures, not controls
+    assert "lossPlot" not in names  # a picture, not a control
+    assert names.index("learningRateInput") < names.index("boundaryPlot") < names.index("showTestCheck")  # adds points
     assert "" not in names  # every stop is a named control (no bare scroll area)
 
 
@@ -89,7 +90,7 @@ def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, 
     training = window.training
     window.tabs.setCurrentWidget(training)
     qtbot.waitUntil(lambda: training.data is not None, timeout=WAIT)
-    plot = training.findChild(object, "boundaryPlot")
+    plot = training.findChild(object, "lossPlot")  # no control: Space is the tab's (the boundary's plot adds points)
     plot.setFocus()
     qtbot.waitUntil(plot.hasFocus)
     QTest.keyClick(plot, Qt.Key.Key_Space)

@@ -45,7 +45,8 @@ def test_controls_have_object_and_accessible_names(panel):
              "compareOptimizersButton")
     assert panel.objectName() == "trainingPanel"
     spoken = ("Dataset", "Noise", "Number of points", "Play", "Step", "Reset", "Optimizer", "Learning rate",
-              "Decision boundary plot: click adds a point", "Loss curves, train and test", "Compare optimizers")
+              "Decision boundary plot: click, or arrows and Enter, add a point", "Loss curves, train and test",
+              "Compare optimizers")
     for name, said in zip(names[1:], spoken, strict=True):  # said by what they do, not by objectName (issue 32)
         widget = panel.findChild(object, name)
         assert widget is not None, name
