@@ -340,7 +340,7 @@ class EditorPanel(QWidget):
             self.undo_stack.push(EditCommand(self.document, edit))
 
     def _on_palette_kind_activated(self, kind_name: str) -> None:
-        self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.viewport().rect().center()))
+        self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.free_spot()))
 
     def _on_view_fitted(self, whole_graph_shown: bool) -> None:
         if whole_graph_shown:

@@ -5,7 +5,7 @@ never traps, and the canvas shows when it has the keyboard."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QUndoStack
+from PySide6.QtGui import QCursor, QKeyEvent, QUndoStack
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QVBoxLayout, QWidget
 
@@ -256,3 +256,34 @@ def test_the_focus_ring_and_frame_stand_out_three_to_one_against_the_canvas_in_b
     for colours in (LIGHT_COLORS, DARK_COLORS):
         ring, canvas = _luminance(colours["selected"]), _luminance(colours["background"])
         assert (max(ring, canvas) + 0.05) / (min(ring, canvas) + 0.05) >= 3
+
+
+def test_nodes_added_one_after_another_by_slash_lie_apart_in_sight(qtbot, make_canvas):
+    """"/" opens quick search where a keyboard user is, not at the mouse pointer left wherever it was: three inputs
+    and an add, each added by "/", name, Enter, lie apart in sight (they piled up on one spot, where the arrows
+    could not tell them apart and the walk never reached the ones underneath)."""
+    canvas = make_canvas(GraphDocument())
+    view = canvas.view
+    QCursor.setPos(view.viewport().mapToGlobal(view.viewport().rect().center()))  # the mouse, left over the canvas
+    for name in ("Input", "Input", "Input", "add"):
+        view.setFocus()
+        QTest.keyClick(view, Qt.Key.Key_Slash)
+        assert view.quick_search.isVisible()
+        QTest.keyClicks(view.quick_search.search, name)
+        QTest.keyClick(view.quick_search.search, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: not view.quick_search.isVisible())
+    cards = [item.sceneBoundingRect() for item in canvas.scene.node_items()]
+    assert len(cards) == 4
+    assert not any(one.intersects(other) for i, one in enumerate(cards) for other in cards[i + 1:])
+    sight = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(sight.contains(card) for card in cards)
+    # Every card is reached by the arrows, from the last one added.
+    reached, todo = set(selected(canvas)), list(selected(canvas))
+    while todo:
+        start = todo.pop()
+        for key in (Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_Right, Qt.Key.Key_Down):
+            canvas.scene.select_nodes([start])
+            press(view, key)
+            todo += [node_id for node_id in selected(canvas) if node_id not in reached]
+            reached.update(selected(canvas))
+    assert reached == {node.id for node in canvas.doc.nodes}
