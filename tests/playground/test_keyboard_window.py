@@ -84,6 +84,21 @@ def test_ctrl_page_down_and_up_go_round_the_tabs_from_a_text_box(active, qtbot):
     assert window.tabs.currentWidget() is window.training
 
 
+def test_the_control_ctrl_page_down_takes_the_focus_to_wears_its_focus_ring(active, qtbot):
+    """Ctrl+PgDown moves the focus to the new tab's control (Play, the Animate box): a student who cannot use a mouse
+    must see where it went. Qt draws the ring only while the window's focus moved by keyboard
+    (WA_KeyboardFocusChange); the tab's switch moved it with no keyboard reason and took the ring away."""
+    window = active
+    window.tabs.setCurrentWidget(window.editor)
+    tab()  # the keyboard is in use: rings shown
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+    for expected in (window.animator, window.training, window.editor):
+        QTest.keyClick(focused() or window, Qt.Key.Key_PageDown, CTRL)
+        assert window.tabs.currentWidget() is expected
+        assert focused() is not None and expected.isAncestorOf(focused())
+        assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange), focused().objectName()
+
+
 def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, qtbot):
     window = active
     training = window.training
