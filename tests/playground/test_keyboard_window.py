@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar, QTreeWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar, QTreeWidget, QWidget
 
 from playground.shell.keyboard_help import keys_text, show_shortcuts
 
@@ -97,6 +97,24 @@ def test_the_control_ctrl_page_down_takes_the_focus_to_wears_its_focus_ring(acti
         assert window.tabs.currentWidget() is expected
         assert focused() is not None and expected.isAncestorOf(focused())
         assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange), focused().objectName()
+
+
+def test_ctrl_shift_l_opens_the_learn_panel_with_the_keyboard_in_it(active, qtbot):
+    """View > Learn panel by its key takes the keyboard there (the lesson list), as Graph outline does: it stayed on
+    Play, and the student had to Tab through the whole training tab to reach the lessons."""
+    window = active
+    dock, panel = window.learning.dock, window.learning.panel
+    window.tabs.setCurrentWidget(window.training)
+    dock.setVisible(False)
+    play = window.training.findChild(QWidget, "playButton")
+    play.setFocus()
+    qtbot.waitUntil(play.hasFocus)
+    QTest.keyClick(play, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(dock.isVisible)
+    assert focused() is panel.lesson_list
+    QTest.keyClick(focused(), Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)  # closed again: back in the tab
+    qtbot.waitUntil(lambda: not dock.isVisible())
+    assert focused() is not None and window.training.isAncestorOf(focused())
 
 
 def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, qtbot):
