@@ -49,6 +49,7 @@ from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
 from .shortened_button import ShortenedButton
+from .side_scroll import SideScroll
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
@@ -157,18 +158,22 @@ class EditorPanel(QWidget):
         side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
-        side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
+        # On a short window the side panel scrolls, its fields never crushed; it is as wide as a selected leaf's
+        # properties (and its scroll bar): selecting one moves nothing.
+        self.side_room = SideScroll(side)
+        self.side_room.setMinimumWidth(self.side_room.room_for(SIDE_WIDTH))
         self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.palette)
         splitter.addWidget(self.view)
-        splitter.addWidget(side)
+        splitter.addWidget(self.side_room)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([PALETTE_WIDTH, 800, SIDE_WIDTH])
+        splitter.setSizes([PALETTE_WIDTH, 800, self.side_room.room_for(SIDE_WIDTH)])
         # On a small screen, beside the Learn dock or in presentation mode the panels make room for the graph:
         # the side panel first (the cards show the values too; double-click edits one), then the palette (Tab
         # adds a node at the cursor). The buttons at both ends of the expression row open them again.
         self.give_way = GiveWay(splitter, self.view, self)
-        self.side_action = self.give_way.add(side, "Side &panel (properties, gradient check)", SIDE_WIDTH,
+        self.side_action = self.give_way.add(self.side_room, "Side &panel (properties, gradient check)",
+                                             self.side_room.room_for(SIDE_WIDTH),
                                              "actionSidePanel", "Show or hide the selected node's properties "
                                              "and the gradient check (they close by themselves to give the "
                                              "graph room)")
@@ -287,12 +292,12 @@ class EditorPanel(QWidget):
         """Presentation mode: cards drawn ``factor`` times larger, the palette and the side panel as much
         wider (their text grew with the application's font), the canvas taking what is left."""
         self.view.set_text_scale(factor)
-        palette, side = round(PALETTE_WIDTH * factor), round(SIDE_WIDTH * factor)
-        self.side.setMinimumWidth(side)
+        palette, side = round(PALETTE_WIDTH * factor), self.side_room.room_for(round(SIDE_WIDTH * factor))
+        self.side_room.setMinimumWidth(side)
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([palette, max(total - palette - side, 100), side])
         self.give_way.set_width(self.palette, palette)
-        self.give_way.set_width(self.side, side)
+        self.give_way.set_width(self.side_room, side)
         self.give_way.set_text_scale(factor)
 
     def conceal(self, concealment: Concealment) -> None:
