@@ -117,6 +117,22 @@ def test_ctrl_shift_l_opens_the_learn_panel_with_the_keyboard_in_it(active, qtbo
     assert focused() is not None and window.training.isAncestorOf(focused())
 
 
+def test_the_last_answer_entered_takes_the_keyboard_on_to_next_lesson(active, qtbot):
+    """Enter on the right answer to a step's last question greys the answer box: the keyboard goes on to the Next
+    button (it fell on ◀ Back, the control before the box, and Space went back a step)."""
+    window = active
+    panel = window.learning.panel
+    window.learning.start("01-value-and-gradient")
+    while panel.run.question is None:  # the steps up to "Check yourself": y = tanh(x) at x = 1
+        QTest.keyClick(panel.next_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: focused() is panel.answer_input)
+    QTest.keyClicks(panel.answer_input, "1-0.7616**2")
+    QTest.keyClick(panel.answer_input, Qt.Key.Key_Return)
+    assert panel.run.question is None and not panel.answer_input.isEnabled()  # answered, right
+    assert focused() is panel.next_button and panel.next_button.isEnabled()
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)  # wearing its focus ring
+
+
 def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, qtbot):
     window = active
     training = window.training
