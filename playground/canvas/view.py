@@ -466,7 +466,11 @@ class GraphView(QGraphicsView):
     def show_scene_rect(self, rect: QRectF) -> None:
         """Scroll the least that shows ``rect`` (a card the keyboard went to) whole, clear of the view's edges and
         never under the minimap; a card already in sight leaves the view where it is."""
-        area = QRectF(self.viewport().rect()).adjusted(SHOW_MARGIN, SHOW_MARGIN, -SHOW_MARGIN, -SHOW_MARGIN)
+        # The part of the viewport in sight: in a tab that scrolls sideways (1280x720 at 150% beside the Learn
+        # dock) the canvas runs on under the tab's edge, and a card brought "into view" there was cut off.
+        sight = self.viewport().visibleRegion().boundingRect()
+        sight = sight if not sight.isEmpty() else self.viewport().rect()
+        area = QRectF(sight).adjusted(SHOW_MARGIN, SHOW_MARGIN, -SHOW_MARGIN, -SHOW_MARGIN)
         card = QRectF(self.mapFromScene(rect).boundingRect())
         dx = _shift_into(card.left(), card.right(), area.left(), area.right())
         dy = _shift_into(card.top(), card.bottom(), area.top(), area.bottom())

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QCursor, QKeyEvent, QUndoStack
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QScrollArea, QVBoxLayout, QWidget
 
 from playground.canvas.card_scene import GRID_STEP
 from playground.canvas.view import GraphView
@@ -287,3 +287,32 @@ def test_nodes_added_one_after_another_by_slash_lie_apart_in_sight(qtbot, make_c
             todo += [node_id for node_id in selected(canvas) if node_id not in reached]
             reached.update(selected(canvas))
     assert reached == {node.id for node in canvas.doc.nodes}
+
+
+def test_a_card_walked_to_is_brought_into_the_part_of_the_canvas_in_sight(qtbot, make_canvas):
+    """In a panel that scrolls sideways (the editor at 150% beside the Learn dock on a 1280x720 screen) the canvas runs
+    on under the panel's edge: the card an arrow walks to is brought whole into the part in sight, not merely into the
+    canvas's viewport, where it was cut off under the edge."""
+    canvas = make_canvas(traced_document())
+    view = canvas.view
+    area = QScrollArea()
+    area.resize(500, 760)
+    view.setParent(None)
+    view.resize(1000, 700)
+    area.setWidget(view)  # the canvas 1000 wide, 500 of it in sight
+    area.show()
+    qtbot.waitExposed(area)
+    view.setFocus()
+    sight = view.viewport().visibleRegion().boundingRect()
+    assert 0 < sight.width() < view.viewport().width()
+    try:
+        canvas.scene.select_nodes(["s"])
+        for key in (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Left, Qt.Key.Key_Left):  # to f, the rightmost, back
+            press(view, key)
+            chosen = selected(canvas)[-1]
+            card = view.mapFromScene(canvas.scene.node_item(chosen).sceneBoundingRect()).boundingRect()
+            assert view.viewport().visibleRegion().boundingRect().contains(card), (chosen, card)
+        assert canvas.messages[-4] == "Selected f"
+    finally:
+        area.takeWidget()  # the view is the fixture's to close
+        area.deleteLater()
