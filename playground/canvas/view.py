@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .cards import NODE_WIDTH
 from .quick_search import QuickSearch
 from .style import LIGHT_COLORS
 from .view_hint import AFTER_FIT, TooBigHint
@@ -43,6 +44,8 @@ SNUG = 0.88  # a fitted graph is shown whole down to this share of the readable 
 # took the neuron example at 1280x720, 150% from 1.16 to 1.14 for 1.275)
 FOCUS_FRAME = 3.0  # the frame round a canvas that has the keyboard, in pixels
 SHOW_MARGIN = 16.0  # a card brought into view by the keyboard keeps this far from the view's edges
+ADDED_ROOM = QRectF(0, 0, NODE_WIDTH + 20, 110)  # the room a node added by keyboard needs (a leaf's card, a gap)
+ADDED_STEP = 20.0  # scene units between the spots tried for it
 FIT_MARGIN = 12.0  # around a fitted graph (its cards' shadows and ports are inside its bounds already)
 SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this, and over the whole graph beyond it
 
@@ -459,7 +462,7 @@ class GraphView(QGraphicsView):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Slash and not self._scene_is_typing():
-            self.open_quick_search()
+            self.open_quick_search(self.free_spot())  # by keyboard: not at the mouse, wherever it was left
             event.accept()
             return
         if event.key() == Qt.Key.Key_Space and not self._scene_is_typing():
@@ -518,7 +521,11 @@ class GraphView(QGraphicsView):
     def show_scene_rect(self, rect: QRectF) -> None:
         """Scroll the least that shows ``rect`` (a card the keyboard went to) whole, clear of the view's edges and
         never under the minimap; a card already in sight leaves the view where it is."""
-        area = QRectF(self.viewport().rect()).adjusted(SHOW_MARGIN, SHOW_MARGIN, -SHOW_MARGIN, -SHOW_MARGIN)
+        # The part of the viewport in sight: in a tab that scrolls sideways (1280x720 at 150% beside the Learn
+        # dock) the canvas runs on under the tab's edge, and a card brought "into view" there was cut off.
+        sight = self.viewport().visibleRegion().boundingRect()
+        sight = sight if not sight.isEmpty() else self.viewport().rect()
+        area = QRectF(sight).adjusted(SHOW_MARGIN, SHOW_MARGIN, -SHOW_MARGIN, -SHOW_MARGIN)
         card = QRectF(self.mapFromScene(rect).boundingRect())
         dx = _shift_into(card.left(), card.right(), area.left(), area.right())
         dy = _shift_into(card.top(), card.bottom(), area.top(), area.bottom())
@@ -577,6 +584,29 @@ class GraphView(QGraphicsView):
                 view_pos = self.viewport().rect().center()
         self._quick_search_scene_pos = self.mapToScene(view_pos)
         self.quick_search.popup(self.viewport().mapTo(self, view_pos))
+
+    def free_spot(self) -> QPoint:
+        """Where (viewport coordinates) a node added by keyboard goes: the spot nearest the view's centre with
+        room for a card in sight, clear of every card and of the minimap. Nodes added one after another would
+        otherwise pile up on one spot, where the arrow keys cannot tell them apart. The centre if none is free."""
+        centre = self.viewport().rect().center()
+        node_items = getattr(self.scene(), "node_items", None)
+        if node_items is None:
+            return centre
+        cards = [item.sceneBoundingRect() for item in node_items()]
+        origin = self.mapToScene(centre)
+        sight = self.mapToScene(self.viewport().rect()).boundingRect()
+        minimap = self.mapToScene(self.minimap.geometry()).boundingRect() if self.is_minimap_visible() else QRectF()
+        reach = int(max(sight.width(), sight.height()) / 2 / ADDED_STEP) + 1
+        offsets = sorted(((dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)),
+                         key=lambda d: (d[0] * d[0] + d[1] * d[1], d[1], d[0]))
+        room = QRectF(ADDED_ROOM)
+        for dx, dy in offsets:
+            room.moveCenter(origin + QPointF(dx * ADDED_STEP, dy * ADDED_STEP))
+            if (sight.contains(room) and not room.intersects(minimap)
+                    and not any(room.intersects(card) for card in cards)):
+                return self.mapFromScene(room.center())
+        return centre
 
     def _on_quick_search_kind_chosen(self, kind_name: str) -> None:
         try:

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -51,6 +50,7 @@ from .palette import NodePalette
 from .properties import PropertiesPanel
 from .scene import GraphScene
 from .shortened_button import ShortenedButton
+from .side_scroll import SideScroll
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
@@ -160,32 +160,27 @@ class EditorPanel(QWidget):
         self.side = side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
-        # The properties scroll where the side panel is short (presentation mode at 1280x720): the "No node
-        # selected" help was cut mid-line with no way to read the rest.
-        self.properties_scroll = QScrollArea()
-        self.properties_scroll.setObjectName("propertiesScroll")
-        self.properties_scroll.setAccessibleName("Properties of the selected node")
-        self.properties_scroll.setWidget(self.properties)
-        self.properties_scroll.setWidgetResizable(True)
-        self.properties_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.properties_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        side_layout.addWidget(self.properties_scroll, 3)
+        side_layout.addWidget(self.properties, 3)  # the whole panel scrolls where it is short (`SideScroll`)
         side_layout.addWidget(self.outline.widget, 2)
         side_layout.addWidget(self.paths, 2)
         side_layout.addWidget(self.gradcheck_button)
         side_layout.addWidget(self.gradcheck_table, 2)
-        side.setMinimumWidth(SIDE_WIDTH)  # as wide as a selected leaf's properties: selecting one moves nothing
+        # On a short window the side panel scrolls, its fields never crushed; it is as wide as a selected leaf's
+        # properties (and its scroll bar): selecting one moves nothing.
+        self.side_room = SideScroll(side)
+        self.side_room.setMinimumWidth(self.side_room.room_for(SIDE_WIDTH))
         self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.palette)
         splitter.addWidget(self.view)
-        splitter.addWidget(side)
+        splitter.addWidget(self.side_room)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([PALETTE_WIDTH, 800, SIDE_WIDTH])
+        splitter.setSizes([PALETTE_WIDTH, 800, self.side_room.room_for(SIDE_WIDTH)])
         # On a small screen, beside the Learn dock or in presentation mode the panels make room for the graph:
         # the side panel first (the cards show the values too; double-click edits one), then the palette (Tab
         # adds a node at the cursor). The buttons at both ends of the expression row open them again.
         self.give_way = GiveWay(splitter, self.view, self)
-        self.side_action = self.give_way.add(side, "Side &panel (properties, gradient check)", SIDE_WIDTH,
+        self.side_action = self.give_way.add(self.side_room, "Side &panel (properties, gradient check)",
+                                             self.side_room.room_for(SIDE_WIDTH),
                                              "actionSidePanel", "Show or hide the selected node's properties "
                                              "and the gradient check (they close by themselves to give the "
                                              "graph room)")
@@ -304,12 +299,12 @@ class EditorPanel(QWidget):
         """Presentation mode: cards drawn ``factor`` times larger, the palette and the side panel as much
         wider (their text grew with the application's font), the canvas taking what is left."""
         self.view.set_text_scale(factor)
-        palette, side = round(PALETTE_WIDTH * factor), round(SIDE_WIDTH * factor)
-        self.side.setMinimumWidth(side)
+        palette, side = round(PALETTE_WIDTH * factor), self.side_room.room_for(round(SIDE_WIDTH * factor))
+        self.side_room.setMinimumWidth(side)
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([palette, max(total - palette - side, 100), side])
         self.give_way.set_width(self.palette, palette)
-        self.give_way.set_width(self.side, side)
+        self.give_way.set_width(self.side_room, side)
         self.give_way.set_text_scale(factor)
 
     def conceal(self, concealment: Concealment) -> None:
@@ -357,7 +352,7 @@ class EditorPanel(QWidget):
             self.undo_stack.push(EditCommand(self.document, edit))
 
     def _on_palette_kind_activated(self, kind_name: str) -> None:
-        self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.viewport().rect().center()))
+        self.scene.add_node_at(kind_name, self.view.mapToScene(self.view.free_spot()))
 
     def _on_view_fitted(self, whole_graph_shown: bool) -> None:
         if whole_graph_shown:

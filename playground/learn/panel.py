@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QListWidgetItem,
@@ -308,10 +309,15 @@ class LearnPanel(QWidget):
         self._answered(question)
 
     def _answered(self, question: Question) -> None:
+        focused = QApplication.focusWidget()
+        typing = focused is not None and self.exercise.isAncestorOf(focused)  # the answer box, Check, Show answer
         self.answer_input.clear()
         self._save()
         self._show_exercise()
         self._refresh_buttons()
+        if typing and self.run.question is None and self.next_button.isEnabled():
+            # The last question answered greys the box the keyboard was in (Qt then put it on ◀ Back): on to Next.
+            self.next_button.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.step_answered.emit(self.run, question)
 
     def _graph_was_changed(self) -> bool:

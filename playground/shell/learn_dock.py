@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractButton, QDockWidget, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMessageBox
+from shiboken6 import isValid
 
 from ..learn.driver import LessonDriver
 from ..learn.model.lesson import Lesson
@@ -103,6 +104,7 @@ class Learning(QObject):
         self.learn_action.setText("&Learn panel (lessons)")
         self.learn_action.setObjectName("actionLearnPanel")
         self.learn_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.learn_action.triggered.connect(self._on_learn_action_triggered)
         view = window.view_menu
         view.addSeparator()
         view.addAction(self.learn_action)
@@ -112,6 +114,18 @@ class Learning(QObject):
         self.help_action.triggered.connect(self._on_help_action_triggered)
         help_menu = window.help_menu
         help_menu.insertAction(help_menu.actions()[0] if help_menu.actions() else None, self.help_action)
+
+    def _on_learn_action_triggered(self, checked: bool) -> None:
+        """Opened by its key (or menu item), the panel takes the keyboard, on its last control or else the lesson
+        list, as Graph outline does: without a mouse, the student would Tab through a whole tab to get there.
+        Closed again, the keyboard goes back where it was (Qt left it on the tab bar)."""
+        if checked:
+            self._focus_before = QApplication.focusWidget()
+            (self.panel.focusWidget() or self.panel.lesson_list).setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        before, self._focus_before = getattr(self, "_focus_before", None), None
+        if before is not None and isValid(before) and before.isVisible() and not self.panel.isAncestorOf(before):
+            before.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def show_panel(self) -> None:
         self.dock.setVisible(True)

@@ -5,8 +5,9 @@ panels beside the graphs (open or closed by hand; they also give way by themselv
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication
 
 from ..canvas.view import ZOOM_STEP
 from ..widgets.errors import report_handled
@@ -65,6 +66,12 @@ class ViewMenu(QObject):
     def _step_tab(self, step: int) -> None:
         tabs = self.window.tabs
         tabs.setCurrentIndex((tabs.currentIndex() + step) % tabs.count())
+        # The page's switch moved the focus (to Play, the Animate box...) with no keyboard reason, and Qt took the
+        # focus ring away with it: a key brought the student here, so the control wears its ring, as after Tab.
+        self.window.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)
+        focused = QApplication.focusWidget()
+        if focused is not None:
+            focused.update()
 
     def _zoom(self, factor: float) -> None:
         try:

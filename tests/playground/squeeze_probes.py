@@ -52,4 +52,8 @@ def squeezed_widgets(window, settle, presentation: float | None = None, dock: bo
             window.editor.side_action.setChecked(True)  # Details: the side panel open, as a teacher opens it
             settle(0.8)
             seen["editor, a node selected"] = _squeezed(window)
+            if not window.editor.outline.widget.isVisible():  # and View > Graph outline too: less room still
+                window.editor.outline.action.trigger()
+            settle(0.8)
+            seen["editor, a node selected, the outline open"] = _squeezed(window)
     return seen

@@ -172,7 +172,7 @@ def test_a_panel_keeps_the_width_the_person_drags_it_to_and_one_dragged_shut_is_
     palette, view, side = splitter.sizes()
     splitter.setSizes([palette, view - 60, side + 60])  # a drag of the handle, as QSplitter then says
     splitter.splitterMoved.emit(palette + view - 60, 2)
-    assert next(r for r in editor.give_way.rooms if r.panel is editor.side).width == side + 60
+    assert next(r for r in editor.give_way.rooms if r.panel is editor.side_room).width == side + 60
     window.resize(1000, 900)  # closed for the room, and open again as wide as it was dragged
     qtbot.waitUntil(lambda: not editor.side.isVisible())
     window.resize(1800, 900)

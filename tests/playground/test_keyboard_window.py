@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar, QTreeWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QTabBar, QTreeWidget, QWidget
 
 from playground.shell.keyboard_help import keys_text, show_shortcuts
 
@@ -83,6 +83,55 @@ def test_ctrl_page_down_and_up_go_round_the_tabs_from_a_text_box(active, qtbot):
     assert window.tabs.currentWidget() is window.editor
     QTest.keyClick(focused() or window, Qt.Key.Key_PageUp, CTRL)
     assert window.tabs.currentWidget() is window.training
+
+
+def test_the_control_ctrl_page_down_takes_the_focus_to_wears_its_focus_ring(active, qtbot):
+    """Ctrl+PgDown moves the focus to the new tab's control (Play, the Animate box): a student who cannot use a mouse
+    must see where it went. Qt draws the ring only while the window's focus moved by keyboard
+    (WA_KeyboardFocusChange); the tab's switch moved it with no keyboard reason and took the ring away."""
+    window = active
+    window.tabs.setCurrentWidget(window.editor)
+    tab()  # the keyboard is in use: rings shown
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+    for expected in (window.animator, window.training, window.editor):
+        QTest.keyClick(focused() or window, Qt.Key.Key_PageDown, CTRL)
+        assert window.tabs.currentWidget() is expected
+        assert focused() is not None and expected.isAncestorOf(focused())
+        assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange), focused().objectName()
+
+
+def test_ctrl_shift_l_opens_the_learn_panel_with_the_keyboard_in_it(active, qtbot):
+    """View > Learn panel by its key takes the keyboard there (the lesson list), as Graph outline does: it stayed on
+    Play, and the student had to Tab through the whole training tab to reach the lessons."""
+    window = active
+    dock, panel = window.learning.dock, window.learning.panel
+    window.tabs.setCurrentWidget(window.training)
+    dock.setVisible(False)
+    play = window.training.findChild(QWidget, "playButton")
+    play.setFocus()
+    qtbot.waitUntil(play.hasFocus)
+    QTest.keyClick(play, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(dock.isVisible)
+    assert focused() is panel.lesson_list
+    QTest.keyClick(focused(), Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)  # closed again: back in the tab
+    qtbot.waitUntil(lambda: not dock.isVisible())
+    assert focused() is not None and window.training.isAncestorOf(focused())
+
+
+def test_the_last_answer_entered_takes_the_keyboard_on_to_next_lesson(active, qtbot):
+    """Enter on the right answer to a step's last question greys the answer box: the keyboard goes on to the Next
+    button (it fell on ◀ Back, the control before the box, and Space went back a step)."""
+    window = active
+    panel = window.learning.panel
+    window.learning.start("01-value-and-gradient")
+    while panel.run.question is None:  # the steps up to "Check yourself": y = tanh(x) at x = 1
+        QTest.keyClick(panel.next_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: focused() is panel.answer_input)
+    QTest.keyClicks(panel.answer_input, "1-0.7616**2")
+    QTest.keyClick(panel.answer_input, Qt.Key.Key_Return)
+    assert panel.run.question is None and not panel.answer_input.isEnabled()  # answered, right
+    assert focused() is panel.next_button and panel.next_button.isEnabled()
+    assert window.testAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)  # wearing its focus ring
 
 
 def test_space_plays_and_pauses_training_but_a_tick_box_keeps_its_space(active, qtbot):

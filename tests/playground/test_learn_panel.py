@@ -405,7 +405,7 @@ def test_presentation_mode_reaches_styled_labels_the_dock_title_and_the_editors_
         assert dock.font() != QApplication.font("QDockWidget")  # else Qt paints the title in its own small font
         assert dock.font().pointSizeF() == pytest.approx(QApplication.font().pointSizeF())
         assert window.editor.splitter.sizes()[0] >= 1.9 * palette_width
-        assert window.editor.side.minimumWidth() >= 2 * 290
+        assert window.editor.side_room.minimumWidth() >= 2 * 290
     finally:
         child(window, QAction, "presentationAction").trigger()
     assert caption.font().pointSizeF() == pytest.approx(size)

@@ -5,9 +5,9 @@ never traps, and the canvas shows when it has the keyboard."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QUndoStack
+from PySide6.QtGui import QCursor, QKeyEvent, QUndoStack
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QScrollArea, QVBoxLayout, QWidget
 
 from playground.canvas.card_scene import GRID_STEP
 from playground.canvas.view import GraphView
@@ -256,3 +256,63 @@ def test_the_focus_ring_and_frame_stand_out_three_to_one_against_the_canvas_in_b
     for colours in (LIGHT_COLORS, DARK_COLORS):
         ring, canvas = _luminance(colours["selected"]), _luminance(colours["background"])
         assert (max(ring, canvas) + 0.05) / (min(ring, canvas) + 0.05) >= 3
+
+
+def test_nodes_added_one_after_another_by_slash_lie_apart_in_sight(qtbot, make_canvas):
+    """"/" opens quick search where a keyboard user is, not at the mouse pointer left wherever it was: three inputs
+    and an add, each added by "/", name, Enter, lie apart in sight (they piled up on one spot, where the arrows
+    could not tell them apart and the walk never reached the ones underneath)."""
+    canvas = make_canvas(GraphDocument())
+    view = canvas.view
+    QCursor.setPos(view.viewport().mapToGlobal(view.viewport().rect().center()))  # the mouse, left over the canvas
+    for name in ("Input", "Input", "Input", "add"):
+        view.setFocus()
+        QTest.keyClick(view, Qt.Key.Key_Slash)
+        assert view.quick_search.isVisible()
+        QTest.keyClicks(view.quick_search.search, name)
+        QTest.keyClick(view.quick_search.search, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: not view.quick_search.isVisible())
+    cards = [item.sceneBoundingRect() for item in canvas.scene.node_items()]
+    assert len(cards) == 4
+    assert not any(one.intersects(other) for i, one in enumerate(cards) for other in cards[i + 1:])
+    sight = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert all(sight.contains(card) for card in cards)
+    # Every card is reached by the arrows, from the last one added.
+    reached, todo = set(selected(canvas)), list(selected(canvas))
+    while todo:
+        start = todo.pop()
+        for key in (Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_Right, Qt.Key.Key_Down):
+            canvas.scene.select_nodes([start])
+            press(view, key)
+            todo += [node_id for node_id in selected(canvas) if node_id not in reached]
+            reached.update(selected(canvas))
+    assert reached == {node.id for node in canvas.doc.nodes}
+
+
+def test_a_card_walked_to_is_brought_into_the_part_of_the_canvas_in_sight(qtbot, make_canvas):
+    """In a panel that scrolls sideways (the editor at 150% beside the Learn dock on a 1280x720 screen) the canvas runs
+    on under the panel's edge: the card an arrow walks to is brought whole into the part in sight, not merely into the
+    canvas's viewport, where it was cut off under the edge."""
+    canvas = make_canvas(traced_document())
+    view = canvas.view
+    area = QScrollArea()
+    area.resize(500, 760)
+    view.setParent(None)
+    view.resize(1000, 700)
+    area.setWidget(view)  # the canvas 1000 wide, 500 of it in sight
+    area.show()
+    qtbot.waitExposed(area)
+    view.setFocus()
+    sight = view.viewport().visibleRegion().boundingRect()
+    assert 0 < sight.width() < view.viewport().width()
+    try:
+        canvas.scene.select_nodes(["s"])
+        for key in (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Left, Qt.Key.Key_Left):  # to f, the rightmost, back
+            press(view, key)
+            chosen = selected(canvas)[-1]
+            card = view.mapFromScene(canvas.scene.node_item(chosen).sceneBoundingRect()).boundingRect()
+            assert view.viewport().visibleRegion().boundingRect().contains(card), (chosen, card)
+        assert canvas.messages[-4] == "Selected f"
+    finally:
+        area.takeWidget()  # the view is the fixture's to close
+        area.deleteLater()
