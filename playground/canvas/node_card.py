@@ -16,7 +16,7 @@ from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN
 from ..graph.document import Node
 from ..graph.evaluate import NodeResult, same_numbers
-from .array_drawing import ArrayGrid, cell_texts, paint_array
+from .array_drawing import ArrayGrid, HeatImages, cell_texts, paint_array
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
 from .style import pixel_font
 
@@ -50,6 +50,7 @@ class NodeItem(CardItem):
         self._shape: tuple[int, ...] | None = None  # the document's inferred shape, in a tensor graph
         self._tensor_tooltip: str | None = None
         self._grid: ArrayGrid | None = None  # how the arrays are drawn; None: a scalar card
+        self._heat = HeatImages()  # the value's and gradient's heat maps, when the grid draws them so
         self.hovered_element: tuple[str, tuple[int, ...]] | None = None  # ("value" or "grad", index)
         # What the node computes over the plane, while its graph trains: one image a column, in place of its
         # value (`set_maps`); how many columns it has in all; the map under the mouse.
@@ -72,6 +73,7 @@ class NodeItem(CardItem):
     def set_node(self, node: Node) -> None:
         """Show ``node`` (label, value or port count changed); the position is the scene's business."""
         self._node = replace(node)
+        self._heat.clear()
         self._refresh_grid()
         self._layout()
         self._refresh_tooltip()
@@ -88,7 +90,7 @@ class NodeItem(CardItem):
     def set_result(self, result: NodeResult | None) -> None:
         if result == self._result and result is not None and same_numbers(result, self._result):
             return  # unchanged: one value edit repaints only what it changed
-        self._result = result
+        self._result = result  # its heat maps are made again for its new arrays, not for a gradient sent again
         if self._refresh_grid():
             self._layout()
         self._refresh_tooltip()
@@ -265,8 +267,10 @@ class NodeItem(CardItem):
             painter.drawText(QPointF(corner.x(), corner.y() - 3), word)
         concealed_value, concealed_grad = self._concealed
         grad = self._result.grad if self._result is not None else None
-        paint_array(painter, self._grid, value_corner, self._shown_array(), colors, dark, concealed_value)
-        paint_array(painter, self._grid, grad_corner, grad, colors, dark, concealed_grad)
+        for which, corner, array, concealed in (("value", value_corner, self._shown_array(), concealed_value),
+                                                ("grad", grad_corner, grad, concealed_grad)):
+            heat = None if self._grid.inline or array is None else self._heat.image(which, array, dark)
+            paint_array(painter, self._grid, corner, array, colors, dark, concealed, heat)
 
     def shown_numbers(self, which: str = "value") -> list[list[str]] | None:
         """The numbers an inline array card writes for its value or gradient (None: a heat map, nothing, or "?"
