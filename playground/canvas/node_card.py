@@ -276,7 +276,8 @@ class NodeItem(CardItem):
         grad = self._result.grad if self._result is not None else None
         for which, corner, array, concealed in (("value", value_corner, self._shown_array(), concealed_value),
                                                 ("grad", grad_corner, grad, concealed_grad)):
-            heat = None if self._grid.inline or array is None else self._heat.image(which, array, dark)
+            shown_as_heat = not (self._grid.inline or array is None or concealed)
+            heat = self._heat.image(which, array, dark) if shown_as_heat else None
             paint_array(painter, self._grid, corner, array, colors, dark, concealed, heat)
 
     def shown_numbers(self, which: str = "value") -> list[list[str]] | None:

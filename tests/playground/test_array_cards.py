@@ -127,3 +127,29 @@ def test_finite_values_colour_alike_with_or_without_a_nan_beside_them():
         assert np.array_equal(heat_colors(values, dark), heat_colors(with_nan, dark)[:, :5])
     white = heat_colors(np.zeros((2, 2)), False)
     assert np.array_equal(white, heat_colors(np.array([[np.nan]]), False).repeat(2, 0).repeat(2, 1))
+
+
+def test_a_heat_map_card_shows_a_new_value_of_the_same_shape(qtbot):
+    from dataclasses import replace
+
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    document, scene, ids = _scene(qtbot, "A = randn(8, 8, seed=1); v = ones(8); L = sum(A @ v)")
+    card = scene.node_item(ids["A"])
+
+    def picture() -> QImage:
+        image = QImage(int(card.width) + 20, int(card.height) + 20, QImage.Format.Format_RGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        card.paint(painter, QStyleOptionGraphicsItem())
+        painter.end()
+        return image
+
+    before = picture()
+    assert picture() == before  # repainted unchanged: the same picture
+    shown = card.result
+    card.set_result(replace(shown, value=-shown.value))  # re-evaluated: the same shape, every colour turned over
+    assert picture() != before
+    card.set_result(shown)
+    assert picture() == before
