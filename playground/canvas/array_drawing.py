@@ -101,6 +101,10 @@ class ArrayGrid:
 
 def heat_colors(values: np.ndarray, dark: bool) -> np.ndarray:
     """(rows, columns, 3) uint8 on the diverging map, symmetric about zero (nan in the middle)."""
+    if np.isfinite(values).all():  # the usual case, in half the numpy calls (a trained graph's cards: 8 a frame)
+        reach = float(np.abs(values).max()) if values.size else 0.0
+        reach = reach if reach > 0 else 1.0
+        return diverging_lut(dark)[((values / reach + 1.0) * 127.5).astype(np.uint8)]
     finite = values[np.isfinite(values)]
     reach = float(np.max(np.abs(finite))) if finite.size else 0.0
     reach = reach if reach > 0 else 1.0
@@ -108,9 +112,37 @@ def heat_colors(values: np.ndarray, dark: bool) -> np.ndarray:
     return diverging_lut(dark)[index.astype(np.uint8)]
 
 
+def heat_image(value, dark: bool) -> QImage:
+    """The heat map of ``value`` (an array too large to write out): one pixel an element, which `paint_array`
+    scales up without smoothing."""
+    values = as_grid(value)
+    rows, columns = values.shape
+    words = np.ascontiguousarray(rgb_words(heat_colors(values, dark)))
+    return QImage(words.data, columns, rows, 4 * columns, QImage.Format.Format_RGB32).copy()
+
+
+class HeatImages:
+    """A card's heat maps, made once per array shown rather than at every paint: a trained graph's parameter
+    cards are repainted each frame, their gradients new only a few times a second. An entry holds its array,
+    so that another array cannot come to have its id; `clear` when an array may have changed in place."""
+
+    def __init__(self):
+        self._made: dict[str, tuple[object, bool, QImage]] = {}
+
+    def image(self, which: str, value, dark: bool) -> QImage:
+        made = self._made.get(which)
+        if made is None or made[0] is not value or made[1] != dark:
+            made = self._made[which] = (value, dark, heat_image(value, dark))
+        return made[2]
+
+    def clear(self) -> None:
+        self._made.clear()
+
+
 def paint_array(painter: QPainter, grid: ArrayGrid, corner: QPointF, value, colors: dict[str, QColor],
-                dark: bool, concealed: bool = False) -> None:
-    """Draw ``value`` (None: not computed, drawn as dashes) in ``grid``'s cells from ``corner``."""
+                dark: bool, concealed: bool = False, heat: QImage | None = None) -> None:
+    """Draw ``value`` (None: not computed, drawn as dashes) in ``grid``'s cells from ``corner``; ``heat``: its heat
+    map made already (`HeatImages`), if it is drawn as one."""
     width, height = grid.size
     area = QRectF(corner.x(), corner.y(), width, height)
     painter.setPen(QPen(colors["card_border"], 0.8))
@@ -121,9 +153,8 @@ def paint_array(painter: QPainter, grid: ArrayGrid, corner: QPointF, value, colo
         painter.setPen(colors["muted"])
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter, "?" if concealed else "—")
         return
-    values = as_grid(value)
-    rows, columns = values.shape
     if grid.inline:
+        values = as_grid(value)
         painter.setFont(pixel_font(NUMBER_FONT_SIZE, bold=True))
         for row, texts in enumerate(cell_texts(values)):
             for column, text in enumerate(texts):
@@ -134,9 +165,8 @@ def paint_array(painter: QPainter, grid: ArrayGrid, corner: QPointF, value, colo
         return
     # One image of a pixel a cell, scaled up without smoothing: crisp cells, and one call instead of a
     # rectangle a cell (a 64 x 64 array took 18 ms as 4,096 rectangles).
-    words = np.ascontiguousarray(rgb_words(heat_colors(values, dark)))
-    image = QImage(words.data, columns, rows, 4 * columns, QImage.Format.Format_RGB32)
+    image = heat if heat is not None else heat_image(value, dark)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-    painter.drawImage(QRectF(corner.x(), corner.y(), columns * grid.cell_width, rows * grid.cell_height), image)
+    painter.drawImage(QRectF(corner.x(), corner.y(), width, height), image)
     painter.restore()

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..common.numbers import format_number, full_number
@@ -16,8 +16,9 @@ from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN
 from ..graph.document import Node
 from ..graph.evaluate import NodeResult, same_numbers
-from .array_drawing import NUMBER_FONT_SIZE, ArrayGrid, cell_texts, paint_array
+from .array_drawing import NUMBER_FONT_SIZE, ArrayGrid, HeatImages, cell_texts, paint_array
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
+from .map_strip import MapStrip
 from .style import pixel_font
 
 ARRAY_LABEL_HEIGHT = 13.0  # "value" and "grad" above an array card's two drawings
@@ -50,10 +51,12 @@ class NodeItem(CardItem):
         self._shape: tuple[int, ...] | None = None  # the document's inferred shape, in a tensor graph
         self._tensor_tooltip: str | None = None
         self._grid: ArrayGrid | None = None  # how the arrays are drawn; None: a scalar card
+        self._heat = HeatImages()  # the value's and gradient's heat maps, when the grid draws them so
         self.hovered_element: tuple[str, tuple[int, ...]] | None = None  # ("value" or "grad", index)
         # What the node computes over the plane, while its graph trains: one image a column, in place of its
         # value (`set_maps`); how many columns it has in all; the map under the mouse.
-        self._maps: list[QImage] = []
+        self._maps = MapStrip()
+        self._map_rects: list[QRectF] | None = None  # where each map is drawn, until the card's layout changes
         self._map_total = 0
         self.hovered_map: int | None = None
         self.setAcceptHoverEvents(True)
@@ -72,6 +75,7 @@ class NodeItem(CardItem):
     def set_node(self, node: Node) -> None:
         """Show ``node`` (label, value or port count changed); the position is the scene's business."""
         self._node = replace(node)
+        self._heat.clear()
         self._refresh_grid()
         self._layout()
         self._refresh_tooltip()
@@ -88,7 +92,7 @@ class NodeItem(CardItem):
     def set_result(self, result: NodeResult | None) -> None:
         if result == self._result and result is not None and same_numbers(result, self._result):
             return  # unchanged: one value edit repaints only what it changed
-        self._result = result
+        self._result = result  # its heat maps are made again for its new arrays, not for a gradient sent again
         if self._refresh_grid():
             self._layout()
         self._refresh_tooltip()
@@ -139,14 +143,11 @@ class NodeItem(CardItem):
         is being trained): ``words`` (columns, r, r) 0xffRRGGBB, row 0 at the top; ``total``: its columns in all
         when it has more than it shows. None: no maps, the value again."""
         had = bool(self._maps)
-        if words is None:
-            self._maps, self._map_total = [], 0
-        else:
-            words = np.ascontiguousarray(words, dtype=np.uint32)
-            side = words.shape[-1]
-            self._maps = [QImage(column.tobytes(), side, side, side * 4, QImage.Format.Format_RGB32).copy()
-                          for column in words]
-            self._map_total = max(int(total or 0), len(self._maps))
+        count = len(self._maps)
+        self._maps = MapStrip(words)
+        self._map_total = 0 if words is None else max(int(total or 0), len(self._maps))
+        if len(self._maps) != count:
+            self._map_rects = None
         if bool(self._maps) != had or self._refresh_grid():
             self._layout()
             self._refresh_tooltip()
@@ -190,16 +191,20 @@ class NodeItem(CardItem):
                 best = (side, across, down)
         side, across, _down = best
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        for index, image in enumerate(self._maps):
+        strip = self._maps
+        for index in range(count):
             row, column = divmod(index, across)
             painter.drawImage(QRectF(rect.left() + inset + column * (side + inset),
-                                     rect.top() + inset + row * (side + inset), side, side), image)
+                                     rect.top() + inset + row * (side + inset), side, side),
+                              strip.image, strip.source(index))
 
     def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        rects = [self.map_rect(column) for column in range(len(self._maps))]
-        for rect, image in zip(rects, self._maps):
-            painter.drawImage(rect, image)
+        if self._map_rects is None:
+            self._map_rects = [self.map_rect(column) for column in range(len(self._maps))]
+        rects, strip = self._map_rects, self._maps
+        for column, rect in enumerate(rects):
+            painter.drawImage(rect, strip.image, strip.source(column))
         # The frames in one call, then the hovered one's ring: a trained graph repaints its maps 30 times a
         # second, and each call from Python costs more than the drawing it asks for.
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -231,6 +236,10 @@ class NodeItem(CardItem):
         changed = (grid.size if grid else None) != (self._grid.size if self._grid else None)
         self._grid = grid
         return changed
+
+    def _layout(self) -> None:
+        self._map_rects = None  # the body's lines or the ports may have moved them
+        super()._layout()
 
     def _arrays_left(self) -> float:
         return self._text_left()
@@ -270,8 +279,11 @@ class NodeItem(CardItem):
             painter.drawText(QPointF(corner.x(), corner.y() - 3), word)
         concealed_value, concealed_grad = self._concealed
         grad = self._result.grad if self._result is not None else None
-        paint_array(painter, self._grid, value_corner, self._shown_array(), colors, dark, concealed_value)
-        paint_array(painter, self._grid, grad_corner, grad, colors, dark, concealed_grad)
+        for which, corner, array, concealed in (("value", value_corner, self._shown_array(), concealed_value),
+                                                ("grad", grad_corner, grad, concealed_grad)):
+            shown_as_heat = not (self._grid.inline or array is None or concealed)
+            heat = self._heat.image(which, array, dark) if shown_as_heat else None
+            paint_array(painter, self._grid, corner, array, colors, dark, concealed, heat)
 
     def shown_numbers(self, which: str = "value") -> list[list[str]] | None:
         """The numbers an inline array card writes for its value or gradient (None: a heat map, nothing, or "?"

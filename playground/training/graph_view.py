@@ -42,6 +42,7 @@ class TrainedGraphView(QWidget):
                                         "one to see it on the big plot), each parameter's value and gradient",
               spoken="The graph as it trains")
         self.plan: TrainingPlan | None = None
+        self._map_totals: dict[str, int] = {}  # the plan's, worked out once (`map_totals`)
         self._kinds: dict[str, str] = {}  # each node's kind, by id
         self.redraws = 0  # pictures of the graph shown (the benchmarks count them)
         layout = QVBoxLayout(self)
@@ -67,6 +68,7 @@ class TrainedGraphView(QWidget):
         down the column, a layer a row, rather than across it as the editor lays it out (the column is tall
         and narrow, and a network's chain of layers long)."""
         self.plan = plan
+        self._map_totals = _map_totals(plan)
         self._kinds = {node.id: node.kind for node in document.nodes}
         self.scene.show_document(document)
         self._lay_down_the_column(document)
@@ -110,11 +112,8 @@ class TrainedGraphView(QWidget):
                 item.set_result(NodeResult(_leaf(frame.state[name]), None if grad is None else _leaf(grad)))
 
     def map_totals(self) -> dict[str, int]:
-        """The columns in all of each per-point node that has more than its card shows."""
-        if self.plan is None:
-            return {}
-        totals = {node_id: _columns(self.plan.shapes[node_id]) for node_id in self.plan.per_point}
-        return {node_id: total for node_id, total in totals.items() if total > MAX_NODE_MAPS}
+        """The columns in all of each per-point node that has more than its card shows (asked twice a frame)."""
+        return dict(self._map_totals)
 
     def caption(self, focus) -> tuple[str, tuple[float, float]]:
         """What the big plot says of a node's map (a `FocusMap`), and the values its colours span: a tanh's
@@ -143,6 +142,11 @@ class TrainedGraphView(QWidget):
 
     def set_text_scale(self, factor: float) -> None:
         self.view.text_scale = factor
+
+
+def _map_totals(plan: TrainingPlan) -> dict[str, int]:
+    totals = {node_id: _columns(plan.shapes[node_id]) for node_id in plan.per_point}
+    return {node_id: total for node_id, total in totals.items() if total > MAX_NODE_MAPS}
 
 
 def _columns(shape: tuple) -> int:

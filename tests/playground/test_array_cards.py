@@ -101,3 +101,55 @@ def test_a_scalar_graph_turned_tensor_and_back_by_undo_draws_scalars_again(qtbot
     scene.show_evaluation(evaluate(document))
     assert not card.is_array_card and card.title() == "x = 2"
     assert wire.label_text() == "grad 2" and "shape" not in card.toolTip()
+
+
+def test_a_heat_map_is_made_once_for_the_array_shown_and_again_for_a_new_array_or_theme(qtbot):
+    from playground.canvas.array_drawing import HeatImages
+
+    heat, weights = HeatImages(), np.arange(32.0).reshape(2, 16) - 16
+    first = heat.image("value", weights, dark=False)
+    assert heat.image("value", weights, dark=False) is first  # repainted: the same image
+    assert heat.image("grad", weights, dark=False) is not first  # each drawing its own
+    assert heat.image("value", weights.copy(), dark=False) is not first  # new numbers (a training frame's copy)
+    dark = heat.image("value", weights, dark=True)
+    assert dark is not first and dark.pixel(0, 0) != first.pixel(0, 0)
+    heat.clear()  # the node was changed: its arrays may be new in place
+    assert heat.image("value", weights, dark=True) is not dark
+    assert first.size().width() == 16 and first.size().height() == 2  # a pixel an element
+
+
+def test_finite_values_colour_alike_with_or_without_a_nan_beside_them():
+    from playground.canvas.array_drawing import heat_colors
+
+    values = np.array([[-2.0, -0.7, 0.0, 0.3, 2.0]])
+    with_nan = np.concatenate([values, [[np.nan]]], axis=1)
+    for dark in (False, True):
+        assert np.array_equal(heat_colors(values, dark), heat_colors(with_nan, dark)[:, :5])
+    white = heat_colors(np.zeros((2, 2)), False)
+    assert np.array_equal(white, heat_colors(np.array([[np.nan]]), False).repeat(2, 0).repeat(2, 1))
+
+
+def test_a_heat_map_card_shows_a_new_value_of_the_same_shape(qtbot):
+    from dataclasses import replace
+
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    document, scene, ids = _scene(qtbot, "A = randn(8, 8, seed=1); v = ones(8); L = sum(A @ v)")
+    card = scene.node_item(ids["A"])
+
+    def picture() -> QImage:
+        image = QImage(int(card.width) + 20, int(card.height) + 20, QImage.Format.Format_RGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        card.paint(painter, QStyleOptionGraphicsItem())
+        painter.end()
+        return image
+
+    before = picture()
+    assert picture() == before  # repainted unchanged: the same picture
+    shown = card.result
+    card.set_result(replace(shown, value=-shown.value))  # re-evaluated: the same shape, every colour turned over
+    assert picture() != before
+    card.set_result(shown)
+    assert picture() == before

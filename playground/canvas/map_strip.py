@@ -1,0 +1,31 @@
+"""A node's maps over the plane as one image: its columns' maps stacked top to bottom, each drawn from its own
+part (`source`). While a graph trains, every card with maps gets new ones each frame: one image a card,
+made with one copy, costs the GUI thread less than an image a map (up to 16 a card, each made from Python)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
+
+
+class MapStrip:
+    """``words`` (columns, r, r) 0xffRRGGBB, row 0 at the top, as one r wide image, map ``i`` at rows i·r to
+    (i + 1)·r. Drawn scaled from a source rectangle, a map takes no colour from its neighbours (Qt samples
+    within the rectangle), so it looks as an image of its own would."""
+
+    def __init__(self, words: np.ndarray | None = None):
+        if words is None or len(words) == 0:
+            self.image, self._count, self._side = QImage(), 0, 0
+            return
+        words = np.ascontiguousarray(words, dtype=np.uint32)
+        count, side = words.shape[0], words.shape[-1]
+        self.image = QImage(words.data, side, count * side, side * 4, QImage.Format.Format_RGB32).copy()
+        self._count, self._side = count, side
+
+    def __len__(self) -> int:
+        return self._count
+
+    def source(self, column: int) -> QRectF:
+        """Where map ``column`` is in `image`."""
+        return QRectF(0, column * self._side, self._side, self._side)
