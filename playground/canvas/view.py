@@ -1,4 +1,4 @@
-"""The graph view: zoom and pan around a `GraphScene`, a minimap, and Tab quick search.
+"""The graph view: zoom and pan around a `GraphScene`, its `minimap`, and Tab quick search.
 
 The keyboard is never trapped here: Tab opens quick search when the mouse brought the person to the canvas,
 and moves on to the next control when Tab brought them (then "/" opens quick search). A frame round the
@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QCursor, QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QContextMenuEvent, QCursor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from .cards import NODE_WIDTH
+from .minimap import SCENE_EXTENT, MiniMap, scene_bounds, scene_colors
 from .quick_search import QuickSearch
-from .style import LIGHT_COLORS
 from .view_hint import AFTER_FIT, TooBigHint
 from .view_hint import TEXT as TOO_BIG_TEXT
 
@@ -47,17 +47,6 @@ SHOW_MARGIN = 16.0  # a card brought into view by the keyboard keeps this far fr
 ADDED_ROOM = QRectF(0, 0, NODE_WIDTH + 20, 110)  # the room a node added by keyboard needs (a leaf's card, a gap)
 ADDED_STEP = 20.0  # scene units between the spots tried for it
 FIT_MARGIN = 12.0  # around a fitted graph (its cards' shadows and ports are inside its bounds already)
-SCENE_EXTENT = 50_000.0  # the view can pan anywhere within ± this, and over the whole graph beyond it
-
-
-def _colors(scene: QGraphicsScene | None) -> dict:
-    return getattr(scene, "colors", None) or LIGHT_COLORS
-
-
-def _bounds(scene: QGraphicsScene | None) -> QRectF:
-    if scene is None:
-        return QRectF()
-    return scene.items_bounding_rect() if hasattr(scene, "items_bounding_rect") else scene.itemsBoundingRect()
 
 
 def _output_card(scene: QGraphicsScene | None) -> QRectF | None:
@@ -92,102 +81,6 @@ def _shift_into(low: float, high: float, start: float, end: float) -> float:
     if high > end:
         return high - end
     return 0.0
-
-
-class MiniMap(QGraphicsView):
-    """The whole graph in a corner of the main view, with a rectangle for what the main view shows.
-
-    Click or drag in it to centre the main view there.
-    """
-
-    def __init__(self, main_view: GraphView):
-        super().__init__(main_view.scene(), main_view)
-        self.main_view = main_view
-        self.setObjectName("graphMiniMap")
-        self.setAccessibleName("graphMiniMap")
-        self.setInteractive(False)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setAcceptDrops(False)
-        self.viewport().setAcceptDrops(False)
-        self.setSceneRect(-SCENE_EXTENT, -SCENE_EXTENT, 2 * SCENE_EXTENT, 2 * SCENE_EXTENT)
-        self.setFixedSize(176, 118)
-        self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip("Minimap: click or drag to move the view")
-        self._refit_timer = QTimer(self)
-        self._refit_timer.setSingleShot(True)
-        self._refit_timer.setInterval(60)
-        self._refit_timer.timeout.connect(self.refit)
-        if main_view.scene() is not None:
-            main_view.scene().changed.connect(self._on_scene_changed)
-
-    def _on_scene_changed(self, _regions) -> None:
-        if self.isVisible():
-            self._refit_timer.start()
-
-    def refit(self) -> None:
-        rect = _bounds(self.scene())
-        if rect.isNull():
-            rect = QRectF(-200, -150, 400, 300)
-        margin = 30
-        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio)
-        self.viewport().update()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refit()
-
-    def visible_area(self) -> QRectF:
-        """The part of the scene the main view shows, in scene coordinates."""
-        return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
-
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, _colors(self.scene())["minimap_bg"])
-
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        colors = _colors(self.scene())
-        accent = colors["minimap_view"]
-        fill = QColor(accent)
-        fill.setAlpha(22)
-        painter.setBrush(fill)
-        painter.setPen(QPen(accent, 1.5 / max(self.transform().m11(), 1e-6)))
-        painter.save()
-        painter.drawRect(self.visible_area())
-        painter.resetTransform()
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(colors["minimap_border"], 1))
-        painter.drawRect(QRectF(self.viewport().rect()).adjusted(0.5, 0.5, -0.5, -0.5))
-        painter.restore()
-
-    def _centre_main_view(self, pos: QPointF) -> None:
-        self.main_view.centerOn(self.mapToScene(pos.toPoint()))
-        self.main_view.stop_keeping_fitted()
-        self.viewport().update()
-
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self._centre_main_view(event.position())
-        event.accept()
-
-    def mouseMoveEvent(self, event) -> None:
-        if event.buttons() & Qt.MouseButton.LeftButton:
-            self._centre_main_view(event.position())
-        event.accept()
-
-    def mouseReleaseEvent(self, event) -> None:
-        event.accept()
-
-    def mouseDoubleClickEvent(self, event) -> None:
-        event.accept()
-
-    def wheelEvent(self, event) -> None:
-        event.accept()
-
-    def contextMenuEvent(self, event) -> None:
-        event.accept()
 
 
 class GraphView(QGraphicsView):
@@ -254,7 +147,7 @@ class GraphView(QGraphicsView):
 
     def graph_rect(self) -> QRectF:
         """What fitting frames: the cards and wires, in scene coordinates (empty for no graph)."""
-        return _bounds(self.scene())
+        return scene_bounds(self.scene())
 
     def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Zoom to ``zoom`` (clamped to 0.02–4), keeping the scene point under ``anchor`` (view coordinates) still.
@@ -367,7 +260,7 @@ class GraphView(QGraphicsView):
             whole_down_to, min_zoom = self._least_zoom(whole)
         else:
             whole_down_to = min_zoom * SNUG
-        rect = _bounds(self.scene())
+        rect = scene_bounds(self.scene())
         fits = True
         if not rect.isEmpty() and not self.sceneRect().contains(rect):  # a graph reaching further: pan over it all
             self.setSceneRect(self.sceneRect().united(rect.adjusted(-2 * margin, -2 * margin, 2 * margin, 2 * margin)))
@@ -509,7 +402,7 @@ class GraphView(QGraphicsView):
         if self.hasFocus():  # the canvas has the keyboard: a frame in the focus colour says so
             painter = QPainter(self.viewport())
             half = FOCUS_FRAME / 2
-            painter.setPen(QPen(_colors(self.scene())["focus"], FOCUS_FRAME))
+            painter.setPen(QPen(scene_colors(self.scene())["focus"], FOCUS_FRAME))
             painter.drawRect(QRectF(self.viewport().rect()).adjusted(half, half, -half, -half))
             painter.end()
 
