@@ -12,8 +12,13 @@ import pyatspi  # noqa: I001 - the system's, not the virtual environment's
 
 
 def rows_of(accessible, rows: list) -> list:
+    """Depth first; what is not showing (another tab's, a closed dock's) is listed, not walked into: each
+    question is a round trip to the app, and a hidden tab holds hundreds of them."""
     state = accessible.getState()
-    rows.append([accessible.getRoleName(), accessible.name or "", state.contains(pyatspi.STATE_SHOWING)])
+    showing = state.contains(pyatspi.STATE_SHOWING)
+    rows.append([accessible.getRoleName(), accessible.name or "", showing])
+    if not showing and rows[1:]:
+        return rows
     for index in range(accessible.childCount):
         child = accessible.getChildAtIndex(index)
         if child is not None:

@@ -13,7 +13,9 @@ from tests.real_screen import require_tools, run_probe, x_screen
 LESSONS = ["02-chain-rule", "08-forward-or-reverse", "09-tensor-layer"]
 
 
-@pytest.mark.parametrize("zoom", [None, 1.5], ids=["normal", "presentation-150"])
+# Presentation mode at 150%, where the view is panned over and the minimap comes by itself (normal mode shows
+# these graphs whole: the offscreen walk in tests/playground/animator/test_step_in_view.py covers it).
+@pytest.mark.parametrize("zoom", [1.5], ids=["presentation-150"])
 def test_the_current_card_is_in_view_at_every_step_of_lessons_2_8_and_9(zoom, tmp_path):
     require_tools()
     with x_screen(1280, 720) as display:
