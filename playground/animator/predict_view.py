@@ -14,19 +14,10 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButto
 
 from ..widgets.errors import guarded
 from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
-from ..widgets.spoken import VerdictLabel
+from ..widgets.spoken import VerdictLabel, named_for_reader
 from .model.predict import AnswerError, PredictQuiz
 
-
-def _named(widget, name: str, accessible: str | None = None):
-    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
-    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
-    widget.setObjectName(name)
-    if accessible and isinstance(widget, QLabel):
-        widget.setAccessibleDescription(accessible)
-    elif accessible:
-        widget.setAccessibleName(accessible)
-    return widget
+_named = named_for_reader
 
 
 class PredictBox(QFrame):

@@ -12,20 +12,12 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..widgets.meaning_colours import RIGHT, WRONG, set_text_colour
-from ..widgets.spoken import VerdictLabel
+from ..widgets.spoken import VerdictLabel, named_for_reader
 
 NOTES_LEAST_LINES = 3  # the hint's first lines stay in sight; the rest scrolls
 
 
-def named(widget, name: str, accessible: str | None = None):
-    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
-    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
-    widget.setObjectName(name)
-    if accessible and isinstance(widget, QLabel):
-        widget.setAccessibleDescription(accessible)
-    elif accessible:
-        widget.setAccessibleName(accessible)
-    return widget
+named = named_for_reader
 
 
 class NotesScroll(QScrollArea):

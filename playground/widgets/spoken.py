@@ -44,6 +44,17 @@ def own_words(widget: QWidget) -> str:
     return ""
 
 
+def named_for_reader(widget, name: str, accessible: str | None = None):
+    """An objectName for tests and lessons; ``accessible`` is what a screen reader says of a control, and of a
+    label what it is (its description: the label is read by its text, the question or the feedback it shows)."""
+    widget.setObjectName(name)
+    if accessible and isinstance(widget, QLabel):
+        widget.setAccessibleDescription(accessible)
+    elif accessible:
+        widget.setAccessibleName(accessible)
+    return widget
+
+
 def announce(widget: QWidget, text: str) -> None:
     """Have a screen reader speak ``text`` (politely: after what it is saying now), from ``widget``. The same
     words announced again at once are said once: a training pause is announced by the training tab's message
