@@ -8,20 +8,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QWidget
 
+from playground.learn.highlight import shown_part
+
 CARD_TEXT_PX = 11  # the cards' body text at zoom 1 (`canvas.cards`): on screen it is this times the view's zoom
 WRONG = "12345"  # an answer no lesson expects: it brings a hint
-
-
-def shown_part(widget: QWidget) -> QRect:
-    """The part of ``widget`` (in the window's coordinates) its ancestors leave on show: a scroll area's
-    viewport, a splitter's pane, the dock clip what they hold."""
-    window = widget.window()
-    shown = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
-    parent = widget.parentWidget()
-    while parent is not None and parent is not window:
-        shown = shown.intersected(QRect(parent.mapTo(window, QPoint(0, 0)), parent.size()))
-        parent = parent.parentWidget()
-    return shown if shown.isValid() else QRect()
 
 
 def in_sight(widget: QWidget) -> bool:
