@@ -74,7 +74,18 @@ class CardScene(QGraphicsScene):
         self._theme = theme_name(theme)
         self.colors = THEME_COLORS[self._theme]
         self.setBackgroundBrush(self.colors["background"])
+        self.forget_item_pictures()
         self.update()
+
+    def forget_item_pictures(self) -> None:
+        """The cards and ports keep pictures of themselves (`cards`); after a change of palette each is drawn anew.
+        (An item's `update` does not do it here: in the repaint `setBackgroundBrush` asks for, Qt keeps the items'
+        old pictures.)"""
+        for item in self.items():
+            mode = item.cacheMode()
+            if mode != QGraphicsItem.CacheMode.NoCache:
+                item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+                item.setCacheMode(mode)
 
     # -- items -------------------------------------------------------------------------------
 

@@ -6,6 +6,12 @@ lines. What goes on it comes from a handful of hooks: `node_card.NodeItem` fills
 graph document's node (the editor), and the backward animator has its own cards for tensor
 graphs. A card draws what it is given and knows nothing about editing; the scene around it
 does the interaction, so a read-only scene can recolour it with `set_highlight` / `set_body_lines`.
+
+A card is drawn in two layers. Its chrome (shadow, fill, header, title, port names, outline, badge) is kept
+by Qt as a picture in the screen's pixels (`DeviceCoordinateCache`) and painted again only when it changes;
+its content (the body's lines and what `paint_extra` draws: arrays, maps over the plane) is a child item,
+`CardContent`, painted whenever the numbers change. A trained graph's cards change thirty times a second,
+their chrome almost never: drawing it every time was half the cost of the view's picture.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class PortItem(QGraphicsItem):
         self._hovered = False
         self.setAcceptHoverEvents(True)
         self.setToolTip("output: drag to an input to connect" if is_output else f"input '{name}'")
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # painted again only when it changes
 
     @property
     def node_item(self) -> CardItem:
@@ -90,6 +97,29 @@ class PortItem(QGraphicsItem):
         painter.drawEllipse(QPointF(0, 0), radius, radius)
 
 
+class CardContent(QGraphicsItem):
+    """What a card says (see the module docstring): its body's lines and its own drawing, over the card's
+    chrome. Not hit by the mouse (an empty shape): clicks, hovers and tooltips are the card's."""
+
+    def __init__(self, card: CardItem):
+        super().__init__(card)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        card = self.parentItem()
+        return QRectF(0, 0, card.width, card.height)
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def follow_card(self) -> None:
+        """The card's size is about to change: so is this item's."""
+        self.prepareGeometryChange()
+
+    def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        self.parentItem().paint_content(painter)
+
+
 class CardItem(QGraphicsObject):
     """A rounded card for one graph node: coloured header, named input ports, output port, body lines.
 
@@ -113,10 +143,13 @@ class CardItem(QGraphicsObject):
         self._output_port = PortItem(self, 0, True)
         self._height = 0.0
         self._width = self.WIDTH
+        self._content = CardContent(self)
+        self._painted_chrome: tuple | None = None  # what the chrome showed when last painted (`_chrome_key`)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(1)
         self.setPos(x, y)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     # -- what is on the card (the hooks) -----------------------------------------------------
 
@@ -311,6 +344,7 @@ class CardItem(QGraphicsObject):
         before += (self._width,)
         if height != self._height or width != self._width:
             self.prepareGeometryChange()
+            self._content.follow_card()
             self._height = height
             self._width = width
         for index, port in enumerate(self._input_ports):
@@ -351,7 +385,20 @@ class CardItem(QGraphicsObject):
             return QPen(colors["output"], 3.0)
         return QPen(colors["card_border"], 1.0)
 
+    def _chrome_key(self) -> tuple:
+        """What the chrome shows that a change of the card's numbers may change (its state set by hand, the
+        selection and the theme repaint it anyway)."""
+        return self.title(), self.kind_title(), bool(self.problem_text()), self.shown_badge(), self.width, self._height
+
+    def update_content(self) -> None:
+        """Paint again what the card says; its chrome too if that changed with it (a title, a problem)."""
+        if self._chrome_key() != self._painted_chrome:
+            self.update()
+        self._content.update()
+
     def paint(self, painter: QPainter, option, widget: QWidget | None = None) -> None:
+        """The chrome, into Qt's cached picture of the card; the content is `CardContent`'s (`paint_content`)."""
+        self._painted_chrome = self._chrome_key()
         colors = colors_of(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(0, 0, self.width, self._height)
@@ -368,7 +415,6 @@ class CardItem(QGraphicsObject):
             width = max(border.widthF(), 2.5 / max(lod, 0.01))  # about 2.5 px on screen at any zoom
             painter.setPen(QPen(border.color(), width) if special else Qt.PenStyle.NoPen)
             painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
-            self.paint_from_afar(painter, rect)
             return
 
         # shadow, card, header. The shadow is the translucent shadow's colour over the canvas, painted opaque:
@@ -411,6 +457,26 @@ class CardItem(QGraphicsObject):
             top = HEADER_HEIGHT + BODY_PADDING
             painter.drawLine(QPointF(25, top + 2), QPointF(25, self._height - BODY_PADDING - 2))
 
+        # outline, then the selection ring outside it
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(border)
+        painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
+        if selected:  # the ring the keyboard follows too: at least 2.5 px on screen at any zoom
+            painter.setPen(QPen(colors["selected"], max(SELECTION_RING, SELECTION_RING / lod)))
+            painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
+        badge = self.shown_badge()
+        if badge:
+            self._paint_badge(painter, colors, badge)
+
+    def paint_content(self, painter: QPainter) -> None:
+        """What the card says, over its chrome: the body's lines and `paint_extra`'s drawing (zoomed out too far
+        for text, `paint_from_afar`'s)."""
+        lod = level_of_detail(painter)
+        if lod < DETAIL_THRESHOLD:
+            self.paint_from_afar(painter, QRectF(0, 0, self.width, self._height))
+            return
+        colors = colors_of(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         # body lines: "value 0.7071" (the key muted, the number in the text colour)
         body_font = pixel_font(11)
         number_font = pixel_font(11, bold=True)
@@ -435,17 +501,6 @@ class CardItem(QGraphicsObject):
 
         if self.extra_height():
             self.paint_extra(painter, colors, HEADER_HEIGHT + BODY_PADDING + len(self.body_lines()) * ROW_HEIGHT)
-
-        # outline, then the selection ring outside it
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(border)
-        painter.drawRoundedRect(rect, CORNER_RADIUS, CORNER_RADIUS)
-        if selected:  # the ring the keyboard follows too: at least 2.5 px on screen at any zoom
-            painter.setPen(QPen(colors["selected"], max(SELECTION_RING, SELECTION_RING / lod)))
-            painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
-        badge = self.shown_badge()
-        if badge:
-            self._paint_badge(painter, colors, badge)
 
     def _paint_badge(self, painter: QPainter, colors: dict[str, QColor], badge: str) -> None:
         """The badge: its symbol in the text colour on the card's colour, ringed in the outline's colour."""

@@ -96,7 +96,7 @@ class NodeItem(CardItem):
         if self._refresh_grid():
             self._layout()
         self._refresh_tooltip()
-        self.update()
+        self.update_content()
 
     # -- arrays ------------------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ class NodeItem(CardItem):
         if bool(self._maps) != had or self._refresh_grid():
             self._layout()
             self._refresh_tooltip()
-        self.update()
+        self.update_content()
 
     @property
     def map_count(self) -> int:
@@ -349,7 +349,7 @@ class NodeItem(CardItem):
         announce = getattr(self.scene(), "map_hovered", None)
         if announce is not None:
             announce.emit(self.node.id if column is not None else "", -1 if column is None else column)
-        self.update()
+        self.update_content()
 
     def group(self) -> str:
         return kind(self._node.kind).group

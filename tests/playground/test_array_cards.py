@@ -142,7 +142,8 @@ def test_a_heat_map_card_shows_a_new_value_of_the_same_shape(qtbot):
         image = QImage(int(card.width) + 20, int(card.height) + 20, QImage.Format.Format_RGB32)
         image.fill(0)
         painter = QPainter(image)
-        card.paint(painter, QStyleOptionGraphicsItem())
+        card.paint(painter, QStyleOptionGraphicsItem())  # the chrome,
+        card.paint_content(painter)  # then what it says (a child item of its own on the canvas)
         painter.end()
         return image
 

@@ -1,0 +1,129 @@
+"""A card's two layers (`canvas.cards`): its chrome, a picture Qt keeps and paints again only when it changes,
+and its content, painted with every new number. Whatever changed, the screen shows what a view drawn afresh
+shows: no card is left with an old picture of itself."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QImage, QUndoStack
+
+from playground.canvas.cards import CardItem
+from playground.canvas.view import GraphView
+from playground.editor.scene import GraphScene
+from playground.graph import edits
+from playground.graph.evaluate import evaluate
+from playground.graph.expression import parse_expression
+
+from ..canvas_driving import send_mouse, to_view
+
+
+def _shown(qtbot, document, theme: bool = False):
+    scene = GraphScene(document, QUndoStack())
+    scene.set_theme(theme)
+    scene.show_evaluation(evaluate(document))
+    view = GraphView(scene)
+    view.resize(700, 420)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit_whole()
+    return scene, view
+
+
+def _picture(qtbot, view) -> np.ndarray:
+    qtbot.wait(30)  # the repaint Qt posted
+    image = view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    return pixels.reshape(image.height(), image.bytesPerLine()).copy()
+
+
+def _same_as_afresh(qtbot, scene, view, theme: bool = False) -> bool:
+    _fresh_scene, fresh = _shown(qtbot, scene.document.copy(), theme)
+    fresh.setTransform(view.transform())
+    fresh.horizontalScrollBar().setValue(view.horizontalScrollBar().value())
+    fresh.verticalScrollBar().setValue(view.verticalScrollBar().value())
+    return np.array_equal(_picture(qtbot, view), _picture(qtbot, fresh))
+
+
+@pytest.fixture
+def chrome_paints(monkeypatch):
+    """How many times each card's chrome was painted (by node name)."""
+    counts: Counter[str] = Counter()
+    paint = CardItem.paint
+
+    def counted(card, painter, option, widget=None):
+        counts[card.display_name()] += 1
+        paint(card, painter, option, widget)
+
+    monkeypatch.setattr(CardItem, "paint", counted)
+    return counts
+
+
+def test_a_new_number_repaints_what_the_card_says_not_its_chrome(qtbot, chrome_paints):
+    document = parse_expression("a = 2; b = 3; L = a * b")
+    scene, view = _shown(qtbot, document)
+    _picture(qtbot, view)
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    chrome_paints.clear()
+    assert scene.push(edits.set_value(document, ids["b"], 4.0))
+    scene.show_evaluation(evaluate(document))  # L's value and a's gradient change
+    _picture(qtbot, view)
+    assert chrome_paints["L"] == 0 and chrome_paints["a"] == 0  # their titles, outlines and headers stand
+    assert chrome_paints["b"] >= 1  # a leaf's title is its value ("b = 4"): its chrome is new
+    assert scene.node_item(ids["L"]).body_lines() == ["value 8", "grad 1"]
+    assert _same_as_afresh(qtbot, scene, view)
+
+
+def test_a_problem_repaints_the_chrome_red_with_its_mark(qtbot, chrome_paints):
+    document = parse_expression("a = 2; b = 3; L = log(a * b)")
+    scene, view = _shown(qtbot, document)
+    _picture(qtbot, view)
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    chrome_paints.clear()
+    assert scene.push(edits.set_value(document, ids["a"], -1.0))
+    scene.show_evaluation(evaluate(document))  # log(-3): nan
+    _picture(qtbot, view)
+    card = scene.node_item(ids["L"])
+    assert card.problem_text() and card.shown_badge() == "⚠"
+    assert chrome_paints["L"] >= 1
+    assert _same_as_afresh(qtbot, scene, view)
+
+
+def test_a_new_theme_repaints_every_card(qtbot):
+    document = parse_expression("a = 2; b = 3; L = a * b")
+    scene, view = _shown(qtbot, document)
+    _picture(qtbot, view)
+    scene.set_theme(True)
+    assert _same_as_afresh(qtbot, scene, view, theme=True)
+
+
+def test_a_trained_graphs_maps_repaint_only_their_cards_content(qtbot, chrome_paints):
+    document = parse_expression("X = points(); W = randn(2, 3, seed=0); H = tanh(X @ W)")
+    scene, view = _shown(qtbot, document)
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    rng = np.random.default_rng(0)
+
+    def maps():
+        return (0xFF000000 + rng.integers(0, 0xFFFFFF, size=(3, 8, 8))).astype(np.uint32)
+
+    scene.show_maps({ids["H"]: maps()})
+    first = _picture(qtbot, view)
+    chrome_paints.clear()
+    scene.show_maps({ids["H"]: maps()})
+    assert not np.array_equal(first, _picture(qtbot, view))
+    assert chrome_paints["H"] == 0
+
+
+def test_a_click_on_what_a_card_says_selects_the_card(qtbot):
+    document = parse_expression("a = 2; b = 3; L = a * b")
+    scene, view = _shown(qtbot, document)
+    card = scene.node_item(next(node.id for node in document.nodes if document.name(node.id) == "L"))
+    inside = card.mapToScene(card.value_rect().center())
+    assert scene.node_at(inside) is card  # not the content drawn over it
+    for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+        send_mouse(view, kind, to_view(view, inside))
+    assert card.isSelected()
