@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ..canvas.cards import BODY_PADDING, HEADER_HEIGHT
 from ..canvas.document_scene import DocumentScene
@@ -71,6 +71,8 @@ class TrainedGraphView(QWidget):
         self._map_totals = _map_totals(plan)
         self._kinds = {node.id: node.kind for node in document.nodes}
         self.scene.show_document(document)
+        for wire in self.scene.wire_items():  # they stand still as the cards' maps change: kept as pictures
+            wire.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._lay_down_the_column(document)
         self.view.fit_whole()  # the maps read as pictures even small: the whole graph in sight
         self.updateGeometry()  # another graph wants another width
