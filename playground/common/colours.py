@@ -135,7 +135,15 @@ def map_rgb(values: np.ndarray, low: float, high: float, dark: bool = False) -> 
 def map_words(values: np.ndarray, low: float, high: float, dark: bool = False) -> np.ndarray:
     """As `map_rgb`, each colour one 0xffRRGGBB word: Qt's own pixel format (``Format_RGB32``), the one it
     paints without converting."""
-    return rgb_words(diverging_lut(dark))[map_index(values, low, high)]
+    return diverging_words(dark)[map_index(values, low, high)]
+
+
+@lru_cache(maxsize=4)
+def diverging_words(dark: bool = False) -> np.ndarray:
+    """`diverging_lut` as 0xffRRGGBB words (256,)."""
+    words = rgb_words(diverging_lut(dark))
+    words.setflags(write=False)
+    return words
 
 
 def rgb_words(rgb: np.ndarray) -> np.ndarray:
