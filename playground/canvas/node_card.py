@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..common.numbers import format_number, full_number
@@ -190,21 +190,23 @@ class NodeItem(CardItem):
             if side > best[0]:
                 best = (side, across, down)
         side, across, _down = best
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         strip = self._maps
+        smooth = strip.smooth_at(painter, side)
         for index in range(count):
             row, column = divmod(index, across)
             painter.drawImage(QRectF(rect.left() + inset + column * (side + inset),
                                      rect.top() + inset + row * (side + inset), side, side),
                               strip.image, strip.source(index))
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
 
     def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         if self._map_rects is None:
             self._map_rects = [self.map_rect(column) for column in range(len(self._maps))]
         rects, strip = self._map_rects, self._maps
+        smooth = strip.smooth_at(painter, MAP_SIDE)
         for column, rect in enumerate(rects):
             painter.drawImage(rect, strip.image, strip.source(column))
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         # The frames in one call, then the hovered one's ring: a trained graph repaints its maps 30 times a
         # second, and each call from Python costs more than the drawing it asks for.
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -250,7 +252,7 @@ class NodeItem(CardItem):
             return max(NODE_WIDTH, self._text_left() + shown * (MAP_SIDE + MAP_GAP) + 8)
         if self._grid is None:
             return NODE_WIDTH
-        width = self._arrays_left() + 2 * self._grid.size[0] + ARRAY_GAP + 12
+        width = self._arrays_left() + 2 * self._drawing_width() + ARRAY_GAP + 12
         return max(NODE_WIDTH, width)
 
     def extra_height(self) -> float:
@@ -262,7 +264,12 @@ class NodeItem(CardItem):
         """Where the value's and the gradient's drawings start, in item coordinates."""
         top = HEADER_HEIGHT + BODY_PADDING + ARRAY_LABEL_HEIGHT
         left = self._arrays_left()
-        return QPointF(left, top), QPointF(left + self._grid.size[0] + ARRAY_GAP, top)
+        return QPointF(left, top), QPointF(left + self._drawing_width() + ARRAY_GAP, top)
+
+    def _drawing_width(self) -> float:
+        """The room of the value's drawing (and the gradient's): its grid's width, and no less than the word over
+        it ("value"), which a narrow array's heat map (W2 of (16, 1)) would leave the gradient's word written over."""
+        return max(self._grid.size[0], QFontMetricsF(pixel_font(9, italic=True)).horizontalAdvance("value") + 6)
 
     def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
         if self._maps:

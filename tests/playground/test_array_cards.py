@@ -154,3 +154,20 @@ def test_a_heat_map_card_shows_a_new_value_of_the_same_shape(qtbot):
     assert picture() != before
     card.set_result(shown)
     assert picture() == before
+
+
+def test_a_narrow_heat_map_leaves_room_for_the_word_over_it(qtbot):
+    from PySide6.QtGui import QFontMetricsF
+
+    from playground.canvas.style import pixel_font
+
+    document, scene, ids = _scene(qtbot, "W = randn(16, 1, seed=1); v = ones(1); L = sum(W @ v)")
+    card = scene.node_item(ids["W"])
+    assert card.is_array_card and not card.grid.inline and card.grid.size[0] < 20  # one column: a thin drawing
+    value_corner, grad_corner = card.array_corners()
+    word = QFontMetricsF(pixel_font(9, italic=True)).horizontalAdvance("value")
+    assert grad_corner.x() - value_corner.x() > word + 4  # "grad" starts clear of "value"
+    assert card.width >= grad_corner.x() + word
+    cell = type(grad_corner)(0.5 * card.grid.cell_width, 3.5 * card.grid.cell_height)
+    which, index = card.element_at(grad_corner + cell)
+    assert (which, index) == ("grad", (3, 0))

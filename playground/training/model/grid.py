@@ -186,8 +186,7 @@ class PlaneGrid:
         # In chunks, so that a layer's outputs stay small; the training worker keeps BLAS on its own
         # thread (`worker_threads.single_threaded_blas`), so a chunk's size is no matter of threads.
         rows = CHUNK_ROWS
-        self._chunks = [(start, Tensor(self._features[start:start + rows], dtype=np.float32))
-                        for start in range(0, len(features), rows)]
+        starts = range(0, len(features), rows)
         # The small maps' pixels: every MAP_STRIDE-th row and column, from the middle of each block,
         # so a small pixel's centre is the centre of the block of big pixels it stands for.
         stride = max(1, round(resolution / MAP_SIZE))
@@ -196,6 +195,10 @@ class PlaneGrid:
         width = self.shape[1]
         self._sampled = ((pad_y + picked[:, None]) * width + pad_x + picked[None, :]).ravel()
         self._input_maps = self._as_maps(self._features[self._sampled])
+        # Each chunk, and its rows the small maps take (worked out once: the grid stays as it is).
+        self._chunks = [(Tensor(self._features[start:start + rows], dtype=np.float32),
+                         self._sampled[(self._sampled >= start) & (self._sampled < start + rows)] - start)
+                        for start in starts]
 
     def _as_maps(self, values: np.ndarray) -> np.ndarray:
         """(r * r, neurons) sampled values -> (neurons, r, r) maps."""
@@ -216,9 +219,8 @@ class PlaneGrid:
         focus_parts, logits = [], []
         focus_layer = focus[0] if focus is not None else -1
         with no_grad(), np.errstate(all="ignore"):
-            for start, chunk in self._chunks:
+            for chunk, here in self._chunks:
                 outputs = layer_outputs(self._twin, chunk)
-                here = self._sampled[(self._sampled >= start) & (self._sampled < start + len(chunk.data))] - start
                 for layer, values in enumerate(outputs[:-1]):
                     sampled[layer].append(values[here])
                     if relu:
@@ -278,9 +280,8 @@ class PlaneGrid:
         focus_node = focus[0] if focus is not None and focus[0] in shown else None
         focus_parts, logits = [], []
         with no_grad(), np.errstate(all="ignore"):
-            for start, chunk in self._chunks:
+            for chunk, here in self._chunks:
                 values = self._twin.node_values(chunk, shown)
-                here = self._sampled[(self._sampled >= start) & (self._sampled < start + len(chunk.data))] - start
                 for node_id in shown:
                     columns = _columns(values[node_id])
                     sampled[node_id].append(columns[here, :MAX_NODE_MAPS])
