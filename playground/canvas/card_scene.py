@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -20,6 +20,7 @@ from .wires import WireItem
 
 GRID_STEP = 20.0
 CARD_CELL = 256.0  # the cell of the grid that finds the cards near a wire label
+DRAG_REST_MS = 150  # a card dragged by hand and held still this long: the wires about it find their way
 
 
 class CardScene(QGraphicsScene):
@@ -45,6 +46,13 @@ class CardScene(QGraphicsScene):
         # Wires go round the cards in their way; not while every card glides at once (auto-layout), which would
         # route every wire at every frame: they take their plain curves until the cards have landed.
         self.routing = True
+        # While the mouse drags cards, the wires about them keep plain curves (routing every wire they meet at
+        # every mouse move cost up to 25 ms a move); they find their way when the cards rest or land.
+        self._dragged: set[CardItem] | None = None  # the cards moved in the drag going on (None: no drag)
+        self._drag_rest = QTimer(self)
+        self._drag_rest.setSingleShot(True)
+        self._drag_rest.setInterval(DRAG_REST_MS)
+        self._drag_rest.timeout.connect(self._on_drag_rest_timeout)
         self._label_grid: dict[tuple[int, int], set[WireItem]] = {}
         self.setBackgroundBrush(self.colors["background"])
 
@@ -186,14 +194,51 @@ class CardScene(QGraphicsScene):
         """A card moved or changed size: the wires it does not join find their way again where it now stands in
         their way, or where they went round it (its own wires follow it by themselves)."""
         card = self.sender()
-        if not isinstance(card, CardItem) or not self.routing:
+        if not isinstance(card, CardItem):
             return
-        area = card.card_rect()
+        if self._dragged is not None:  # dragged by hand: once it rests or lands
+            self._dragged.add(card)
+            self._drag_rest.start()
+            return
+        if self.routing:
+            self._route_about([card], own_wires=False)
+
+    def _route_about(self, cards: list[CardItem], own_wires: bool = True) -> None:
+        """The wires of ``cards`` (with ``own_wires``) and those that now meet one of them, or went round one,
+        find their way again."""
+        areas = [card.card_rect() for card in cards]
         for wire in self._wires.values():
-            if card in (wire.source_item, wire.target_item):
-                continue
-            if wire.goes_round(card) or (wire.path_rect().intersects(area) and wire.crosses(area)):
+            if wire.source_item in cards or wire.target_item in cards:
+                if own_wires:
+                    wire.update_path()
+            elif any(wire.goes_round(card) for card in cards) or any(
+                    wire.path_rect().intersects(area) and wire.crosses(area) for area in areas):
                 wire.update_path()
+
+    def begin_drag(self) -> None:
+        """The mouse starts dragging cards: the wires about them take plain curves until they rest or land."""
+        if self.routing:
+            self._dragged = set()
+            self.routing = False
+
+    def end_drag(self) -> None:
+        """The cards dragged have landed: the wires about them find their way."""
+        if self._dragged is None:
+            return
+        dragged, self._dragged = self._dragged, None
+        self._drag_rest.stop()
+        self.routing = True
+        if dragged:
+            self._route_about([card for card in dragged if card.scene() is self])
+
+    def _on_drag_rest_timeout(self) -> None:
+        """The dragged cards rest, the mouse still down: the wires about them show their way from here."""
+        if self._dragged:
+            self.routing = True
+            try:
+                self._route_about([card for card in self._dragged if card.scene() is self])
+            finally:
+                self.routing = False
 
     def place_labels_near(self, *areas: QRectF) -> None:
         """Find new spots for the wire labels in ``areas``, where a card has just arrived or left."""

@@ -32,10 +32,13 @@ class NodeDrag(ScenePart):
         """The mouse went down (and the scene selected what it selects): remember where the selected cards are."""
         self._press_positions = {item.node_id: QPointF(item.pos()) for item in self.scene.node_items()
                                  if item.isSelected()}
+        if self._press_positions:
+            self.scene.begin_drag()
 
     def released(self) -> None:
         """The mouse was released: one undo step moves every card that left its place."""
         pressed, self._press_positions = self._press_positions, {}
+        self.scene.end_drag()
         document = self.canvas_edits.document
         node_item = self.scene.node_item
         moved = {}

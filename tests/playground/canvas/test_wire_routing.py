@@ -121,3 +121,34 @@ def test_auto_layout_glides_with_plain_wires_and_routes_them_once_the_cards_land
     qtbot.waitUntil(lambda: not canvas.scene.is_animating(), timeout=3000)
     assert canvas.scene.routing
     assert all(crossed_cards(canvas.scene, other) == [] for other in canvas.scene.wire_items())
+
+
+def test_a_card_dragged_by_hand_keeps_plain_wires_while_it_moves_and_routes_them_when_it_rests_or_lands(make_canvas,
+                                                                                                         qtbot):
+    from PySide6.QtCore import QEvent
+
+    from playground.canvas.card_scene import DRAG_REST_MS
+    from tests.playground.canvas_driving import LEFT, NO_BUTTON, send_mouse
+
+    document = parse_expression(LESSON_2)
+    canvas = make_canvas(document)
+    canvas.view.fit()
+    scene = canvas.scene
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    t3_to_l = scene.wire_item(next(e for e in document.edges if e.source == ids["t3"] and e.target == ids["L"]))
+    c = scene.node_item(ids["c"])
+    middle = t3_to_l.path().pointAtPercent(0.5)
+    grab = node_body_pos(canvas, ids["c"])
+    drop = QPointF(grab + canvas.view.mapFromScene(middle) - canvas.view.mapFromScene(c.card_rect().center()))
+    send_mouse(canvas.view, QEvent.Type.MouseButtonPress, grab)
+    for step in range(1, 9):  # the mouse held down all the way
+        send_mouse(canvas.view, QEvent.Type.MouseMove, grab + (drop - grab) * step / 8, NO_BUTTON, LEFT)
+    assert c.card_rect().contains(middle)
+    assert not t3_to_l.is_detoured and crossed_cards(scene, t3_to_l) == ["c"]  # moving: its plain curve, across c
+    qtbot.wait(DRAG_REST_MS + 100)  # held still: the wire shows the way it will take
+    assert t3_to_l.is_detoured and crossed_cards(scene, t3_to_l) == []
+    send_mouse(canvas.view, QEvent.Type.MouseMove, drop + QPointF(0, 2), NO_BUTTON, LEFT)
+    send_mouse(canvas.view, QEvent.Type.MouseButtonRelease, drop + QPointF(0, 2), LEFT, NO_BUTTON)
+    assert scene.routing  # landed: routed again as cards move
+    assert all(crossed_cards(scene, wire) == [] for wire in scene.wire_items())
+    assert canvas.stack.count() == 1 and canvas.stack.undoText() == "Move c"
