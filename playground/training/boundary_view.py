@@ -25,6 +25,7 @@ from .model.contour import contour_segments
 from .model.grid import FocusMap
 from .model.points import grid_axes
 from .model.settings import MAX_CLASSES
+from .plane_image import PlaneImage
 
 LINE_COLOURS = {False: "#202124", True: "#E8EAED"}
 
@@ -41,7 +42,7 @@ class BoundaryView:
         item.setAspectLocked(True)
         item.showGrid(False, False)
         item.vb.disableAutoRange()
-        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image = PlaneImage()
         item.addItem(self.image)
         self.contour = pg.PlotCurveItem(connect="pairs", antialias=True)
         item.addItem(self.contour)
