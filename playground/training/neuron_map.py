@@ -96,12 +96,17 @@ def paint_neurons(painter: QPainter, columns: list[list[NeuronMap]], shown: list
     """Draw the neurons ``shown`` (per layer: the layer and the range of its neurons in sight) where they
     lie on the diagram's ``painter``: maps and bias squares first, then every frame and bias square's
     edge in one call each (a pen set per neuron cost as much as its picture)."""
-    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
     window = palette.color(QPalette.ColorRole.Window)
     frames, biases, crosses = [], [], []
+    device_pixels = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
     for layer, start, stop in shown:
         column = columns[layer]
         bias_words = maps.bias_words[layer] if maps is not None else None
+        if maps is not None and start < stop:
+            # Smooth where a map is drawn larger than its pixels; shrunk, the nearest pixel (a smooth field loses
+            # nothing to it, and smooth shrinking cost four times as much).
+            shown_side = column[start].frame_rect.width() * device_pixels
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, shown_side > maps.sides[layer])
         for index in range(start, stop):
             neuron = column[index]
             if maps is not None:
