@@ -122,7 +122,7 @@ def map_index(values: np.ndarray, low: float, high: float) -> np.ndarray:
     scale = np.float32(255.0) / np.where(high > low, high - low, np.float32(1.0))
     index = (np.asarray(values, dtype=np.float32) - low) * scale + np.float32(0.5)
     np.clip(index, 0, 255, out=index)
-    np.nan_to_num(index, copy=False, nan=127.5)
+    np.copyto(index, np.float32(127.5), where=np.isnan(index))  # (`nan_to_num` seeks infinities too: twice the time)
     return index.astype(np.uint8)
 
 

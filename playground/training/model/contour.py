@@ -26,7 +26,9 @@ def contour_segments(grid: np.ndarray, level: float, xs: np.ndarray, ys: np.ndar
 
     def t(p, q):
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.clip(np.nan_to_num((level - p) / (q - p), nan=0.5), 0.0, 1.0)
+            ratio = (level - p) / (q - p)
+        np.copyto(ratio, 0.5, where=np.isnan(ratio))  # an edge with both ends at the level: its middle
+        return np.clip(ratio, 0.0, 1.0)
 
     # Edge crossings in the order bottom, right, top, left.
     crosses = np.stack([A != B, B != C, D != C, A != D], axis=-1)

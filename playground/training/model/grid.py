@@ -250,7 +250,8 @@ class PlaneGrid:
             return values.reshape(rows, columns), values
         if logits.shape[1] == 1:
             values = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
-            values = np.nan_to_num(values, nan=0.5).astype(np.float32, copy=False)
+            np.copyto(values, 0.5, where=np.isnan(values))
+            values = values.astype(np.float32, copy=False)
             return values.reshape(rows, columns), values
         values = np.nan_to_num(softmax_rows(logits), nan=1.0 / logits.shape[1]).astype(np.float32, copy=False)
         return np.ascontiguousarray(values.T.reshape(-1, rows, columns)), values

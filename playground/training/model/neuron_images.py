@@ -63,7 +63,7 @@ def node_images(node_maps: dict[str, np.ndarray], kinds: dict[str, str], output:
     if spanned:
         counts = np.array([len(node_maps[node_id]) for node_id in spanned])
         together = np.concatenate([np.asarray(node_maps[node_id], dtype=np.float32) for node_id in spanned])
-        reach = np.abs(np.nan_to_num(together, nan=0.0, posinf=0.0, neginf=0.0)).reshape(len(together), -1)
+        reach = np.where(np.isfinite(together), np.abs(together), np.float32(0)).reshape(len(together), -1)
         reach = np.maximum.reduceat(reach.max(axis=1, initial=0.0), np.cumsum(counts) - counts)
         low, high = np.empty(len(spanned), np.float32), np.empty(len(spanned), np.float32)
         for place, node_id in enumerate(spanned):
