@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -27,6 +28,12 @@ MAP_SIDE = 26.0  # a node's map over the plane, a side (scene units)
 MAP_GAP = 3.0
 MAPS_A_ROW = 4
 MORE_HEIGHT = 13.0  # "+ 48 more" under a node's first maps
+
+
+@lru_cache(maxsize=1)
+def _label_room() -> float:
+    """The width the word "value" takes over an array's drawing, and a little room after it."""
+    return QFontMetricsF(pixel_font(9, italic=True)).horizontalAdvance("value") + 6
 
 
 def node_height(node: Node) -> float:
@@ -269,7 +276,7 @@ class NodeItem(CardItem):
     def _drawing_width(self) -> float:
         """The room of the value's drawing (and the gradient's): its grid's width, and no less than the word over
         it ("value"), which a narrow array's heat map (W2 of (16, 1)) would leave the gradient's word written over."""
-        return max(self._grid.size[0], QFontMetricsF(pixel_font(9, italic=True)).horizontalAdvance("value") + 6)
+        return max(self._grid.size[0], _label_room())
 
     def paint_extra(self, painter: QPainter, colors: dict[str, QColor], top: float) -> None:
         if self._maps:

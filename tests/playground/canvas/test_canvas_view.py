@@ -94,6 +94,24 @@ def test_minimap_toggles_and_recentres_the_view(make_canvas, qtbot):
     assert (centre - target).manhattanLength() < 20
 
 
+def test_the_minimap_follows_the_scene_while_shown_and_only_then(make_canvas, qtbot):
+    from PySide6.QtCore import SIGNAL
+
+    canvas = make_canvas(traced_document())
+    view, minimap = canvas.view, canvas.view.minimap
+    listeners = lambda: canvas.scene.receivers(SIGNAL("changed(QList<QRectF>)"))  # noqa: E731
+    shown = listeners()
+    assert shown >= 1
+    view.set_minimap_visible(False)
+    assert listeners() == shown - 1  # hidden: every repaint's regions no longer go through Python
+    view.set_minimap_visible(True)
+    assert listeners() == shown
+    before = minimap.transform().m11()
+    far = canvas.scene.node_items()[0]
+    far.setPos(far.pos() + QPointF(3000, 0))  # the graph grows: the minimap fits it again
+    qtbot.waitUntil(lambda: minimap.transform().m11() < before * 0.7, timeout=2000)
+
+
 def test_tab_opens_quick_search_and_enter_adds_the_node(make_canvas, qtbot):
     canvas = make_canvas()
     view = canvas.view
