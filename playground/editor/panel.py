@@ -90,6 +90,7 @@ class EditorPanel(QWidget):
         self.document, self.undo_stack = document, undo_stack
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
+        self._waiting_maps: tuple[dict, dict | None] | None = None  # a trained graph's latest maps, out of sight
         self._evaluation_timer = QTimer(self, singleShot=True, interval=0)
         self._evaluation_timer.timeout.connect(self.refresh)
 
@@ -285,8 +286,18 @@ class EditorPanel(QWidget):
 
     def show_training_maps(self, maps: dict | None, totals: dict[str, int] | None = None) -> None:
         """While the training tab trains this graph, what each node computes over the plane on its card (node id ->
-        (columns, r, r) colours); None: the values again."""
+        (columns, r, r) colours); None: the values again. Out of sight (the training tab shown), only the latest
+        maps are kept, and put on the cards when the editor shows: they come thirty times a second."""
+        if maps is not None and not self.isVisible():
+            self._waiting_maps = (maps, totals)
+            return
+        self._waiting_maps = None
         self.scene.show_maps(maps or {}, totals)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._waiting_maps is not None:
+            self.show_training_maps(*self._waiting_maps)
 
     def summary(self) -> str:
         """The evaluation's summary, but "Output = ?" while a quiz asks for the output's value."""

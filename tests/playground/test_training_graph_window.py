@@ -66,7 +66,9 @@ def test_a_hidden_layer_typed_in_the_editor_learns_the_moons_and_every_node_show
     assert scene.node_item(hidden).map_count == plan.shapes[hidden][1]
     w1 = scene.node_item(node_named(window, "W1"))
     assert np.array_equal(w1.result.value, training.weights()["W1"])
-    # ... and in the editor, the same maps on the cards the student drew.
+    # ... and in the editor, the same maps on the cards the student drew: put there when it shows (out of sight,
+    # thirty frames a second went to cards no one saw).
+    assert window.editor.scene.node_item(hidden).map_count == 0
     window.tabs.setCurrentWidget(window.editor)
     qtbot.waitUntil(lambda: window.editor.scene.node_item(hidden).map_count > 0, timeout=5000)
 
