@@ -38,7 +38,9 @@ class MapStrip:
         shrinking cost four times as much (a trained graph's fifty maps, thirty times a second). Returns the
         painter's setting before, for the caller to put back."""
         before = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) * shown_side
+        device = painter.device()
+        pixels = device.devicePixelRatioF() if device is not None else 1.0  # a HiDPI screen's pixels, not points
+        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) * shown_side * pixels
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale > self._side)
         return before
 

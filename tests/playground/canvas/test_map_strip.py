@@ -40,3 +40,18 @@ def test_each_map_drawn_from_the_strip_is_the_map_drawn_alone(qtbot, scale):
 
 def test_no_words_no_maps(qtbot):
     assert len(MapStrip(None)) == 0 and not MapStrip(np.zeros((0, 30, 30), np.uint32))
+
+
+def test_maps_are_scaled_smoothly_only_where_they_are_drawn_larger_than_their_pixels(qtbot):
+    strip = MapStrip(np.full((2, 30, 30), 0xFF336699, dtype=np.uint32))
+    for ratio, scale, side, smooth in ((1.0, 1.0, 26.0, False), (1.0, 1.5, 26.0, True), (2.0, 1.0, 26.0, True),
+                                       (1.0, 0.5, 80.0, True), (1.0, 0.5, 50.0, False)):
+        image = QImage(200, 200, QImage.Format.Format_RGB32)
+        image.setDevicePixelRatio(ratio)
+        painter = QPainter(image)
+        painter.scale(scale, scale)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, not smooth)
+        before = strip.smooth_at(painter, side)
+        assert before is (not smooth)  # what the caller puts back
+        assert painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform) is smooth, (ratio, scale, side)
+        painter.end()
