@@ -94,6 +94,29 @@ def _answer_wrong(panel) -> bool:
     return True
 
 
+def settled(settle, measure, *, least: float, most: float = 5.0, step: float = 0.1):
+    """Settle ``least`` seconds, then on in steps of ``step`` until ``measure()`` reads the same twice in a row
+    (at most ``most`` seconds): on a busy machine (the suite's workers side by side) the dock's layout may
+    still be moving when a fixed wait ends, and a measure of it half-way is no measure of what a class sees."""
+    settle(least)
+    before, waited = measure(), 0.0
+    while waited < most:
+        settle(step)
+        waited += step
+        now = measure()
+        if now == before:
+            return now
+        before = now
+    return before
+
+
+def _layout(panel, learning) -> tuple:
+    """What the dock's measures read, to see when it has come to rest."""
+    feedback = panel.feedback
+    return (round(text_lines(panel), 1), learning.dock.width(), panel.text.viewport().size(),
+            feedback.isVisible(), feedback.size(), feedback.pos(), panel.lesson_list.viewport().size())
+
+
 def walk_lessons(window, settle, zoom: float | None = 1.5, lessons: list[str] | None = None) -> dict:
     """Presentation mode at ``zoom``, the Learn dock open; every step of every lesson (or of ``lessons``, by id):
     what each step shows, keyed "lesson id / step number"."""
@@ -111,7 +134,7 @@ def walk_lessons(window, settle, zoom: float | None = 1.5, lessons: list[str] | 
         learning.start(lesson)  # at its first step: the child's settings are new
         index = 0
         while True:
-            settle(0.6)
+            settled(settle, lambda: _layout(panel, learning), least=0.6)
             step = {"title": panel.run.step.title, "text_lines": round(text_lines(panel), 1),
                     "cut_rows": cut_rows(panel), "dock_width": learning.dock.width(),
                     "list_rows_shown": _rows_shown(panel), "asks": bool(panel.run.questions)}
@@ -128,20 +151,20 @@ def walk_lessons(window, settle, zoom: float | None = 1.5, lessons: list[str] | 
                 step["correct_text_px"] = round(animator.view.zoom() * CARD_TEXT_PX, 1)
                 step["step_panel_open"] = animator.steps.isVisible()
             if _answer_wrong(panel):
-                settle(0.4)
+                settled(settle, lambda: _layout(panel, learning), least=0.4)
                 step["hint"] = panel.feedback.text()[:60]
                 step["hint_problems"] = hint_problems(panel)
                 step["dock_width_with_hint"] = learning.dock.width()
                 step["text_lines_with_hint"] = round(text_lines(panel), 1)
                 if "href='more'" in panel.feedback.text():  # the hint's details, as the link "More…" shows them
                     panel.feedback.linkActivated.emit("more")
-                    settle(0.3)
+                    settled(settle, lambda: _layout(panel, learning), least=0.3)
                     step["hint_problems"] += [f"with its details: {p}" for p in hint_problems(panel)]
                     step["dock_width_with_details"] = learning.dock.width()
                     step["text_lines_with_details"] = round(text_lines(panel), 1)
             while panel.run.question is not None:
                 panel.reveal()
-            settle(0.2)
+            settled(settle, lambda: _layout(panel, learning), least=0.2)
             step["text_lines_answered"] = round(text_lines(panel), 1)
             step["dock_width_answered"] = learning.dock.width()
             seen[f"{lesson.id} / {index + 1}"] = step
