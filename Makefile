@@ -6,6 +6,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 # pytest-xdist workers: one per core (`make test PYTEST_WORKERS=0` runs the suite in this one process). A test
 # file's tests stay on one worker (--dist loadfile), so a file's module fixtures start once, as they do serially.
+# Tests marked `serial` (timing, layouts coming to rest) run afterwards, alone.
 PYTEST_WORKERS ?= auto
 
 .PHONY: run test bench clean-venv
@@ -23,7 +24,8 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-logo --no-cache
-	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(VPY) -m pytest -q -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]  # 5: none chosen
 
 bench: $(STAMP)
 	@set -e; found=0; for script in bench/[!_]*.py; do \

@@ -13,6 +13,9 @@ import pytest
 
 from tests.real_screen import require_tools, run_probe, x_screen
 
+# Timing and layouts coming to rest: run alone, after the parallel workers (`make test`).
+pytestmark = pytest.mark.serial
+
 LEAST_LINES = 8
 LEAST_CARD_TEXT_PX = 11
 

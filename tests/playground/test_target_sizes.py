@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, QRectF
 from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox, QSlider, QTabBar, QWidget
 
 from tests.playground.app_window import open_window
+
+# Timing and layouts coming to rest: run alone, after the parallel workers (`make test`).
+pytestmark = pytest.mark.serial
 
 TARGET = 24  # CSS pixels; at 100% scale one CSS pixel is one device-independent pixel
 CLICKABLE = (QAbstractButton, QComboBox, QAbstractSpinBox, QSlider)

@@ -14,6 +14,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from playground.shell.main_window import MainWindow
 
+# Timing and layouts coming to rest: run alone, after the parallel workers (`make test`).
+pytestmark = pytest.mark.serial
+
 WAIT = 20_000
 
 
