@@ -63,15 +63,23 @@ def chrome_paints(monkeypatch):
     return counts
 
 
-def test_a_new_number_repaints_what_the_card_says_not_its_chrome(qtbot, chrome_paints):
-    document = parse_expression("a = 2; b = 3; L = a * b")
+def _shown_then_edited(qtbot, chrome_paints, expression: str, leaf: str, value: float):
+    """``expression`` shown and painted, then ``leaf`` set to ``value`` and the graph evaluated again, the chrome
+    paints counted from the edit on; (scene, view, ids by name)."""
+    document = parse_expression(expression)
     scene, view = _shown(qtbot, document)
     _picture(qtbot, view)
     ids = {document.name(node.id): node.id for node in document.nodes}
     chrome_paints.clear()
-    assert scene.push(edits.set_value(document, ids["b"], 4.0))
-    scene.show_evaluation(evaluate(document))  # L's value and a's gradient change
+    assert scene.push(edits.set_value(document, ids[leaf], value))
+    scene.show_evaluation(evaluate(document))
     _picture(qtbot, view)
+    return scene, view, ids
+
+
+def test_a_new_number_repaints_what_the_card_says_not_its_chrome(qtbot, chrome_paints):
+    # L's value and a's gradient change
+    scene, view, ids = _shown_then_edited(qtbot, chrome_paints, "a = 2; b = 3; L = a * b", "b", 4.0)
     assert chrome_paints["L"] == 0 and chrome_paints["a"] == 0  # their titles, outlines and headers stand
     assert chrome_paints["b"] >= 1  # a leaf's title is its value ("b = 4"): its chrome is new
     assert scene.node_item(ids["L"]).body_lines() == ["value 8", "grad 1"]
@@ -79,14 +87,7 @@ def test_a_new_number_repaints_what_the_card_says_not_its_chrome(qtbot, chrome_p
 
 
 def test_a_problem_repaints_the_chrome_red_with_its_mark(qtbot, chrome_paints):
-    document = parse_expression("a = 2; b = 3; L = log(a * b)")
-    scene, view = _shown(qtbot, document)
-    _picture(qtbot, view)
-    ids = {document.name(node.id): node.id for node in document.nodes}
-    chrome_paints.clear()
-    assert scene.push(edits.set_value(document, ids["a"], -1.0))
-    scene.show_evaluation(evaluate(document))  # log(-3): nan
-    _picture(qtbot, view)
+    scene, view, ids = _shown_then_edited(qtbot, chrome_paints, "a = 2; b = 3; L = log(a * b)", "a", -1.0)  # log(-3)
     card = scene.node_item(ids["L"])
     assert card.problem_text() and card.shown_badge() == "⚠"
     assert chrome_paints["L"] >= 1
