@@ -6,8 +6,10 @@ many as fit before the next picture is due at "Fastest"), checks a stop flag bef
 copies: progress after every chunk, the decision boundary at most `FRAME_RATE` times a second. It
 never touches a widget. Requests arrive as queued calls (slots run in the worker's thread,
 between chunks); `request_stop()` is the one thing called directly from the GUI thread, to
-make a pause take effect at the next step rather than at the end of the chunk. The thread plumbing is
-`worker_threads`; the optimizer race's worker is `race_worker`.
+make a pause take effect at the next step rather than at the end of the chunk. While a run goes on, each
+frame's pictures are drawn in a process of its own (`model.plane_process`) while the GUI paints the one before;
+until that process is up, or if it fails, this thread draws them. The thread plumbing is `worker_threads`; the
+optimizer race's worker is `race_worker`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6.QtCore import Signal, Slot
@@ -24,7 +26,16 @@ from ..graph.network import GraphProblem
 from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
 from .model.network import parameter_name
-from .model.neuron_images import NeuronImages, neuron_images, node_images
+from .model.neuron_images import NeuronImages
+from .model.plane_process import (
+    LayerColours,
+    NodeColours,
+    PlaneJob,
+    PlanePictures,
+    claim_painter,
+    pictures,
+    release_painter,
+)
 from .model.points import SplitData
 from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
@@ -91,6 +102,16 @@ class BoundaryFrame:
 
 
 @dataclass(frozen=True)
+class _FrameToCome:
+    """A frame whose pictures the plane's process is drawing: its job, and the figures taken with its weights."""
+
+    serial: int
+    run: int
+    grid: object
+    frame: BoundaryFrame
+
+
+@dataclass(frozen=True)
 class DataFrame:
     data: SplitData
     settings: TrainingSettings
@@ -142,6 +163,10 @@ class TrainingWorker(ThreadedWorker):
         self.painted = threading.Event()
         self.paint_handshake = False
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
+        # While running, the next frame's pictures are drawn in a process of their own (`plane_process`) as
+        # the last one is painted: the painter while this worker has it, and the frame it is drawing.
+        self._painter = None
+        self._drawing: _FrameToCome | None = None
         self._setup_asked.connect(self._on_setup_asked)
 
     def setup_now(self, with_weights: bool = True, timeout: float = 10.0) -> TrainingSetup:
@@ -183,6 +208,11 @@ class TrainingWorker(ThreadedWorker):
         self._after_rebuild("setup")
         self.settings_applied.emit(self.session.settings, Change.DATA)
 
+    @Slot()
+    def finish(self) -> None:
+        self._let_go_of_painter()
+        super().finish()
+
     # -- requests (queued slots: they run in the worker's thread) --
 
     @Slot()
@@ -200,6 +230,9 @@ class TrainingWorker(ThreadedWorker):
         self._rate_window.clear()
         self.session.arm_stop()
         self._owed, self._last_tick = 1.0, time.perf_counter()  # the first tick takes a step at once
+        self._painter = claim_painter(self)
+        if self._painter is not None:
+            self._painter.start()  # the first run's pictures are drawn here until its imports are done
         self._timer.start()
 
     @Slot()
@@ -355,15 +388,59 @@ class TrainingWorker(ThreadedWorker):
         self._last_tick = now
         if self._running and taken:
             self._emit_progress()
-            if time.perf_counter() - self._last_frame >= FRAME_DUE_S:
+            if time.perf_counter() - self._last_frame >= FRAME_DUE_S and not self._frame_from_process():
                 self.painted.clear()
                 self._emit_frame()
                 self._let_it_be_painted()
                 self._draw_wires_if_due()
+        elif not self._running:
+            self._let_go_of_painter()
         # Fastest: the next chunk as soon as the requests queued meanwhile have run; a pace: every tick.
         interval = 0 if pace is None else TICK_MS
         if self._timer.interval() != interval:
             self._timer.setInterval(interval)
+
+    def _frame_from_process(self) -> bool:
+        """While the plane's process is there: send the frame it has drawn, and at once the weights of the next,
+        drawn there while this one is painted; True when that was done (or the process is still drawing and
+        training goes on meanwhile), False when this thread should draw the frame itself."""
+        painter = self._painter
+        if painter is None or not painter.ready:
+            return False
+        coming = self._drawing
+        if coming is None:
+            self._send_to_process()
+            return self._drawing is not None
+        done = painter.take(coming.serial)
+        if done is None:
+            if painter.broken:
+                self._drawing = None
+                return False
+            return True
+        self._drawing = None
+        if done.drawing is None or coming.run != self._run or coming.grid is not self.session.grid:
+            return False  # it failed there (drawn here, a failure reported), or the network changed meanwhile
+        self._send_to_process()  # before the frame goes out: its painting would hold this thread up
+        self.painted.clear()
+        self._send_frame(coming.frame, done)
+        self._let_it_be_painted()
+        self._draw_wires_if_due()
+        return True
+
+    def _send_to_process(self) -> None:
+        session = self.session
+        job = self._job()
+        self._last_frame = time.perf_counter()
+        serial = self._painter.submit(session.grid, job.weights, job.focus, job.colours)
+        if serial is not None:
+            self._drawing = _FrameToCome(serial, self._run, session.grid, self._frame_figures())
+
+    def _let_go_of_painter(self) -> None:
+        """A run has ended: the frame drawn for it is no longer wanted, and another run may have the process."""
+        self._drawing = None
+        if self._painter is not None:
+            release_painter(self)
+            self._painter = None
 
     def _draw_wires_if_due(self) -> None:
         """Once the frame just sent is painted, the wires for its weights when they are due; they go out
@@ -441,26 +518,40 @@ class TrainingWorker(ThreadedWorker):
                                       self.session.health()))
 
     def _emit_frame(self) -> None:
-        session = self.session
+        """A frame of the weights as they are now, drawn in this thread (a frame the process was drawing is
+        no longer wanted)."""
+        self._drawing = None
         self._last_frame = time.perf_counter()
-        state = self._sent_state = session.state_dict()
+        self._send_frame(self._frame_figures(), pictures(self.session.grid, self._job()))
+        if not self._timer.isActive():  # a run has ended (paused, stopped, diverged) or none is on
+            self._let_go_of_painter()
+
+    def _job(self) -> PlaneJob:
+        """What the plane's pictures are drawn from: the current weights, the focus, how to colour the maps."""
+        session = self.session
         graph = session.settings.trains_graph
         focus = self._focus if self._focus is None or isinstance(self._focus[0], str) == graph else None
-        drawing = session.draw(focus)
         if graph:
-            images, nodes, wires = None, self._node_images(drawing), None
+            plan, document = session.model.plan, session.model.document
+            kinds = {node_id: document.node(node_id).kind for node_id in plan.per_point}
+            colours = NodeColours(kinds, plan.output, not session.settings.regression, self._dark)
         else:
-            biases = tuple(state[parameter_name(layer, "bias")]
-                           for layer in range(1, len(session.settings.layer_sizes)))
-            images, nodes, wires = neuron_images(drawing.maps, biases, self._dark), None, self._wires(state)
-        self.boundary_updated.emit(BoundaryFrame(
-            self._run, session.step, drawing, session.grid.view_extent, session.misclassified(),
-            state, self._current_gradients(), session.settings, session.data.classes, wires, images, nodes))
+            named = dict(session.model.named_parameters())
+            colours = LayerColours(tuple(named[parameter_name(layer, "bias")].data
+                                         for layer in range(1, len(session.settings.layer_sizes))), self._dark)
+        return PlaneJob(0, None, tuple(parameter.data for parameter in session.model.parameters()), focus, colours)
 
-    def _node_images(self, drawing) -> dict[str, np.ndarray]:
-        plan, document = self.session.model.plan, self.session.model.document
-        kinds = {node_id: document.node(node_id).kind for node_id in drawing.node_maps}
-        return node_images(drawing.node_maps, kinds, plan.output, not self.session.settings.regression, self._dark)
+    def _frame_figures(self) -> BoundaryFrame:
+        """Everything a frame says but its pictures, at the current weights (copies)."""
+        session = self.session
+        return BoundaryFrame(self._run, session.step, None, session.grid.view_extent, session.misclassified(),
+                             session.state_dict(), self._current_gradients(), session.settings, session.data.classes)
+
+    def _send_frame(self, figures: BoundaryFrame, drawn: PlanePictures) -> None:
+        self._sent_state = figures.state
+        wires = None if figures.settings.trains_graph else self._wires(figures.state)
+        self.boundary_updated.emit(replace(figures, drawing=drawn.drawing, wires=wires, images=drawn.images,
+                                           node_images=drawn.node_images))
 
     def _current_gradients(self) -> dict[str, np.ndarray]:
         """The gradients at the current weights: fresh when paused, at most `GRADIENT_RATE` a second while

@@ -159,6 +159,20 @@ def class_boundaries(probability: np.ndarray, xs: np.ndarray, ys: np.ndarray) ->
     return np.concatenate(xs_parts), np.concatenate(ys_parts)
 
 
+@dataclass(frozen=True)
+class GridSpec:
+    """What a `PlaneGrid` is built from: enough to build the same grid again elsewhere (`plane_process`)."""
+
+    settings: TrainingSettings
+    extent: tuple[float, float, float, float]
+    display: int = DISPLAY
+    aspect: float = 1.0
+    graph: object = None  # the graph document trained, for ``settings.network == "graph"``
+
+    def build(self) -> PlaneGrid:
+        return PlaneGrid(self.settings, self.extent, self.display, self.aspect, self.graph)
+
+
 class PlaneGrid:
     """The grid over the data's square ``extent`` (and around it, for a plot of ``aspect``) for the
     network of ``settings``; `draw` runs it."""
@@ -166,6 +180,7 @@ class PlaneGrid:
     def __init__(self, settings: TrainingSettings, extent, display: int = DISPLAY, aspect: float = 1.0,
                  graph=None):
         """``graph``: the graph document trained, for ``settings.network == "graph"``."""
+        self.spec = GridSpec(settings, tuple(extent), display, aspect, graph)
         self.settings = settings
         self.extent = extent
         self.display = display
@@ -208,8 +223,12 @@ class PlaneGrid:
     def draw(self, model, focus: tuple | None = None) -> PlaneDrawing:
         """One pass over the grid with ``model``'s weights; ``focus`` = (layer, neuron) also gives that
         neuron at full resolution (layer 0: an input feature); for a graph, (node id, column)."""
-        for twin, parameter in zip(self._twin.parameters(), model.parameters()):
-            twin.data[...] = parameter.data
+        return self.draw_weights([parameter.data for parameter in model.parameters()], focus)
+
+    def draw_weights(self, weights, focus: tuple | None = None) -> PlaneDrawing:
+        """`draw` with the model's weights given as arrays, in the order of its ``parameters()``."""
+        for twin, weight in zip(self._twin.parameters(), weights, strict=True):
+            twin.data[...] = weight
         if self.settings.trains_graph:
             return self._draw_graph(focus)
         hidden = len(self.settings.hidden)

@@ -1,0 +1,200 @@
+"""The plane drawn in a process of its own while training runs (`plane_process`, issue 28 item 8): the process
+draws exactly what the training thread would, a frame's figures are those of the weights its pictures were drawn
+with, and a process that fails, dies or is missing costs no picture (the thread draws them, as before)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from playground.graph.expression import parse_expression
+from playground.training.model.network import parameter_name
+from playground.training.model.plane_process import (
+    LayerColours,
+    NodeColours,
+    PlaneJob,
+    PlanePainter,
+    claim_painter,
+    pictures,
+    release_painter,
+)
+from playground.training.model.session import TrainingSession, TrainingSettings
+
+GRAPH = ("X = points(); W1 = randn(2, 16, seed=0); b1 = zeros(16); W2 = randn(16, 1, seed=1); b2 = zeros(1); "
+         "out = tanh(X @ W1 + b1) @ W2 + b2")
+WAIT_S = 30.0  # the process's start on a busy machine
+
+
+@pytest.fixture(scope="module")
+def painter():
+    painter = PlanePainter()
+    painter.start()
+    started = time.perf_counter()
+    while not painter.ready and not painter.broken and time.perf_counter() - started < WAIT_S:
+        time.sleep(0.01)
+    assert painter.ready, "the plane's process did not start"
+    yield painter
+    painter.close()
+
+
+def graph_session(aspect: float = 1.0) -> TrainingSession:
+    session = TrainingSession(replace(TrainingSettings(hidden=(16,)), network="graph"), graph=parse_expression(GRAPH),
+                              resolution=60, aspect=aspect)
+    session.train_steps(30)
+    return session
+
+
+def graph_job(session: TrainingSession, focus=None) -> PlaneJob:
+    plan, document = session.model.plan, session.model.document
+    colours = NodeColours({node: document.node(node).kind for node in plan.per_point}, plan.output, True, False)
+    return PlaneJob(0, None, tuple(p.data for p in session.model.parameters()), focus, colours)
+
+
+def layer_job(session: TrainingSession) -> PlaneJob:
+    named = dict(session.model.named_parameters())
+    biases = tuple(named[parameter_name(layer, "bias")].data for layer in range(1, len(session.settings.layer_sizes)))
+    return PlaneJob(0, None, tuple(p.data for p in session.model.parameters()), (1, 3), LayerColours(biases, True))
+
+
+def drawn_there(painter: PlanePainter, session: TrainingSession, job: PlaneJob):
+    serial = painter.submit(session.grid, job.weights, job.focus, job.colours)
+    assert serial is not None
+    started = time.perf_counter()
+    while (answer := painter.take(serial)) is None:
+        assert not painter.broken and time.perf_counter() - started < WAIT_S
+        time.sleep(0.001)
+    return answer
+
+
+def assert_same_pictures(there, here) -> None:
+    assert there.error is None
+    a, b = there.drawing, here.drawing
+    assert np.array_equal(a.probability, b.probability)
+    assert all(np.array_equal(x, y) for x, y in zip(a.contour, b.contour))
+    assert all(np.array_equal(x, y) for x, y in zip(a.maps, b.maps))
+    assert (a.focus is None) == (b.focus is None)
+    if a.focus is not None:
+        assert np.array_equal(a.focus.image, b.focus.image) and a.focus.node == b.focus.node
+    if b.node_maps is not None:
+        assert a.node_maps.keys() == b.node_maps.keys()
+        assert all(np.array_equal(a.node_maps[n], b.node_maps[n]) for n in b.node_maps)
+        assert all(np.array_equal(there.node_images[n], here.node_images[n]) for n in here.node_images)
+    if here.images is not None:
+        assert all(np.array_equal(x, y) for x, y in zip(there.images.maps, here.images.maps))
+
+
+def test_the_process_draws_a_graph_exactly_as_the_thread_does(painter):
+    session = graph_session()
+    hidden = next(n for n in session.model.plan.per_point if session.model.plan.shapes[n][1:] == (16,))
+    for focus in (None, (hidden, 5)):
+        job = graph_job(session, focus)
+        assert_same_pictures(drawn_there(painter, session, job), pictures(session.grid, job))
+
+
+def test_the_process_draws_the_layer_form_exactly_and_follows_a_new_grid(painter):
+    session = TrainingSession(TrainingSettings(hidden=(8, 8)), resolution=60)
+    session.train_steps(20)
+    job = layer_job(session)
+    assert_same_pictures(drawn_there(painter, session, job), pictures(session.grid, job))
+    session.set_aspect(1.6)  # a new grid: sent with the next job
+    job = layer_job(session)
+    there = drawn_there(painter, session, job)
+    assert there.drawing.probability.shape == pictures(session.grid, job).drawing.probability.shape != (60, 60)
+    assert_same_pictures(there, pictures(session.grid, job))
+
+
+def test_a_job_that_fails_there_says_why_and_the_next_one_is_drawn(painter):
+    session = graph_session()
+    job = graph_job(session)
+    wrong = replace(job, weights=job.weights[:-1])  # a weight missing
+    answer = drawn_there(painter, session, wrong)
+    assert answer.drawing is None and "ValueError" in answer.error
+    with pytest.raises(ValueError):  # the thread, drawing it instead, meets the same failure (and reports it)
+        pictures(session.grid, wrong)
+    assert not painter.broken
+    assert_same_pictures(drawn_there(painter, session, job), pictures(session.grid, job))
+
+
+def test_a_process_that_dies_is_not_used_again():
+    painter = PlanePainter()
+    painter.start()
+    started = time.perf_counter()
+    while not painter.ready and time.perf_counter() - started < WAIT_S:
+        time.sleep(0.01)
+    session = graph_session()
+    job = graph_job(session)
+    painter._process.kill()
+    painter._process.wait(5)
+    serial = painter.submit(session.grid, job.weights, None, job.colours)
+    started = time.perf_counter()
+    while not painter.broken and time.perf_counter() - started < WAIT_S:
+        assert painter.take(serial or 0) is None
+        time.sleep(0.01)
+    assert painter.broken and not painter.ready
+    assert painter.submit(session.grid, job.weights, None, job.colours) is None
+    painter.close()
+
+
+def test_one_run_at_a_time_has_the_process():
+    first, second = object(), object()
+    assert claim_painter(first) is not None
+    assert claim_painter(second) is None  # the first still has it: the second's thread draws
+    assert claim_painter(first) is not None
+    release_painter(first)
+    assert claim_painter(second) is not None
+    release_painter(second)
+
+
+def test_frames_drawn_there_carry_the_figures_of_their_own_weights(qtbot, panel):
+    """Played at Fastest with the process drawing: each frame's pictures are those of the weights it carries
+    (drawn again here from them), and the frame after a pause is the paused step's."""
+    worker = panel.worker
+    panel.train_graph(parse_expression(GRAPH))
+    panel.set_settings(replace(panel.settings, stop_when="never", steps_per_second=None))
+    frames = []
+    panel.worker.boundary_updated.connect(frames.append)
+    panel.play()
+    qtbot.waitUntil(lambda: worker._painter is not None and worker._painter.ready, timeout=int(WAIT_S * 1000))
+    shown = len(frames)
+    qtbot.waitUntil(lambda: len(frames) >= shown + 10, timeout=int(WAIT_S * 1000))
+    panel.pause()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=10_000)
+    qtbot.wait(200)
+    session = worker.session
+    order = [name for name, _ in session.model.named_parameters()]
+    compared = [frame for frame in frames[shown:] if frame.extent == session.grid.view_extent][:10]
+    assert len(compared) >= 5  # (a frame drawn before the plot's last change of shape is drawn on another grid)
+    for frame in compared:
+        drawn = session.grid.draw_weights([frame.state[name] for name in order])
+        assert np.array_equal(drawn.probability, frame.drawing.probability), frame.step
+    assert frames[-1].step == session.step and worker._painter is None  # let go of when the run ended
+
+
+@pytest.fixture
+def own_painter():
+    """The app's painter replaced by a fresh one for this test (it is broken on purpose), and put back."""
+    from playground.training.model import plane_process
+
+    kept = plane_process._shared
+    plane_process._shared = None
+    yield
+    if plane_process._shared is not None:
+        plane_process._shared.close()
+    plane_process._shared = kept
+
+
+def test_a_run_whose_process_dies_goes_on_being_drawn(qtbot, panel, own_painter):
+    worker = panel.worker
+    panel.train_graph(parse_expression(GRAPH))
+    panel.set_settings(replace(panel.settings, stop_when="never", steps_per_second=None))
+    panel.play()
+    qtbot.waitUntil(lambda: worker._painter is not None and worker._painter.ready, timeout=int(WAIT_S * 1000))
+    painter = worker._painter
+    painter._process.kill()
+    qtbot.waitUntil(lambda: painter.broken, timeout=int(WAIT_S * 1000))
+    drawn = panel.boundary_redraws
+    qtbot.waitUntil(lambda: panel.boundary_redraws >= drawn + 10, timeout=int(WAIT_S * 1000))
+    panel.pause()
