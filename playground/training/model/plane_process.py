@@ -35,7 +35,7 @@ from .neuron_images import NeuronImages, neuron_images, node_images
 log = logging.getLogger("autograd_playground.training")
 
 READY = "ready"       # the process's first message: its imports are done
-NICENESS = 0          # the process yields the CPU to the GUI when both want the same core
+NICENESS = 5          # the process yields the CPU to the GUI when both want the same core
 LONGEST_JOB_S = 2.0   # a picture not back after this long: the process is stuck, and not used again
 
 
