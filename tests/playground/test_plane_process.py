@@ -78,9 +78,9 @@ def assert_same_pictures(there, here) -> None:
     assert (a.focus is None) == (b.focus is None)
     if a.focus is not None:
         assert np.array_equal(a.focus.image, b.focus.image) and a.focus.node == b.focus.node
-    if b.node_maps is not None:
-        assert a.node_maps.keys() == b.node_maps.keys()
-        assert all(np.array_equal(a.node_maps[n], b.node_maps[n]) for n in b.node_maps)
+    if here.node_images is not None:
+        assert a.node_maps is None and b.node_maps is None  # sent in colour only
+        assert there.node_images.keys() == here.node_images.keys()
         assert all(np.array_equal(there.node_images[n], here.node_images[n]) for n in here.node_images)
     if here.images is not None:
         assert all(np.array_equal(x, y) for x, y in zip(there.images.maps, here.images.maps))

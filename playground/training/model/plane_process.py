@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Client, Listener
 from pathlib import Path
 
@@ -85,9 +85,13 @@ class PlanePictures:
 
 
 def pictures(grid: PlaneGrid, job: PlaneJob) -> PlanePictures:
-    """What a job asks for, drawn on ``grid``: the same code in the process and in the worker's thread."""
+    """What a job asks for, drawn on ``grid``: the same code in the process and in the worker's thread. A graph's
+    node maps go out in colour only (a frame is painted from those): their numbers were a third of what the
+    process sent back, and reading them took the training thread's time."""
     drawing = grid.draw_weights(job.weights, job.focus)
     images, nodes = job.colours.colour(drawing)
+    if nodes is not None:
+        drawing = replace(drawing, node_maps=None)
     return PlanePictures(job.serial, drawing, images, nodes)
 
 
