@@ -386,8 +386,11 @@ class TrainingWorker(ThreadedWorker):
         if pace is not None:
             self._owed -= taken
         self._last_tick = now
-        if self._running and taken:
-            self._emit_progress()
+        # A frame whose pictures the process is drawing goes out at the next tick, steps or not (at a slow pace
+        # the next step may be a second away).
+        if self._running and (taken or self._drawing is not None):
+            if taken:
+                self._emit_progress()
             if time.perf_counter() - self._last_frame >= FRAME_DUE_S and not self._frame_from_process():
                 self.painted.clear()
                 self._emit_frame()
@@ -420,7 +423,8 @@ class TrainingWorker(ThreadedWorker):
         self._drawing = None
         if done.drawing is None or coming.run != self._run or coming.grid is not self.session.grid:
             return False  # it failed there (drawn here, a failure reported), or the network changed meanwhile
-        self._send_to_process()  # before the frame goes out: its painting would hold this thread up
+        if self.session.step != coming.frame.step:  # the next, drawn while this one is painted (sent first:
+            self._send_to_process()                 # the painting would hold this thread up)
         self.painted.clear()
         self._send_frame(coming.frame, done)
         self._let_it_be_painted()

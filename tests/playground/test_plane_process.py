@@ -198,3 +198,23 @@ def test_a_run_whose_process_dies_goes_on_being_drawn(qtbot, panel, own_painter)
     drawn = panel.boundary_redraws
     qtbot.waitUntil(lambda: panel.boundary_redraws >= drawn + 10, timeout=int(WAIT_S * 1000))
     panel.pause()
+
+
+def test_at_a_slow_pace_the_picture_is_of_the_step_shown(qtbot, panel):
+    """Two steps a second, the process drawing: each step's picture comes at once, not with the next step."""
+    worker = panel.worker
+    panel.train_graph(parse_expression(GRAPH))
+    panel.set_settings(replace(panel.settings, stop_when="never", steps_per_second=2))
+    frames = []
+    worker.boundary_updated.connect(frames.append)
+    panel.play()
+    qtbot.waitUntil(lambda: worker._painter is not None and worker._painter.ready, timeout=int(WAIT_S * 1000))
+    checked = 0
+    while checked < 3:
+        step = panel.step
+        qtbot.waitUntil(lambda step=step: panel.step > step, timeout=5000)
+        qtbot.wait(200)  # the next step is half a second away; a frame is due in a display frame
+        if panel.step == step + 1:  # (no step came meanwhile on a slow machine)
+            assert frames[-1].step == panel.step
+            checked += 1
+    panel.pause()
