@@ -58,6 +58,10 @@ class NodeItem(CardItem):
         self._shape: tuple[int, ...] | None = None  # the document's inferred shape, in a tensor graph
         self._tensor_tooltip: str | None = None
         self._grid: ArrayGrid | None = None  # how the arrays are drawn; None: a scalar card
+        # While its numbers stream in (a graph training: new weights every frame), the card grows for a wider
+        # number but does not shrink for a narrower one: a bias going from 0.12 to -0.12 and back had the card,
+        # its outline and its wires laid out again ten times in four seconds, the longest stalls of a run.
+        self.steady_width = False
         self._heat = HeatImages()  # the value's and gradient's heat maps, when the grid draws them so
         self.hovered_element: tuple[str, tuple[int, ...]] | None = None  # ("value" or "grad", index)
         # What the node computes over the plane, while its graph trains: one image a column, in place of its
@@ -242,6 +246,9 @@ class NodeItem(CardItem):
         else:
             grad = self._result.grad if self._result is not None else None
             grid = ArrayGrid.for_values(shape, self._shown_array(), grad)
+            was = self._grid
+            if self.steady_width and was is not None and was.shape == grid.shape and was.cell_width > grid.cell_width:
+                grid = replace(grid, cell_width=was.cell_width)
         changed = (grid.size if grid else None) != (self._grid.size if self._grid else None)
         self._grid = grid
         return changed

@@ -1,16 +1,19 @@
 """The editor's graph as the training tab draws it while it trains, in the network diagram's place: the same
 cards as in the editor (the canvas's `DocumentScene`), each node computed per point showing what it computes
 over the plane, a map a column (up to 16), as the TF Playground shows each neuron; each parameter's card its
-value and gradient now. Hovering a map puts it on the big plot (`map_hovered`). `NetworkSlot` holds this view
-and the layer form's diagram, and shows the one that is trained.
+value and gradient, ten times a second while it trains (`PARAMETER_RATE`) and as they are once it stops.
+Hovering a map puts it on the big plot (`map_hovered`). `NetworkSlot` holds this view and the layer form's
+diagram, and shows the one that is trained.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ..canvas.cards import BODY_PADDING, HEADER_HEIGHT
 from ..canvas.document_scene import DocumentScene
@@ -29,6 +32,10 @@ from .widgets import heading_font, named
 SMALLEST_WANTED, LARGEST_WANTED = 420, 560  # never more: the decision boundary is the tab's first picture
 ROW_GAP, COLUMN_GAP = 24.0, 175.0  # between two layers down the column; from one node of a layer to the next
 READ_ZOOM = 0.45  # the canvas's `style.DETAIL_THRESHOLD`: below it a card is drawn as its maps alone
+# The parameters' cards take new values at most this often while frames flow (the layer form's wires, its
+# weights, come ten times a second too): their heat maps were a sixth of the GUI's time a frame at sixty frames a
+# second, and no one reads a weight's colour change faster. The last frame's are shown once frames stop.
+PARAMETER_RATE = 10.0
 
 
 class TrainedGraphView(QWidget):
@@ -57,6 +64,15 @@ class TrainedGraphView(QWidget):
                           spoken="Canvas of the graph being trained")
         self.view.keep_fitted = True
         self.view.set_minimap_visible(False)
+        # Each frame repaints what changed (the maps' cards; a parameter's card ten times a second) rather than
+        # the rectangle around all of it: the wires and the cards that stand still between them are not drawn again.
+        self.view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self._parameters_shown_at = -float("inf")
+        self._parameters_waiting = None  # a frame whose parameters are not shown yet
+        self._parameters_timer = QTimer(self)  # shows them once frames stop (a pause): restarted by every frame
+        self._parameters_timer.setSingleShot(True)
+        self._parameters_timer.setInterval(int(1000 / PARAMETER_RATE) + 20)
+        self._parameters_timer.timeout.connect(self._show_waiting_parameters)
         layout.addWidget(self.view, 1)
         hint = ElidedLabel("Each card: what the node computes over the plane, orange negative, blue positive.")
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -68,11 +84,16 @@ class TrainedGraphView(QWidget):
         down the column, a layer a row, rather than across it as the editor lays it out (the column is tall
         and narrow, and a network's chain of layers long)."""
         self.plan = plan
+        self._parameters_waiting, self._parameters_shown_at = None, -float("inf")  # the next frame's at once
         self._map_totals = _map_totals(plan)
         self._kinds = {node.id: node.kind for node in document.nodes}
         self.scene.show_document(document)
         for wire in self.scene.wire_items():  # they stand still as the cards' maps change: kept as pictures
             wire.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        for node_id in plan.parameter_names:  # new numbers every frame: the card does not jump with each
+            item = self.scene.node_item(node_id)
+            if item is not None:
+                item.steady_width = True
         self._lay_down_the_column(document)
         self.view.fit_whole()  # the maps read as pictures even small: the whole graph in sight
         self.updateGeometry()  # another graph wants another width
@@ -107,6 +128,16 @@ class TrainedGraphView(QWidget):
             return
         self.redraws += 1
         self.scene.show_maps(frame.node_images, self.map_totals())
+        self._parameters_waiting = frame
+        if time.perf_counter() - self._parameters_shown_at >= 1.0 / PARAMETER_RATE:
+            self._show_waiting_parameters()
+        self._parameters_timer.start()
+
+    def _show_waiting_parameters(self) -> None:
+        frame, self._parameters_waiting = self._parameters_waiting, None
+        if frame is None or self.plan is None:
+            return
+        self._parameters_shown_at = time.perf_counter()
         for node_id, name in self.plan.parameter_names.items():
             item = self.scene.node_item(node_id)
             if item is not None and name in frame.state:

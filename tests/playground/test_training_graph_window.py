@@ -64,8 +64,8 @@ def test_a_hidden_layer_typed_in_the_editor_learns_the_moons_and_every_node_show
     hidden = next(node_id for node_id in plan.per_point if plan.shapes[node_id][1:] == (8,) or
                   plan.shapes[node_id][1:] == (16,))
     assert scene.node_item(hidden).map_count == plan.shapes[hidden][1]
-    w1 = scene.node_item(node_named(window, "W1"))
-    assert np.array_equal(w1.result.value, training.weights()["W1"])
+    w1 = scene.node_item(node_named(window, "W1"))  # ten times a second while it trains; once paused, as they are
+    qtbot.waitUntil(lambda: np.array_equal(w1.result.value, training.weights()["W1"]), timeout=1000)
     # ... and in the editor, the same maps on the cards the student drew: put there when it shows (out of sight,
     # thirty frames a second went to cards no one saw).
     assert window.editor.scene.node_item(hidden).map_count == 0
