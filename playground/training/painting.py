@@ -36,35 +36,35 @@ class PaintedNotice(QObject):
     first time after the scene's call (which posts the plot's update request), the second after that
     request, that is after the painting.
 
-    A frame is painted in two passes of the event loop, with a moment between them for input and timers:
-    the boundary and the diagram, then what ``second_paint`` puts on screen (`Painter.paint_second_pass`:
-    the gradient health lines, a curve plot in its turn; it says whether it changed anything), each pass
-    shorter than the two together. The worker waits for both: what is painted beside training takes two
-    to five times as long."""
+    A frame is painted in passes of the event loop, with a moment between them for input and timers: the
+    boundary and the diagram, then what ``next_pass`` puts on screen, as long as it puts something there
+    (`Painter.paint_next_pass`: a trained graph's cards, then the gradient health lines and a curve plot in its
+    turn), each pass shorter than all of them together. The worker waits for them all: what is painted beside
+    training takes two to five times as long."""
 
     ROUNDS = 2
     RECENT_S = 0.05  # frames are flowing while the last one was painted at most this long ago
 
-    def __init__(self, painted: threading.Event, second_paint, parent: QObject | None = None):
+    def __init__(self, painted: threading.Event, next_pass, parent: QObject | None = None):
         super().__init__(parent)
         self._painted = painted
-        self._second_paint = second_paint
+        self._next_pass = next_pass
         self._last = -float("inf")
 
     def recent(self) -> bool:
         """Was a frame painted within `RECENT_S`?"""
         return time.perf_counter() - self._last < self.RECENT_S
 
-    def post(self, rounds_left: int = ROUNDS, first_pass: bool = True) -> None:
-        QCoreApplication.postEvent(self, _Round(rounds_left, first_pass), Qt.EventPriority.LowEventPriority.value)
+    def post(self, rounds_left: int = ROUNDS) -> None:
+        QCoreApplication.postEvent(self, _Round(rounds_left), Qt.EventPriority.LowEventPriority.value)
 
     def event(self, event) -> bool:
         if not isinstance(event, _Round):
             return super().event(event)
         if event.rounds_left > 1:
-            self.post(event.rounds_left - 1, event.first_pass)
-        elif event.first_pass and self._second_paint():
-            self.post(self.ROUNDS, first_pass=False)
+            self.post(event.rounds_left - 1)
+        elif self._next_pass():
+            self.post(self.ROUNDS)
         else:
             self._painted.set()
             self._last = time.perf_counter()
@@ -74,10 +74,9 @@ class PaintedNotice(QObject):
 class _Round(QEvent):
     TYPE = QEvent.Type(QEvent.registerEventType())
 
-    def __init__(self, rounds_left: int, first_pass: bool):
+    def __init__(self, rounds_left: int):
         super().__init__(self.TYPE)
         self.rounds_left = rounds_left
-        self.first_pass = first_pass
 
 
 class Painter:
@@ -88,17 +87,31 @@ class Painter:
         self.readouts = ReadoutPace()
         self.summary = ""  # the summary last handed to the status bar
         self._lines_due = NOTHING  # the report whose gradient health lines are still to be drawn
+        self._graph_due: BoundaryFrame | None = None  # the frame whose graph cards are still to be drawn
         self._last_curve_draw = 0.0
 
-    def paint_frame(self, frame: BoundaryFrame, hovered: tuple | None) -> None:
+    def paint_frame(self, frame: BoundaryFrame, hovered: tuple | None, graph_later: bool = False) -> None:
+        """The frame's boundary and diagram; a trained graph's cards with ``graph_later`` in the frame's next pass
+        (`paint_next_pass`): with the boundary, they made one event of 17-20 ms, the event loop's longest stall."""
         self.boundary_column.view.set_probability(frame.probability, frame.extent, frame.contour,
                                                   frame.misclassified)
         if hovered is not None:
             self.show_focus(frame, hovered)
         if frame.settings.trains_graph:
-            self.graph_view.show_frame(frame)
+            self._graph_due = frame
+            if not graph_later:
+                self.paint_graph()
         else:
+            self._graph_due = None
             self.network_view.show_picture(network_picture(frame))
+
+    def paint_graph(self) -> bool:
+        """The trained graph's cards of the last frame, if not shown yet; whether it drew them."""
+        frame, self._graph_due = self._graph_due, None
+        if frame is None:
+            return False
+        self.graph_view.show_frame(frame)
+        return True
 
     def show_focus(self, frame: BoundaryFrame | None, hovered: tuple | None) -> None:
         """The hovered neuron's map (a graph's node's column) on the big plot, once the worker has drawn it; the
@@ -158,10 +171,12 @@ class Painter:
             return True
         return False
 
-    def paint_second_pass(self) -> bool:
-        """A frame's second pass, once its boundary and diagram are on screen and while the worker still
-        waits: the gradient health lines, and a curve plot when its turn has come (drawn once the worker
-        trained again, beside it, a curve plot took 4-6 ms instead of 1-2). Whether it drew anything."""
+    def paint_next_pass(self) -> bool:
+        """A frame's next pass, once what the last one drew is on screen and while the worker still waits: a
+        trained graph's cards, else the gradient health lines and a curve plot when its turn has come (drawn once
+        the worker trained again, beside it, a curve plot took 4-6 ms instead of 1-2). Whether it drew anything."""
+        if self.paint_graph():
+            return True
         lines = self.paint_lines()
         curves = self.paint_curves(drew_boundary=False)
         return lines or curves

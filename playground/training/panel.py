@@ -108,7 +108,7 @@ class TrainingPanel(QWidget):
         self._show_settings(self.settings)
 
         self.worker, self.worker_thread = link_worker(self)
-        self.painted_notice = PaintedNotice(self.worker.painted, self.painter.paint_second_pass, self)
+        self.painted_notice = PaintedNotice(self.worker.painted, self.painter.paint_next_pass, self)
         self.worker.paint_handshake = True  # its frames are painted here: it waits for each (briefly)
 
         self._redraw_timer = QTimer(self)
@@ -543,7 +543,7 @@ class TrainingPanel(QWidget):
         drew_boundary = self._frame_dirty and self._frame is not None
         if drew_boundary:
             self._frame_dirty = False
-            self.painter.paint_frame(self._frame, self._hovered)
+            self.painter.paint_frame(self._frame, self._hovered, graph_later=self._frames_flowing() and not force)
             self.painted_notice.post()
             if self._frame.node_images is not None:
                 self.graph_maps_shown.emit(self._frame.node_images, self.graph_view.map_totals())
