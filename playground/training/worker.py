@@ -35,6 +35,7 @@ from .model.plane_process import (
     claim_painter,
     pictures,
     release_painter,
+    warm_up_painter,
 )
 from .model.points import SplitData
 from .model.session import Metrics, TrainingSession
@@ -222,6 +223,7 @@ class TrainingWorker(ThreadedWorker):
         self._emit_data()
         self._emit_progress()
         self._emit_frame()
+        warm_up_painter()
 
     @Slot()
     @guarded

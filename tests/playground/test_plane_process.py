@@ -218,3 +218,13 @@ def test_at_a_slow_pace_the_picture_is_of_the_step_shown(qtbot, panel):
             assert frames[-1].step == panel.step
             checked += 1
     panel.pause()
+
+
+def test_the_process_is_started_with_the_tab_before_any_run(qtbot, panel, own_painter):
+    """Started once the tab has its first picture, so a first run has it from its first frames."""
+    from playground.training.model import plane_process
+
+    panel.publish_requested.emit()  # as at the tab's start (the fixture's own start went to the app's painter)
+    qtbot.waitUntil(lambda: plane_process._shared is not None and plane_process._shared.ready,
+                    timeout=int(WAIT_S * 1000))
+    assert not panel.is_playing
