@@ -234,7 +234,7 @@ class TrainingWorker(ThreadedWorker):
         self._owed, self._last_tick = 1.0, time.perf_counter()  # the first tick takes a step at once
         self._painter = claim_painter(self)
         if self._painter is not None:
-            self._painter.start()  # the first run's pictures are drawn here until its imports are done
+            self._painter.start()  # (started with the tab's first picture; until it is up, this thread draws)
         self._timer.start()
 
     @Slot()
