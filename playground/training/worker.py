@@ -232,9 +232,7 @@ class TrainingWorker(ThreadedWorker):
         self._rate_window.clear()
         self.session.arm_stop()
         self._owed, self._last_tick = 1.0, time.perf_counter()  # the first tick takes a step at once
-        self._painter = claim_painter(self)
-        if self._painter is not None:
-            self._painter.start()  # (started with the tab's first picture; until it is up, this thread draws)
+        self._painter = claim_painter(self)  # (until its process is up, this thread draws)
         self._timer.start()
 
     @Slot()

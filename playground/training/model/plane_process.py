@@ -257,27 +257,31 @@ _owner: object | None = None
 _lock = threading.Lock()
 
 
+def _started_painter() -> PlanePainter:
+    """The app's one painter, its process started (or starting); called under `_lock`."""
+    global _shared
+    if _shared is None:
+        _shared = PlanePainter()
+    _shared.start()  # nothing once started (or broken)
+    return _shared
+
+
 def warm_up_painter() -> None:
     """Start the app's plane process now (its imports take about a second), so that a first run has it from its
     first frames: the default network reaches 97% within a second of Play, before a process started then was up."""
-    global _shared
     with _lock:
-        if _shared is None:
-            _shared = PlanePainter()
-        _shared.start()
+        _started_painter()
 
 
 def claim_painter(owner: object) -> PlanePainter | None:
     """The app's one plane process, for ``owner`` (a training worker) until it lets go (`release_painter`);
     None while another owner has it. One process serves every run in turn: it costs a second to start."""
-    global _shared, _owner
+    global _owner
     with _lock:
         if _owner is not None and _owner is not owner:
             return None
-        if _shared is None:
-            _shared = PlanePainter()
         _owner = owner
-        return _shared
+        return _started_painter()
 
 
 def release_painter(owner: object) -> None:
