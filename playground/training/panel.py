@@ -322,6 +322,7 @@ class TrainingPanel(QWidget):
             self.toolbar.show_playing(self._playing)
             return
         self._playing = True
+        self.painted_notice.expect()
         self.status.clear_run_message()
         self.status.show_state(True, self.settings.trains_graph)
         self.toolbar.show_playing(True)

@@ -4,8 +4,12 @@ with, and a process that fails, dies or is missing costs no picture (the thread 
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -116,6 +120,22 @@ def test_a_job_that_fails_there_says_why_and_the_next_one_is_drawn(painter):
         pictures(session.grid, wrong)
     assert not painter.broken
     assert_same_pictures(drawn_there(painter, session, job), pictures(session.grid, job))
+
+
+def test_a_job_unpickled_there_imports_nothing_the_process_had_not_imported_before_it_was_ready():
+    """A first job's pickle that imports (a graph document's file format: pydantic) holds a run's first picture up."""
+    session = graph_session()
+    job = replace(graph_job(session), spec=session.grid.spec)
+    script = ("import pickle, sys\n"
+              "from playground.training.model.plane_process import import_what_jobs_need\n"
+              "import_what_jobs_need()\n"
+              "before = set(sys.modules)\n"
+              "pickle.loads(sys.stdin.buffer.read())\n"
+              "print(sorted(set(sys.modules) - before))\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(job), capture_output=True, cwd=root,
+                          timeout=60, check=True)
+    assert done.stdout.decode().strip() == "[]"
 
 
 def test_a_process_that_dies_is_not_used_again():

@@ -69,3 +69,14 @@ def test_a_steady_card_grows_for_a_wider_number_and_keeps_its_width_for_a_narrow
     assert after == wide
     wide, after = _card_width("b", steady=False, qtbot=qtbot)  # the editor's cards fit what they show
     assert after < wide
+
+
+def test_a_runs_first_frame_is_painted_in_passes_as_the_rest_are(qtbot, panel):
+    """Painted in one pass with the curves beside the training, a run's first frame held the event loop 20 ms."""
+    _trained_frame(qtbot, panel)
+    assert not panel._frames_flowing()
+    panel.play()
+    try:
+        assert panel._frames_flowing()  # at once: the first frame's cards wait for the pass after the boundary's
+    finally:
+        panel.pause()

@@ -95,6 +95,12 @@ def pictures(grid: PlaneGrid, job: PlaneJob) -> PlanePictures:
     return PlanePictures(job.serial, drawing, images, nodes)
 
 
+def import_what_jobs_need() -> None:
+    """Import what unpickling any job needs, before the process says it is ready: the first graph document's
+    unpickling imported its file format (pydantic), and a run's first picture came 150 ms after Play."""
+    from ...graph import document  # noqa: F401
+
+
 def serve(connection) -> None:
     """The process: answer each job in turn until the connection closes (or a None arrives)."""
     from threadpoolctl import threadpool_limits
@@ -102,6 +108,7 @@ def serve(connection) -> None:
     threadpool_limits(1)  # a chunk's products are small: BLAS's helper threads would take the GUI's core
     if hasattr(os, "nice"):
         os.nice(NICENESS)
+    import_what_jobs_need()
     connection.send(READY)
     grid: PlaneGrid | None = None
     while True:
