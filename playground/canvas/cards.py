@@ -464,9 +464,14 @@ class CardItem(QGraphicsObject):
         if selected:  # the ring the keyboard follows too: at least 2.5 px on screen at any zoom
             painter.setPen(QPen(colors["selected"], max(SELECTION_RING, SELECTION_RING / lod)))
             painter.drawRoundedRect(rect.adjusted(-4, -4, 4, 4), CORNER_RADIUS + 3, CORNER_RADIUS + 3)
+        self.paint_still_extra(painter, colors)
         badge = self.shown_badge()
         if badge:
             self._paint_badge(painter, colors, badge)
+
+    def paint_still_extra(self, painter: QPainter, colors: dict[str, QColor]) -> None:
+        """What a card draws with its chrome, into Qt's picture of it: what stands still while the content changes
+        (`_chrome_key` says when it moves)."""
 
     def paint_content(self, painter: QPainter) -> None:
         """What the card says, over its chrome: the body's lines and `paint_extra`'s drawing (zoomed out too far

@@ -26,6 +26,7 @@ ARRAY_LABEL_HEIGHT = 13.0  # "value" and "grad" above an array card's two drawin
 ARRAY_GAP = 10.0  # between the value's drawing and the gradient's
 MAP_SIDE = 26.0  # a node's map over the plane, a side (scene units)
 MAP_GAP = 3.0
+MAP_FRAME = 0.8  # the line around each map
 MAPS_A_ROW = 4
 MORE_HEIGHT = 13.0  # "+ 48 more" under a node's first maps
 
@@ -69,6 +70,7 @@ class NodeItem(CardItem):
         self._maps = MapStrip()
         self._map_rects: list[QRectF] | None = None  # where each map is drawn, until the card's layout changes
         self._map_total = 0
+        self._map_words: np.ndarray | None = None  # what `_maps` was made from
         self.hovered_map: int | None = None
         self.setAcceptHoverEvents(True)
         self._refresh_grid()
@@ -153,10 +155,13 @@ class NodeItem(CardItem):
         """Show what the node computes over the plane, one small map a column, in place of its value (its graph
         is being trained): ``words`` (columns, r, r) 0xffRRGGBB, row 0 at the top; ``total``: its columns in all
         when it has more than it shows. None: no maps, the value again."""
+        map_total = 0 if words is None else max(int(total or 0), len(words))
+        if map_total == self._map_total and _same_words(words, self._map_words):
+            return  # a parameter's card (no maps) or a node the weights do not reach (the data): nothing to paint
         had = bool(self._maps)
         count = len(self._maps)
         self._maps = MapStrip(words)
-        self._map_total = 0 if words is None else max(int(total or 0), len(self._maps))
+        self._map_words, self._map_total = words, map_total
         if len(self._maps) != count:
             self._map_rects = None
         if bool(self._maps) != had or self._refresh_grid():
@@ -210,19 +215,32 @@ class NodeItem(CardItem):
                               strip.image, strip.source(index))
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
 
-    def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
+    def _chrome_key(self) -> tuple:
+        return *super()._chrome_key(), len(self._maps), self._map_total > len(self._maps)
+
+    def paint_still_extra(self, painter: QPainter, colors: dict[str, QColor]) -> None:
+        """The maps' frames, just outside each map (the map covers the inside): they stand still while the maps
+        change thirty to sixty times a second, and antialiased outlines drawn with each frame's maps cost as much
+        as the maps."""
+        if not self._maps:
+            return
+        half = MAP_FRAME / 2
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colors["card_border"], MAP_FRAME))
+        painter.drawRects([rect.adjusted(-half, -half, half, half) for rect in self._placed_maps()])
+
+    def _placed_maps(self) -> list[QRectF]:
+        """Where each map is drawn, until the card's layout changes."""
         if self._map_rects is None:
             self._map_rects = [self.map_rect(column) for column in range(len(self._maps))]
-        rects, strip = self._map_rects, self._maps
+        return self._map_rects
+
+    def _paint_maps(self, painter: QPainter, colors: dict[str, QColor]) -> None:
+        rects, strip = self._placed_maps(), self._maps
         smooth = strip.smooth_at(painter, MAP_SIDE)
         for column, rect in enumerate(rects):
             painter.drawImage(rect, strip.image, strip.source(column))
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
-        # The frames in one call, then the hovered one's ring: a trained graph repaints its maps 30 times a
-        # second, and each call from Python costs more than the drawing it asks for.
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(colors["card_border"], 0.8))
-        painter.drawRects(rects)
         if self.hovered_map is not None and self.hovered_map < len(rects):
             painter.setPen(QPen(colors["selected"], 2.0))
             painter.drawRect(rects[self.hovered_map])
@@ -455,3 +473,11 @@ class NodeItem(CardItem):
     def value_rect(self) -> QRectF:
         """Where the value line is, in item coordinates (an inline editor goes there)."""
         return self._row_rect(0)
+
+
+def _same_words(words: np.ndarray | None, before: np.ndarray | None) -> bool:
+    """The same maps: compared, not made into an image and painted again (a trained graph's frame sends every
+    card's maps, thirty to sixty times a second)."""
+    if words is None or before is None:
+        return words is None and before is None
+    return words is before or (words.shape == before.shape and np.array_equal(words, before))

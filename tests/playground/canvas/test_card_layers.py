@@ -8,10 +8,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent
-from PySide6.QtGui import QImage, QUndoStack
+from PySide6.QtCore import QEvent, QPointF, QRectF
+from PySide6.QtGui import QColor, QImage, QPainter, QUndoStack
 
 from playground.canvas.cards import CardItem
+from playground.canvas.node_card import MAP_FRAME
 from playground.canvas.view import GraphView
 from playground.editor.scene import GraphScene
 from playground.graph import edits
@@ -117,6 +118,72 @@ def test_a_trained_graphs_maps_repaint_only_their_cards_content(qtbot, chrome_pa
     scene.show_maps({ids["H"]: maps()})
     assert not np.array_equal(first, _picture(qtbot, view))
     assert chrome_paints["H"] == 0
+
+
+@pytest.fixture
+def content_updates(monkeypatch):
+    """How many times each card asked for what it says to be painted again (by node name)."""
+    counts: Counter[str] = Counter()
+    update_content = CardItem.update_content
+
+    def counted(card):
+        counts[card.display_name()] += 1
+        update_content(card)
+
+    monkeypatch.setattr(CardItem, "update_content", counted)
+    return counts
+
+
+def _maps(count: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return (0xFF000000 + rng.integers(0, 0xFFFFFF, size=(count, 8, 8))).astype(np.uint32)
+
+
+def test_the_same_maps_again_and_the_cards_without_maps_paint_nothing(qtbot, content_updates):
+    """A trained graph's frame sends every card's maps: the data's stay the same (no weight reaches them), and a
+    parameter's card has none; painting those again with each frame was a fifth of the graph's picture."""
+    document = parse_expression("X = points(); W = randn(2, 3, seed=0); H = tanh(X @ W)")
+    scene, view = _shown(qtbot, document)
+    ids = {document.name(node.id): node.id for node in document.nodes}
+    data = _maps(2, seed=1)
+    scene.show_maps({ids["X"]: data, ids["H"]: _maps(3)})
+    content_updates.clear()
+    scene.show_maps({ids["X"]: data.copy(), ids["H"]: _maps(3, seed=2)})
+    assert content_updates["H"] == 1
+    assert content_updates["X"] == 0 and content_updates["W"] == 0
+
+
+def test_the_maps_frames_are_drawn_with_the_chrome_around_each_map_and_follow_their_count(qtbot, chrome_paints):
+    document = parse_expression("X = points(); W = randn(2, 3, seed=0); H = tanh(X @ W)")
+    scene, view = _shown(qtbot, document)
+    card = scene.node_item(next(node.id for node in document.nodes if document.name(node.id) == "H"))
+    red = np.full((3, 8, 8), 0xFFFF0000, dtype=np.uint32)
+    scene.show_maps({card.node_id: red})
+    _picture(qtbot, view)
+    chrome_paints.clear()
+    scene.show_maps({card.node_id: red[:2]})  # fewer maps: the frames of two
+    _picture(qtbot, view)
+    assert chrome_paints["H"] >= 1
+
+    scale, source = 8.0, card.sceneBoundingRect()
+    image = QImage(int(source.width() * scale), int(source.height() * scale), QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    scene.render(painter, QRectF(image.rect()), source)
+    painter.end()
+
+    def colour_at(item_point: QPointF) -> QColor:
+        at = (card.mapToScene(item_point) - source.topLeft()) * scale
+        return image.pixelColor(int(at.x()), int(at.y()))
+
+    border = scene.colors["card_border"]
+    for column in range(2):
+        rect = card.map_rect(column)
+        middle = rect.center().y()
+        assert colour_at(QPointF(rect.left() - MAP_FRAME / 2, middle)) == border  # the frame, outside the map
+        assert colour_at(QPointF(rect.left() + 0.3, middle)) == QColor(255, 0, 0)  # the map, whole
+    third = card.map_rect(2)
+    assert colour_at(QPointF(third.left() - MAP_FRAME / 2, third.center().y())) != border  # no third frame
 
 
 def test_a_click_on_what_a_card_says_selects_the_card(qtbot):
