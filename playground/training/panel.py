@@ -9,7 +9,7 @@ written as one form (`settings_form`); each edit sends the new settings to the `
 (wired to the panel by `worker_link`), which resets only what the change needs.
 Whatever the worker sends is kept, and a ~60 Hz timer paints the latest of it (`painting`), with a
 summary for the main window's status bar (`summary_changed`). A weight typed on the diagram is one undoable edit
-(`edits.ParameterEdit` on `undo_stack`); files go through `exports`.
+(`edits.ParameterEdit` on `undo_stack`); files go through `exports`, setups through `setup_exchange`.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from .network_view import NetworkView
 from .painting import PaintedNotice, Painter
 from .reset_confirmation import ResetConfirmation
 from .settings_form import SettingsForm
+from .setup_exchange import SetupExchange
 from .status_line import StatusLine
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named
@@ -95,13 +96,13 @@ class TrainingPanel(QWidget):
         self._progress_dirty = False
         self._compare_dialog = None
         self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
-        self._history_to_restore = None  # the curves of a setup being opened
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
         self.reset_confirmation = ResetConfirmation(self)  # the main window hands it its QSettings
 
         self.graph_training = GraphTraining(self)
         self.csv_loading = CsvLoading(self)
+        self.setups = SetupExchange(self)
         self._build_ui()
         self.painter = Painter(self.toolbar, self.boundary_column, self.network_view, self.curves, self.graph_view)
         self._follow_theme()  # the app's theme may be dark already
@@ -354,39 +355,16 @@ class TrainingPanel(QWidget):
         return self.csv_loading.load(path)
 
     def current_setup(self, with_weights: bool = True) -> TrainingSetup:
-        """The tab as it stands, for a file or the clipboard: data, network, every control, and with
-        ``with_weights`` the trained weights, the optimizer's state and the step."""
-        setup = self.worker.setup_now(with_weights)
-        if with_weights and self.curves.history.size:  # the curves go with the weights they were drawn for
-            setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
-        return setup
+        """The tab as it stands, for a file or the clipboard (`setup_exchange`)."""
+        return self.setups.current(with_weights)
 
     def setup_later(self, answer, with_weights: bool = True) -> None:
-        """`current_setup` without waiting: ``answer(setup)`` is called here once the worker's thread has taken
-        it (the autosave's way: the event loop never waits for a step to end). Never called after `shutdown`."""
-        if not self._shut_down:
-            self.worker.setup_later(answer, with_weights)
-
-    @Slot(object)
-    def _on_worker_setup_answered(self, request) -> None:
-        if self._shut_down or request.setup is None:
-            return
-        setup = request.setup
-        if request.with_weights and self.curves.history.size:
-            setup = replace(setup, history=RunHistory.from_dict(self.curves.history.to_dict()))
-        request.answer(setup)
+        """`current_setup` without waiting (the autosave's way: the event loop never waits for a step to end)."""
+        self.setups.later(answer, with_weights)
 
     def apply_setup(self, setup: TrainingSetup) -> None:
-        """Show a saved setup and go on from it (paused): its data, controls and, if it has them, weights."""
-        self.pause()
-        if setup.settings.dataset == "csv":
-            self.data_controls.show_csv_name(setup.data.name, regression=setup.settings.regression)
-        self.settings = setup.settings
-        self._history_to_restore = setup.history  # once the worker has started the run over (`model_reset`)
-        self.graph_training.adopt(setup.graph)
-        self._show_settings(setup.settings)
-        self.clear_message()
-        self.setup_requested.emit(setup)
+        """Show a saved setup and go on from it, paused (`setup_exchange`)."""
+        self.setups.apply(setup)
 
     def show_message(self, text: str) -> None:
         self.status.show_message(text)
@@ -510,9 +488,9 @@ class TrainingPanel(QWidget):
         self.status.clear_run_message()  # "paused at step 103": of the network that is gone
         self.undo_stack.clear()  # typed weights belong to the network that is gone
         self.curves.start_over()
-        if why == "setup" and self._history_to_restore is not None:  # a setup opened: its curves as they were
-            self.curves.history = RunHistory.from_dict(self._history_to_restore.to_dict())
-        self._history_to_restore = None
+        history = self.setups.take_history()
+        if why == "setup" and history is not None:  # a setup opened: its curves as they were
+            self.curves.history = RunHistory.from_dict(history.to_dict())
         self._progress = None
         self._frame = None
         self._progress_dirty = True

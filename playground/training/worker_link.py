@@ -32,7 +32,7 @@ def link_worker(panel) -> tuple[TrainingWorker, QThread]:
     worker.stop_reached.connect(panel._on_worker_paused_itself)
     worker.failed.connect(panel._on_worker_failed)
     worker.graph_refused.connect(panel.show_message)
-    worker.setup_answered.connect(panel._on_worker_setup_answered)
+    worker.setup_answered.connect(panel.setups._on_worker_setup_answered)
     thread = start_thread(worker, "trainingWorkerThread")
     shut_down_at_exit(panel)
     for request, slot in REQUESTS.items():

@@ -241,7 +241,7 @@ def test_the_event_loop_does_its_part_of_an_autosave_within_17_ms(app_window, qt
     request = _SetupRequest(True, anchor=False, answer=lambda setup: None)
     request.setup = window.training.worker.setup_now(True)
     started = time.perf_counter()
-    window.training._on_worker_setup_answered(request)
+    window.training.setups._on_worker_setup_answered(request)
     assert time.perf_counter() - started < 0.017
     wait_written(qtbot, window)
     snapshot = own_snapshot(window)
