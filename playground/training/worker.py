@@ -41,6 +41,7 @@ from .model.points import SplitData
 from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
 from .model.setup_file import TrainingSetup, capture, restore
+from .model.wire_schedule import WireSchedule
 from .model.wires import WireLayout
 from .worker_threads import TICK_MS, ThreadedWorker, guarded
 
@@ -51,8 +52,6 @@ FRAME_RATE = 60.0     # boundary images at most this often: a display's refresh 
 FRAME_MARGIN_S = 0.004  # a chunk ends this long before the picture is due: the last step and the report
 # A picture is due this long after the last one began: a tick late or early still makes one per tick.
 FRAME_DUE_S = 0.8 / FRAME_RATE
-WIRE_RATE = 10.0      # the diagram's wires at most this often (they cost as much as the rest of a frame)
-WIRE_SHARE = 0.1      # ... and at most this share of the worker's time (six layers of 64: 40-70 ms an image)
 GRADIENT_RATE = 5.0   # while running, the hover readout's gradients at most this often (paused: every frame)
 PAINT_WAIT_S = 0.030   # the longest the training thread waits for a frame to be painted
 
@@ -153,11 +152,8 @@ class TrainingWorker(ThreadedWorker):
         self._owed = 0.0              # steps the pace asks for and not yet taken
         self._last_tick = 0.0
         self._focus: tuple | None = None  # drawn at full resolution: (layer, neuron), or a graph's (node, column)
-        self._wire_layout: WireLayout | None = None
         self._dark = False            # the theme the diagram's maps are coloured for
-        self._wires_drawn: tuple[int, float] = (0, 0.0)  # the layout serial and the time they were last drawn
-        self._wire_cost = 0.0  # how long the last wire image took
-        self._pending_wires: tuple[int, np.ndarray] | None = None  # drawn after a frame, for the next
+        self.wires = WireSchedule()   # when the layer form's diagram gets new wires
         self._sent_state: dict[str, np.ndarray] | None = None  # the weights of the last frame sent
         # Set by the GUI thread once it has painted the last frame sent while running (`_let_it_be_painted`);
         # a worker with no one painting its frames (a test, a script) does not wait.
@@ -349,7 +345,7 @@ class TrainingWorker(ThreadedWorker):
     @guarded
     def set_wire_layout(self, layout: WireLayout) -> None:
         """Where the diagram's wires run now; the next frame brings them drawn."""
-        self._wire_layout = layout
+        self.wires.layout = layout
         if not self._timer.isActive():
             self._emit_frame()
 
@@ -451,12 +447,8 @@ class TrainingWorker(ThreadedWorker):
         with the next frame. They take the training's share of the frame: drawn within the frame they
         made every sixth frame of the default network a third late, and drawn while the GUI thread
         painted, its picture twice as long."""
-        layout, sizes = self._wire_layout, self.session.settings.layer_sizes
-        if layout is None or layout.sizes != sizes or self._sent_state is None or self.session.settings.trains_graph:
-            return
-        serial, drawn_at = self._wires_drawn
-        if time.perf_counter() - drawn_at >= max(1.0 / WIRE_RATE, self._wire_cost / WIRE_SHARE):
-            self._pending_wires = self._render_wires(layout, self._sent_state)
+        if not self.session.settings.trains_graph:
+            self.wires.draw_if_due(self.session.settings.layer_sizes, self._sent_state)
 
     def _let_it_be_painted(self) -> None:
         """Wait (at most `PAINT_WAIT_S`) while the GUI thread paints the frame just sent.
@@ -505,7 +497,8 @@ class TrainingWorker(ThreadedWorker):
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
         self._gradients = (0.0, {})  # of the network that is gone
-        self._sent_state = self._pending_wires = None
+        self._sent_state = None
+        self.wires.forget()
         self._rate_window.clear()
         self.model_reset.emit(self._run, why)
         self._emit_data()
@@ -553,7 +546,8 @@ class TrainingWorker(ThreadedWorker):
 
     def _send_frame(self, figures: BoundaryFrame, drawn: PlanePictures) -> None:
         self._sent_state = figures.state
-        wires = None if figures.settings.trains_graph else self._wires(figures.state)
+        wires = None if figures.settings.trains_graph else self.wires.for_frame(
+            figures.settings.layer_sizes, figures.state, self._timer.isActive())
         self.boundary_updated.emit(replace(figures, drawing=drawn.drawing, wires=wires, images=drawn.images,
                                            node_images=drawn.node_images))
 
@@ -566,21 +560,3 @@ class TrainingWorker(ThreadedWorker):
             gradients = self.session.gradients()
             self._gradients = (now, gradients)
         return gradients
-
-    def _wires(self, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray] | None:
-        """The diagram's wires to send with a frame: drawn at once for a new layout and whenever training
-        is not running; while it runs, those drawn after the last frame was painted (`_draw_wires_if_due`)."""
-        layout = self._wire_layout
-        if layout is None or layout.sizes != self.session.settings.layer_sizes:
-            return None
-        pending, self._pending_wires = self._pending_wires, None
-        if self._wires_drawn[0] != layout.serial or not self._timer.isActive():
-            return self._render_wires(layout, state)
-        return pending if pending is not None and pending[0] == layout.serial else None
-
-    def _render_wires(self, layout: WireLayout, state: dict[str, np.ndarray]) -> tuple[int, np.ndarray]:
-        started = time.perf_counter()
-        self._wires_drawn = (layout.serial, started)
-        image = layout.render([state[parameter_name(layer, "weight")] for layer in range(1, len(layout.sizes))])
-        self._wire_cost = time.perf_counter() - started
-        return layout.serial, image
