@@ -421,19 +421,20 @@ class TrainingWorker(ThreadedWorker):
             return False  # it failed there (drawn here, a failure reported), or the network changed meanwhile
         if self.session.step != coming.frame.step:  # the next, drawn while this one is painted (sent first:
             self._send_to_process()                 # the painting would hold this thread up)
+        self.wires.drawn_there(done.wires, done.wire_seconds)  # drawn there too (11 ms here, a frame's worth)
         self.painted.clear()
         self._send_frame(coming.frame, done)
         self._let_it_be_painted()
-        self._draw_wires_if_due()
         return True
 
     def _send_to_process(self) -> None:
         session = self.session
-        job = self._job()
+        job, figures = self._job(), self._frame_figures()
         self._last_frame = time.perf_counter()
-        serial = self._painter.submit(session.grid, job.weights, job.focus, job.colours)
+        wires = None if session.settings.trains_graph else self.wires.job(session.settings.layer_sizes, figures.state)
+        serial = self._painter.submit(session.grid, job.weights, job.focus, job.colours, wires)
         if serial is not None:
-            self._drawing = _FrameToCome(serial, self._run, session.grid, self._frame_figures())
+            self._drawing = _FrameToCome(serial, self._run, session.grid, figures)
 
     def _let_go_of_painter(self) -> None:
         """A run has ended: the frame drawn for it is no longer wanted, and another run may have the process."""

@@ -21,11 +21,14 @@ from playground.training.model.plane_process import (
     NodeColours,
     PlaneJob,
     PlanePainter,
+    WireJob,
     claim_painter,
     pictures,
     release_painter,
 )
 from playground.training.model.session import TrainingSession, TrainingSettings
+from playground.training.model.wire_schedule import layer_weights
+from playground.training.model.wires import WireLayout
 
 GRAPH = ("X = points(); W1 = randn(2, 16, seed=0); b1 = zeros(16); W2 = randn(16, 1, seed=1); b2 = zeros(1); "
          "out = tanh(X @ W1 + b1) @ W2 + b2")
@@ -64,7 +67,7 @@ def layer_job(session: TrainingSession) -> PlaneJob:
 
 
 def drawn_there(painter: PlanePainter, session: TrainingSession, job: PlaneJob):
-    serial = painter.submit(session.grid, job.weights, job.focus, job.colours)
+    serial = painter.submit(session.grid, job.weights, job.focus, job.colours, job.wires)
     assert serial is not None
     started = time.perf_counter()
     while (answer := painter.take(serial)) is None:
@@ -110,6 +113,24 @@ def test_the_process_draws_the_layer_form_exactly_and_follows_a_new_grid(painter
     assert_same_pictures(there, pictures(session.grid, job))
 
 
+def wire_layout(sizes: tuple[int, ...]) -> WireLayout:
+    pairs = tuple((20.0 + 100 * i, 100.0 + 100 * i, np.linspace(5, 195, left), np.linspace(5, 195, right))
+                  for i, (left, right) in enumerate(zip(sizes, sizes[1:])))
+    return WireLayout(7, sizes, 100 * len(sizes), 200, pairs, 3.0, (230, 159, 0), (0, 114, 178))
+
+
+def test_the_process_draws_the_layer_forms_wires_exactly_when_asked(painter):
+    session = TrainingSession(TrainingSettings(hidden=(8, 8)), resolution=60)
+    session.train_steps(20)
+    layout = wire_layout(session.settings.layer_sizes)
+    job = replace(layer_job(session), wires=WireJob(layout, layer_weights(layout, session.state_dict())))
+    there = drawn_there(painter, session, job)
+    serial, image = there.wires
+    assert serial == layout.serial and there.wire_seconds > 0
+    assert np.array_equal(image, layout.render(layer_weights(layout, session.state_dict())))
+    assert drawn_there(painter, session, layer_job(session)).wires is None  # not asked: not drawn
+
+
 def test_a_job_that_fails_there_says_why_and_the_next_one_is_drawn(painter):
     session = graph_session()
     job = graph_job(session)
@@ -125,7 +146,10 @@ def test_a_job_that_fails_there_says_why_and_the_next_one_is_drawn(painter):
 def test_a_job_unpickled_there_imports_nothing_the_process_had_not_imported_before_it_was_ready():
     """A first job's pickle that imports (a graph document's file format: pydantic) holds a run's first picture up."""
     session = graph_session()
-    job = replace(graph_job(session), spec=session.grid.spec)
+    layers = TrainingSession(TrainingSettings(hidden=(4,)), resolution=30)
+    layout = wire_layout(layers.settings.layer_sizes)
+    job = replace(graph_job(session), spec=session.grid.spec,
+                  wires=WireJob(layout, layer_weights(layout, layers.state_dict())))
     script = ("import pickle, sys\n"
               "from playground.training.model.plane_process import import_what_jobs_need\n"
               "import_what_jobs_need()\n"
@@ -191,6 +215,27 @@ def test_frames_drawn_there_carry_the_figures_of_their_own_weights(qtbot, panel)
         drawn = session.grid.draw_weights([frame.state[name] for name in order])
         assert np.array_equal(drawn.probability, frame.drawing.probability), frame.step
     assert frames[-1].step == session.step and worker._painter is None  # let go of when the run ended
+
+
+def test_a_layer_form_runs_wires_are_drawn_there_with_the_weights_of_their_frame(qtbot, panel):
+    """While the process draws, it draws the wires too, with the weights of the frame they go out with (this
+    thread drew them after a frame was painted, for the next: 11 ms of its time, eight times a second)."""
+    worker = panel.worker
+    panel.set_settings(replace(panel.settings, stop_when="never", steps_per_second=None))
+    qtbot.waitUntil(lambda: worker.wires.layout is not None, timeout=int(WAIT_S * 1000))
+    frames = []
+    worker.boundary_updated.connect(frames.append)
+    panel.play()
+    qtbot.waitUntil(lambda: worker._painter is not None and worker._painter.ready, timeout=int(WAIT_S * 1000))
+    shown = len(frames)
+    qtbot.waitUntil(lambda: sum(frame.wires is not None for frame in frames[shown:]) >= 4, timeout=int(WAIT_S * 1000))
+    panel.pause()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=10_000)
+    layout = worker.wires.layout
+    for frame in [frame for frame in frames[shown:] if frame.wires is not None][:4]:
+        serial, image = frame.wires
+        assert serial == layout.serial
+        assert np.array_equal(image, layout.render(layer_weights(layout, frame.state))), frame.step
 
 
 @pytest.fixture

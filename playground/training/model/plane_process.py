@@ -5,13 +5,15 @@ A frame's pictures (`grid.PlaneGrid.draw`: the boundary and every neuron's or no
 grid points, then coloured) are as much Python as the GUI's painting of them, and in one process the two take
 turns at the interpreter lock, whichever thread they run on: measured, the drawn 2-16-1 graph's frame cost
 the training thread 7-8 ms and the GUI 8 ms, one after the other. In a second process the pass runs beside
-the painting, on the machine's other core.
+the painting, on the machine's other core. So do the layer form's wires (`wires.WireLayout.render`: 11 ms for the
+default network, eight times a second), drawn with the weights of the frame they go out with.
 
 `PlanePainter` is the training worker's end: it starts the process (``spawn``: a fork of a process running Qt
-threads is not safe), sends it a `PlaneJob` (the grid's `GridSpec` when it changed, the weights, the focus,
-how to colour) and takes back `PlanePictures` without waiting. The process (`serve`) keeps the grid it was
-last sent, as the session does. Anything wrong (no process, a process that died, a job that failed) makes the
-painter say so, and the worker draws in its own thread as it always could: a picture is never lost.
+threads is not safe), sends it a `PlaneJob` (the grid's `GridSpec` when it changed, the weights, the focus, how to
+colour, the wires' layout when they are due) and takes back `PlanePictures` without waiting. The process (`serve`)
+keeps the grid it was last sent, as the session does. Anything wrong (no process, a process that died, a job that
+failed) makes the painter say so, and the worker draws in its own thread as it always could: a picture is never
+lost.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 
 from .grid import GridSpec, PlaneDrawing, PlaneGrid
 from .neuron_images import NeuronImages, neuron_images, node_images
+from .wires import WireLayout
 
 log = logging.getLogger("autograd_playground.training")
 
@@ -65,12 +68,22 @@ class NodeColours:
 
 
 @dataclass(frozen=True)
+class WireJob:
+    """The layer form's wires to draw with a frame's pictures: where they run, and each layer's weights
+    (1..n, as `WireLayout.render` takes them)."""
+
+    layout: WireLayout
+    weights: tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
 class PlaneJob:
     serial: int
     spec: GridSpec | None             # the grid to draw on from now on; None: the one last sent
     weights: tuple[np.ndarray, ...]   # in the order of the model's ``parameters()``
     focus: tuple | None
     colours: LayerColours | NodeColours
+    wires: WireJob | None = None      # the diagram's wires too, when they are due
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,8 @@ class PlanePictures:
     images: NeuronImages | None = None
     node_images: dict[str, np.ndarray] | None = None
     error: str | None = None
+    wires: tuple[int, np.ndarray] | None = None  # the layout's serial and the wires' image, when asked for
+    wire_seconds: float = 0.0                    # what drawing them took
 
 
 def pictures(grid: PlaneGrid, job: PlaneJob) -> PlanePictures:
@@ -92,7 +107,12 @@ def pictures(grid: PlaneGrid, job: PlaneJob) -> PlanePictures:
     images, nodes = job.colours.colour(drawing)
     if nodes is not None:
         drawing = replace(drawing, node_maps=None)
-    return PlanePictures(job.serial, drawing, images, nodes)
+    wires, wire_seconds = None, 0.0
+    if job.wires is not None:
+        started = time.perf_counter()
+        wires = job.wires.layout.serial, job.wires.layout.render(job.wires.weights)
+        wire_seconds = time.perf_counter() - started
+    return PlanePictures(job.serial, drawing, images, nodes, wires=wires, wire_seconds=wire_seconds)
 
 
 def import_what_jobs_need() -> None:
@@ -195,7 +215,7 @@ class PlanePainter:
                 self._break("the plane's process ended before it was ready")
         return self._ready
 
-    def submit(self, grid: PlaneGrid, weights, focus, colours) -> int | None:
+    def submit(self, grid: PlaneGrid, weights, focus, colours, wires: WireJob | None = None) -> int | None:
         """Send a job (the grid's spec with it when the process has another); its serial, or None when the
         process is not there to take it."""
         if not self.ready:
@@ -203,7 +223,7 @@ class PlanePainter:
         self._serial += 1
         spec = grid.spec if grid is not self._grid_sent else None
         try:
-            self._connection.send(PlaneJob(self._serial, spec, tuple(weights), focus, colours))
+            self._connection.send(PlaneJob(self._serial, spec, tuple(weights), focus, colours, wires))
         except (OSError, ValueError):
             self._break("the plane's process stopped taking jobs")
             return None

@@ -3,7 +3,9 @@
 Drawing the wires (`wires.WireLayout.render`) costs as much as the rest of a frame: 11 ms for the default network,
 40-70 ms for six layers of 64. While a run goes on they are drawn at most `WIRE_RATE` times a second and in at
 most a `WIRE_SHARE` of the time of whoever draws them, and go out with a later frame; with no run going on, or
-for a layout just made, they are drawn for the frame at once.
+for a layout just made, they are drawn for the frame at once. While the plane's process draws a run's pictures,
+it draws the wires too, with the weights of the frame they go out with (`job`, `drawn_there`); else the training
+worker's thread draws them once a frame is painted (`draw_if_due`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 import numpy as np
 
 from .network import parameter_name
+from .plane_process import WireJob
 from .wires import WireLayout
 
 WIRE_RATE = 10.0   # the diagram's wires at most this often (they cost as much as the rest of a frame)
@@ -37,6 +40,19 @@ class WireSchedule:
         they are due; they go out with the next frame."""
         if state is not None and self._fits(sizes) and self._due():
             self._pending = self._render(state)
+
+    def job(self, sizes: tuple[int, ...], state: dict[str, np.ndarray]) -> WireJob | None:
+        """For the plane's process, with the pictures of a frame of ``state``: the wires, when they are due (at once
+        for a new layout)."""
+        if not self._fits(sizes) or (self._drawn[0] == self.layout.serial and not self._due()):
+            return None
+        self._drawn = (self.layout.serial, time.perf_counter())
+        return WireJob(self.layout, layer_weights(self.layout, state))
+
+    def drawn_there(self, wires: Wires | None, seconds: float) -> None:
+        """The process's wires, for the frame they were drawn with (`for_frame` sends them)."""
+        if wires is not None:
+            self._pending, self._cost = wires, seconds
 
     def for_frame(self, sizes: tuple[int, ...], state: dict[str, np.ndarray], running: bool) -> Wires | None:
         """The wires to send with a frame of ``state``: drawn at once for a new layout and whenever training is not
