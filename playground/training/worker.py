@@ -431,7 +431,7 @@ class TrainingWorker(ThreadedWorker):
         session = self.session
         job, figures = self._job(), self._frame_figures()
         self._last_frame = time.perf_counter()
-        wires = None if session.settings.trains_graph else self.wires.job(session.settings.layer_sizes, figures.state)
+        wires = self.wires.job(session.settings, figures.state)
         serial = self._painter.submit(session.grid, job.weights, job.focus, job.colours, wires)
         if serial is not None:
             self._drawing = _FrameToCome(serial, self._run, session.grid, figures)
@@ -448,8 +448,7 @@ class TrainingWorker(ThreadedWorker):
         with the next frame. They take the training's share of the frame: drawn within the frame they
         made every sixth frame of the default network a third late, and drawn while the GUI thread
         painted, its picture twice as long."""
-        if not self.session.settings.trains_graph:
-            self.wires.draw_if_due(self.session.settings.layer_sizes, self._sent_state)
+        self.wires.draw_if_due(self.session.settings, self._sent_state)
 
     def _let_it_be_painted(self) -> None:
         """Wait (at most `PAINT_WAIT_S`) while the GUI thread paints the frame just sent.
@@ -547,8 +546,7 @@ class TrainingWorker(ThreadedWorker):
 
     def _send_frame(self, figures: BoundaryFrame, drawn: PlanePictures) -> None:
         self._sent_state = figures.state
-        wires = None if figures.settings.trains_graph else self.wires.for_frame(
-            figures.settings.layer_sizes, figures.state, self._timer.isActive())
+        wires = self.wires.for_frame(figures.settings, figures.state, self._timer.isActive())
         self.boundary_updated.emit(replace(figures, drawing=drawn.drawing, wires=wires, images=drawn.images,
                                            node_images=drawn.node_images))
 

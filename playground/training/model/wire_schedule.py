@@ -16,6 +16,7 @@ import numpy as np
 
 from .network import parameter_name
 from .plane_process import WireJob
+from .settings import TrainingSettings
 from .wires import WireLayout
 
 WIRE_RATE = 10.0   # the diagram's wires at most this often (they cost as much as the rest of a frame)
@@ -35,16 +36,16 @@ class WireSchedule:
         """The network is gone: wires drawn for it are not sent."""
         self._pending = None
 
-    def draw_if_due(self, sizes: tuple[int, ...], state: dict[str, np.ndarray] | None) -> None:
+    def draw_if_due(self, settings: TrainingSettings, state: dict[str, np.ndarray] | None) -> None:
         """During a run, once a frame is painted: the wires for ``state`` (the weights of the frame just sent) when
         they are due; they go out with the next frame."""
-        if state is not None and self._fits(sizes) and self._due():
+        if state is not None and self._fits(settings) and self._due():
             self._pending = self._render(state)
 
-    def job(self, sizes: tuple[int, ...], state: dict[str, np.ndarray]) -> WireJob | None:
+    def job(self, settings: TrainingSettings, state: dict[str, np.ndarray]) -> WireJob | None:
         """For the plane's process, with the pictures of a frame of ``state``: the wires, when they are due (at once
         for a new layout)."""
-        if not self._fits(sizes) or (self._drawn[0] == self.layout.serial and not self._due()):
+        if not self._fits(settings) or (self._drawn[0] == self.layout.serial and not self._due()):
             return None
         self._drawn = (self.layout.serial, time.perf_counter())
         return WireJob(self.layout, layer_weights(self.layout, state))
@@ -54,18 +55,20 @@ class WireSchedule:
         if wires is not None:
             self._pending, self._cost = wires, seconds
 
-    def for_frame(self, sizes: tuple[int, ...], state: dict[str, np.ndarray], running: bool) -> Wires | None:
+    def for_frame(self, settings: TrainingSettings, state: dict[str, np.ndarray], running: bool) -> Wires | None:
         """The wires to send with a frame of ``state``: drawn at once for a new layout and whenever training is not
         running; while it runs, those drawn after the last frame was painted (`draw_if_due`)."""
-        if not self._fits(sizes):
+        if not self._fits(settings):
             return None
         pending, self._pending = self._pending, None
         if self._drawn[0] != self.layout.serial or not running:
             return self._render(state)
         return pending if pending is not None and pending[0] == self.layout.serial else None
 
-    def _fits(self, sizes: tuple[int, ...]) -> bool:
-        return self.layout is not None and self.layout.sizes == sizes
+    def _fits(self, settings: TrainingSettings) -> bool:
+        """A layer form whose diagram the layout was made for (a trained graph has no wires)."""
+        return (self.layout is not None and not settings.trains_graph
+                and self.layout.sizes == settings.layer_sizes)
 
     def _due(self) -> bool:
         return time.perf_counter() - self._drawn[1] >= max(1.0 / WIRE_RATE, self._cost / WIRE_SHARE)
