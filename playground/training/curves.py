@@ -21,7 +21,7 @@ from ..widgets.spoken import ReadOutLabel
 from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
 from .confusion import ConfusionView
 from .gradient_plot import GradientHealthPlot
-from .model.run_history import RunHistory
+from .model.run_history import RunHistory, StepLosses, drawn
 from .model.session import Metrics, percent
 from .widgets import CURVE_PENS, fix_size, heading_font, named, scale_plot_text, style_plot
 from .worker import Progress
@@ -36,12 +36,15 @@ STEP_MARGINS = (0.04, 0.02)  # room left and right of the step axis' range, as s
 
 
 class Readout:
-    """Hover values on a curve plot: a vertical line at the nearest report and its figures beside it."""
+    """Hover values on a curve plot: a vertical line at the nearest report and its figures beside it; where a
+    step's own loss is nearer than any report (between two reports at "Fastest"), that step and its loss."""
 
-    def __init__(self, plot: pg.PlotWidget, text_for_index):
+    def __init__(self, plot: pg.PlotWidget, text_for_index, text_for_step=None):
         self.plot = plot
         self.text_for_index = text_for_index
+        self.text_for_step = text_for_step  # (index into `traced`) -> text
         self.steps = np.empty(0)
+        self.traced = np.empty(0)  # the steps whose own loss is known
         self._mouse: QPointF | None = None  # where the mouse was last seen over the plot (scene coordinates)
         self.line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(READOUT_COLOUR, style=Qt.PenStyle.DashLine))
         self.label = pg.TextItem(anchor=(0, 0), color="#202124", fill=pg.mkBrush(255, 255, 255, 225),
@@ -56,9 +59,12 @@ class Readout:
     def text(self) -> str:
         return self.label.toPlainText() if self.label.isVisible() else ""
 
-    def set_steps(self, steps: np.ndarray) -> None:
-        """New reports: a readout on show reads the report now under the mouse (the axis may have moved)."""
+    def set_steps(self, steps: np.ndarray, traced: np.ndarray | None = None) -> None:
+        """New reports (and steps with their own loss): a readout on show reads the one now under the mouse
+        (the axis may have moved)."""
         self.steps = steps
+        if traced is not None:
+            self.traced = traced
         if self.label.isVisible() and self._mouse is not None:
             self.show_at(self._mouse)
 
@@ -69,12 +75,14 @@ class Readout:
             self.hide()
             return
         point = vb.mapSceneToView(scene_pos)
-        index = int(np.clip(np.searchsorted(self.steps, point.x()), 0, len(self.steps) - 1))
-        if index > 0 and abs(self.steps[index - 1] - point.x()) < abs(self.steps[index] - point.x()):
-            index -= 1
-        x = self.steps[index]
+        index = _nearest(self.steps, point.x())
+        x, text = self.steps[index], self.text_for_index(index)
+        if self.text_for_step is not None and len(self.traced):
+            step = _nearest(self.traced, point.x())
+            if abs(self.traced[step] - point.x()) < abs(x - point.x()):
+                x, text = self.traced[step], self.text_for_step(step)
         self.line.setPos(x)
-        self.label.setText(self.text_for_index(index))
+        self.label.setText(text)
         (x0, x1), (y0, y1) = vb.viewRange()
         right = point.x() > (x0 + x1) / 2
         top = point.y() > (y0 + y1) / 2
@@ -86,6 +94,14 @@ class Readout:
     def hide(self) -> None:
         self.line.setVisible(False)
         self.label.setVisible(False)
+
+
+def _nearest(steps: np.ndarray, x: float) -> int:
+    """The index of the step in ``steps`` (sorted, not empty) nearest to ``x``."""
+    index = int(np.clip(np.searchsorted(steps, x), 0, len(steps) - 1))
+    if index > 0 and abs(steps[index - 1] - x) < abs(steps[index] - x):
+        index -= 1
+    return index
 
 
 def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette, spoken: str) -> pg.PlotWidget:
@@ -102,20 +118,24 @@ def _curve_plot(name: str, tip: str, axis_label: str, axis: pg.AxisItem, palette
     return plot
 
 
-def show_legend(plot: pg.PlotWidget, palette, text_scale: float = 1.0) -> None:
+def show_legend(plot: pg.PlotWidget, palette, text_scale: float = 1.0, batches: bool = False) -> None:
     """The legend in the plot's title row, above the data, never on it: a wide pale line for train and a
-    thin dark one for test, as the curves are drawn (where they coincide, the thin one runs inside the wide)."""
+    thin dark one for test, as the curves are drawn (where they coincide, the thin one runs inside the wide);
+    with ``batches``, the dotted line of each minibatch's own loss."""
     text = palette.color(palette.ColorRole.Text).name()
-    train, test = CURVE_PENS["train"], CURVE_PENS["test"]
+    train, test, batch = CURVE_PENS["train"], CURVE_PENS["test"], CURVE_PENS["batch"]
+    each_batch = (f"&nbsp;&nbsp;&nbsp;<span style='color:{batch[0]}'>┈┈</span>&nbsp;<span style='color:{text}'>"
+                  "each batch</span>" if batches else "")
     plot.getPlotItem().setTitle(
         f"<span style='color:{train[0]}; font-weight:900'>━━</span>&nbsp;<span style='color:{text}'>train</span>"
-        f"&nbsp;&nbsp;&nbsp;<span style='color:{test[0]}'>──</span>&nbsp;<span style='color:{text}'>test</span>",
-        size=f"{LEGEND_POINTS * text_scale:g}pt")
+        f"&nbsp;&nbsp;&nbsp;<span style='color:{test[0]}'>──</span>&nbsp;<span style='color:{text}'>test</span>"
+        f"{each_batch}", size=f"{LEGEND_POINTS * text_scale:g}pt")
 
 
 def curve_pen(which: str) -> QPen:
     colour, width = CURVE_PENS[which]
-    return pg.mkPen(colour, width=width)
+    style = Qt.PenStyle.DotLine if which == "batch" else Qt.PenStyle.SolidLine  # told apart without colour
+    return pg.mkPen(colour, width=width, style=style)
 
 
 def faded_pen(which: str) -> QPen:
@@ -183,11 +203,20 @@ class CurvesColumn(QWidget):
         for curve in (self.train_loss_curve, self.test_loss_curve):
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")
+        # Every step's own loss (`RunHistory.add_steps`), so that what happens between two reports is drawn too:
+        # with a full batch it is the train loss, drawn with the train curve's pen (the two coincide at every
+        # report); with minibatches it is each batch's loss, thin and dotted, under the two.
+        self.step_curves = {"whole": item.plot(pen=curve_pen("train"), connect="finite"),
+                            "batch": item.plot(pen=curve_pen("batch"), connect="finite")}
+        self.step_curves["batch"].setZValue(-1)
+        self.batches_in_legend = False
         # What a divergence undid stays on the plot, faded and dashed, and where the weights went back is a line.
         self.abandoned_curves = {"loss": (item.plot(pen=faded_pen("train"), connect="finite"),
                                           item.plot(pen=faded_pen("test"), connect="finite"))}
+        self.abandoned_step_curves = (item.plot(pen=faded_pen("train"), connect="finite"),
+                                      item.plot(pen=faded_pen("batch"), connect="finite"))
         self.restore_lines: dict[str, list[pg.InfiniteLine]] = {"loss": [], "accuracy": []}
-        self.loss_readout = Readout(self.loss_plot, self._loss_text)
+        self.loss_readout = Readout(self.loss_plot, self._loss_text, self._step_loss_text)
         layout.addWidget(self.loss_plot, 3)
         self.log_scale_check = named(QCheckBox("Log scale"), "lossLogCheck", "Show the loss on a log scale")
         self.log_scale_check.toggled.connect(self._on_log_scale_check_toggled)
@@ -246,7 +275,10 @@ class CurvesColumn(QWidget):
 
     # -- the history --
 
-    def add(self, metrics: Metrics) -> None:
+    def add(self, metrics: Metrics, losses: tuple[StepLosses, ...] = ()) -> None:
+        """A report, after the steps' own losses since the last one."""
+        for steps in losses:
+            self.history.add_steps(steps)
         m = metrics  # a regression's R² where a classification has its accuracies
         train, test = (m.train_accuracy, m.test_accuracy) if m.train_r2 is None else (m.train_r2, m.test_r2)
         self.history.add(m.step, m.train_loss, m.test_loss, train, test)
@@ -337,9 +369,9 @@ class CurvesColumn(QWidget):
             item.setXRange(left - STEP_MARGINS[0] * span, left + span * (1 + STEP_MARGINS[1]), padding=0)
             item.getAxis("bottom").set_start(left)
         if which == "loss":
-            self._draw_loss_axis()
-            self.loss_readout.set_steps(steps.copy())
             floor = 1e-12 if self.log_scale_check.isChecked() else -np.inf  # log of 0 has no place on the plot
+            self._draw_loss_axis(self._draw_step_losses(floor))
+            self.loss_readout.set_steps(steps.copy(), h.trace_column(0).copy())
             curves = ((self.train_loss_curve, np.maximum(h.column(1), floor)),
                       (self.test_loss_curve, np.maximum(h.column(2), floor)))
             scale = lambda values: np.fmax(values, floor)  # noqa: E731 - nan (between stretches) stays nan
@@ -361,6 +393,27 @@ class CurvesColumn(QWidget):
                 curve.setSymbolBrush(colour)
                 curve.setSymbolPen(colour)
                 curve.setSymbolSize(6)
+
+    def _draw_step_losses(self, floor: float) -> np.ndarray:
+        """Every step's own loss on the loss plot, in at most `run_history.MAX_DRAWN` points a line (each bin's
+        lowest and highest), and what a divergence undid of them; returns the losses drawn (for the axis)."""
+        h = self.history
+        shown = []
+        trace_steps = h.trace_column(0)
+        for index, curve in enumerate(self.step_curves.values(), start=1):
+            steps, values = drawn(trace_steps, np.maximum(h.trace_column(index), floor))  # a nan stays nan
+            curve.setData(steps, values)
+            shown.append(values)
+        for index, curve in enumerate(self.abandoned_step_curves, start=1):
+            steps, values = h.abandoned_trace_column(index)
+            steps, values = drawn(steps, np.maximum(values, floor))
+            curve.setData(steps, values)
+            shown.append(values)
+        batches = bool(np.isfinite(h.trace_column(2)).any()) if h.trace_size else False
+        if batches != self.batches_in_legend:  # minibatches: their dotted line is named in the legend
+            self.batches_in_legend = batches
+            show_legend(self.loss_plot, self.palette(), self.text_scale, batches)
+        return np.concatenate(shown)
 
     def _draw_restores(self, which: str, plot: pg.PlotWidget) -> None:
         """A line where the weights went back, for each restore: "weights restored to step 544"."""
@@ -390,10 +443,11 @@ class CurvesColumn(QWidget):
             self._percent_axis_low = lowest
             self.accuracy_plot.getPlotItem().setYRange(lowest, 100, padding=0.03)
 
-    def _draw_loss_axis(self) -> None:
-        """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must."""
+    def _draw_loss_axis(self, step_losses: np.ndarray) -> None:
+        """The loss axis in whole decades (log scale) or up to a nice number, changed only when it must: the
+        reports' losses and ``step_losses``, the steps' own as drawn, all in sight."""
         h = self.history
-        losses = np.concatenate([h.all_values(1), h.all_values(2)])
+        losses = np.concatenate([h.all_values(1), h.all_values(2), step_losses])
         losses = losses[np.isfinite(losses)]
         if self.log_scale_check.isChecked():
             positive = losses[losses > 0]
@@ -411,6 +465,15 @@ class CurvesColumn(QWidget):
         return (f"step {format_number(h.steps[index])}\ntrain loss {format_number(h.column(1)[index])}\n"
                 f"test loss  {format_number(h.column(2)[index])}")
 
+    def _step_loss_text(self, index: int) -> str:
+        """A step between two reports: its own loss, the train loss (a full batch) or its batch's."""
+        h = self.history
+        if index >= h.trace_size:  # gone back meanwhile: the next redraw says what is there
+            return ""
+        whole = h.trace_column(1)[index]
+        what, value = ("train loss", whole) if not math.isnan(whole) else ("batch loss", h.trace_column(2)[index])
+        return f"step {format_number(h.trace_column(0)[index])}\n{what} {format_number(value)}"
+
     def _accuracy_text(self, index: int) -> str:
         h = self.history
         shown = (lambda r2: f"R² {format_number(r2)}") if self.regression else percent
@@ -427,5 +490,5 @@ class CurvesColumn(QWidget):
         self.confusion.set_theme(palette.color(palette.ColorRole.Window).lightness() < 128)
         for plot in self.plots:
             style_plot(plot, palette)
-            show_legend(plot, palette, self.text_scale)
+            show_legend(plot, palette, self.text_scale, plot is self.loss_plot and self.batches_in_legend)
         self.gradient_health.restyle(palette)

@@ -451,7 +451,7 @@ class TrainingPanel(QWidget):
         if progress.run < self._run:
             return
         self._progress = progress
-        self.curves.add(progress.metrics)
+        self.curves.add(progress.metrics, progress.losses)
         self._progress_dirty = True
 
     @Slot(object)

@@ -31,7 +31,8 @@ from ..widgets.spoken import own_words
 # Train: a wide pale line; test: a thin dark one drawn over it. Where the two coincide (a network that
 # generalises well), the test line runs inside the train line and both stay visible.
 # Both are middle tones (as the racers' colours): 3:1 off a white, a dark and a black plot (WCAG 1.4.11).
-CURVE_PENS = {"train": ("#868b93", 4.5), "test": ("#e32b9c", 1.6)}
+CURVE_PENS = {"train": ("#868b93", 4.5), "test": ("#e32b9c", 1.6),
+              "batch": ("#868b93", 1.0)}  # each minibatch's own loss: thin and dotted, under the two
 RACER_COLOURS = ("#c66109", "#b350dd", "#0e8f50")
 # And a line style each, so the racers' loss curves are told apart without their colours (WCAG 1.4.1);
 # the plot's legend draws each name beside a piece of its line.

@@ -38,6 +38,7 @@ from .model.plane_process import (
     warm_up_painter,
 )
 from .model.points import SplitData
+from .model.run_history import StepLosses
 from .model.session import Metrics, TrainingSession
 from .model.settings import Change, TrainingSettings
 from .model.setup_file import TrainingSetup, capture, restore
@@ -65,6 +66,9 @@ class Progress:
     steps_per_second: float
     running: bool
     health: HealthFrame | None = None  # the gradient health plot's figures (copies)
+    # Every step's own loss since the last report, in the order the steps were taken (the curves hold them all:
+    # at "Fastest" a report comes every twenty steps or so, and a blow-up can begin and end between two).
+    losses: tuple[StepLosses, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class TrainingWorker(ThreadedWorker):
         self.painted = threading.Event()
         self.paint_handshake = False
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
+        self._losses: list[StepLosses] = []  # the steps' own losses not yet reported
         # While running, the next frame's pictures are drawn in a process of their own (`plane_process`) as
         # the last one is painted: the painter while this worker has it, and the frame it is drawing.
         self._painter = None
@@ -464,6 +469,8 @@ class TrainingWorker(ThreadedWorker):
         """Take up to ``count`` steps (the stop condition applies while running); the steps taken."""
         running = self._timer.isActive()
         result = self.session.train_steps(count, should_stop if running else None, stop_condition=running)
+        if result.losses is not None and len(result.losses.losses):
+            self._losses.append(result.losses)
         now = time.perf_counter()
         self._rate_window.append((now, self.session.step))
         while len(self._rate_window) > 2 and now - self._rate_window[0][0] > 1.0:
@@ -497,6 +504,7 @@ class TrainingWorker(ThreadedWorker):
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
         self._gradients = (0.0, {})  # of the network that is gone
+        self._losses.clear()
         self._sent_state = None
         self.wires.forget()
         self._rate_window.clear()
@@ -511,8 +519,9 @@ class TrainingWorker(ThreadedWorker):
         self.data_changed.emit(DataFrame(self.session.data.copy(), self.session.settings))
 
     def _emit_progress(self) -> None:
+        losses, self._losses = tuple(self._losses), []
         self.progressed.emit(Progress(self._run, self.session.evaluate(), self._steps_per_second(), self._running,
-                                      self.session.health()))
+                                      self.session.health(), losses))
 
     def _emit_frame(self) -> None:
         """A frame of the weights as they are now, drawn in this thread (a frame the process was drawing is

@@ -133,7 +133,8 @@ def plot_pairs(theme: str):
     base = seen(palette.color(Role.Base), (255, 255, 255))
     window = seen(palette.color(Role.Window), (255, 255, 255))
     neutral = tuple(float(c) for c in NEUTRAL[dark])
-    lines = {"train curve": CURVE_PENS["train"][0], "test curve": CURVE_PENS["test"][0], "restore line": RESTORE_COLOUR,
+    lines = {"train curve": CURVE_PENS["train"][0], "test curve": CURVE_PENS["test"][0],
+             "each batch's loss": CURVE_PENS["batch"][0], "restore line": RESTORE_COLOUR,
              "readout line": READOUT_COLOUR}
     lines.update({f"racer {i}": colour for i, colour in enumerate(RACER_COLOURS)})
     lines.update({f"layer {i + 1} line": colour for i, colour in enumerate(LAYER_COLOURS)})

@@ -198,3 +198,107 @@ def test_a_setup_keeps_the_curves_and_the_restores_and_opens_with_them(qtbot, pa
     assert np.array_equal(again.column(1)[:history.size], history.column(1), equal_nan=True)
     assert again.restores == history.restores and len(again.abandoned) == len(history.abandoned)
     assert again.steps[0] == 0  # the curve from the start, not a single point at the saved step
+
+
+# -- every step on the curves, at every speed (issue 39, item 2) -------------------------------------------------
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "sgd"])
+@pytest.mark.parametrize("pace", [None, 1000, 200, 50, 10])
+def test_a_diverging_run_keeps_every_step_on_the_loss_curve_up_to_the_step_its_message_names(
+        qtbot, panel, optimizer, pace):
+    # At "Fastest" a chunk of twenty-odd steps between two frames held the whole blow-up: the curve had 2 points.
+    if pace == 10 and optimizer == "sgd":
+        pytest.skip("one optimizer is enough at a pace where each tick takes a step")
+    panel.set_settings(replace(panel.settings, optimizer=optimizer, learning_rate=10.0, stop_when="never",
+                               steps_per_second=pace))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)
+    match = re.search(r"up to step (\d+)|at step (\d+)\.", panel.message)
+    assert match is not None, panel.message
+    named = int(match.group(1) or match.group(2))
+    back = int(re.search(r"The weights are back at step (\d+)", panel.message).group(1))
+    qtbot.waitUntil(lambda: panel.step == back, timeout=WAIT)
+    panel._redraw(force=True)
+    history = panel.curves.history
+    # Every step the run took is on the curve, up to the one the message names, blow-up and all.
+    steps = np.concatenate([history.trace_column(0), history.abandoned_trace_column(0)[0]])
+    assert set(range(named + 1)) <= set(steps[np.isfinite(steps)].astype(int).tolist())
+    assert history.last_step == named
+    losses = np.concatenate([history.trace_column(1), history.trace_column(2),
+                             *(history.abandoned_trace_column(index)[1] for index in (1, 2))])
+    losses = losses[np.isfinite(losses) & (losses > 0)]
+    assert losses.max() / losses.min() >= 10
+    # ... drawn: the plot holds that highest loss (as log10, its log scale), and marks where the weights came from.
+    drawn = [curve.getData()[1] for curve in (*panel.curves.step_curves.values(), *panel.curves.abandoned_step_curves)]
+    drawn = np.concatenate([values for values in drawn if values is not None and len(values)])
+    assert np.nanmax(drawn) == pytest.approx(np.log10(losses.max()))
+    if back < named:
+        assert history.restores[-1].to_step == back
+        assert panel.curves.restore_lines["loss"][-1].value() == back
+
+
+def test_a_fastest_run_has_every_step_on_its_curve_and_its_full_batch_losses_are_the_train_loss(qtbot, panel):
+    panel.set_settings(replace(panel.settings, steps_per_second=None, stop_when="epochs", stop_at=300.0))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing and panel.step == 300, timeout=WAIT)
+    history = panel.curves.history
+    assert history.size < 300  # a report a chunk of steps
+    assert list(history.trace_column(0)) == list(range(300))  # and a loss every step
+    # A full batch: a step's own loss is the train loss at that step, the report's to the last digit.
+    traced = dict(zip(history.trace_column(0).tolist(), history.trace_column(1).tolist()))
+    reported = [(step, loss) for step, loss in zip(history.steps.tolist(), history.column(1).tolist()) if step in traced]
+    assert len(reported) > 5 and all(traced[step] == pytest.approx(loss, rel=1e-12) for step, loss in reported)
+    assert not panel.curves.batches_in_legend and "each batch" not in panel.loss_plot.getPlotItem().titleLabel.text
+
+
+def test_minibatches_draw_each_batch_dotted_under_the_train_curve_and_name_it(qtbot, panel):
+    panel.set_settings(replace(panel.settings, batch_size=10, steps_per_second=None, stop_when="epochs",
+                               stop_at=20.0))
+    panel.play()
+    qtbot.waitUntil(lambda: not panel.is_playing, timeout=WAIT)
+    panel._redraw(force=True)
+    history = panel.curves.history
+    assert history.trace_size == panel.step and np.isnan(history.trace_column(1)).all()
+    assert np.isfinite(history.trace_column(2)).all()
+    assert panel.curves.batches_in_legend and "each batch" in panel.loss_plot.getPlotItem().titleLabel.text
+    pen = panel.curves.step_curves["batch"].opts["pen"]
+    assert pen.style() == Qt.PenStyle.DotLine
+    # Hovering between two reports reads that step's batch loss.
+    curves = panel.curves
+    gap = next(step for step in history.trace_column(0) if step not in set(history.steps.tolist()))
+    assert curves._step_loss_text(int(gap)).startswith(f"step {int(gap)}\nbatch loss ")
+
+
+def test_a_long_trace_goes_to_the_plot_in_bounded_points_with_its_spike_and_to_a_file_with_it():
+    from playground.training.model.run_history import MAX_DRAWN, MAX_SAVED_ROWS, StepLosses, drawn
+
+    history = RunHistory()
+    losses = np.full(50_000, 0.3)
+    losses[31_337] = 40.0  # one step's blow-up among fifty thousand
+    history.add(0, 0.7, 0.7, 0.5, 0.5)
+    history.add_steps(StepLosses(0, losses, True))
+    steps, values = drawn(history.trace_column(0), history.trace_column(1))
+    assert len(steps) <= MAX_DRAWN and values.max() == 40.0
+    saved = history.to_dict()
+    assert len(saved["trace"]) <= MAX_SAVED_ROWS and max(row[1] for row in saved["trace"]) == 40.0
+    again = RunHistory.from_dict(saved)
+    assert again.trace_column(1).max() == 40.0 and again.last_step == 49_999
+
+
+def test_steps_then_a_report_back_at_an_earlier_step_set_the_steps_past_it_aside():
+    from playground.training.model.run_history import StepLosses
+
+    history = RunHistory()
+    history.add(0, 0.7, 0.7, 0.5, 0.5)
+    history.add_steps(StepLosses(0, np.array([0.7, 0.5, 3.0, 9.0, 30.0]), True))  # steps 0..4, in one chunk
+    history.add(1, 0.5, 0.5, 0.6, 0.6)  # diverged: the weights went back to step 1
+    assert history.restores == [Restore(1.0, 4.0)]
+    assert list(history.trace_column(0)) == [0]
+    steps, losses = history.abandoned_trace_column(1)
+    assert list(steps) == [1, 2, 3, 4] and list(losses) == [0.5, 3.0, 9.0, 30.0]
+    history.add_steps(StepLosses(1, np.array([0.5, 0.45]), True))  # going on from step 1: no restore
+    assert len(history.restores) == 1 and list(history.trace_column(0)) == [0, 1, 2]
+    history.add(3, 0.4, 0.4, 0.7, 0.7)
+    history.add_steps(StepLosses(3, np.array([0.4]), True))  # the report at 3, then the loss computed at 3
+    assert len(history.restores) == 1 and list(history.steps) == [0, 1, 3]

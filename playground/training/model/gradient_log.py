@@ -12,8 +12,9 @@ import numpy as np
 from engine.nn import Linear, gradient_health
 
 from ...graph.network import GraphNetwork
+from .peaks import MAX_SHOWN, peak_bins
 
-MAX_SHOWN = 1000  # at most this many points go to the plot: two a pixel of a plot 500 pixels wide
+__all__ = ["MAX_SHOWN", "GradientLog", "HealthFrame", "peak_bins"]
 
 
 @dataclass(frozen=True)
@@ -31,28 +32,6 @@ class HealthFrame:
     latest: np.ndarray = field(default_factory=lambda: np.empty(0))
     steps_per_bin: int = 1
     names: tuple[str, ...] = ()  # a graph's: the parameter each line is (the layer form's lines are layers 1..n)
-
-
-def peak_bins(steps: np.ndarray, norms: np.ndarray, limit: int = MAX_SHOWN) -> tuple[np.ndarray, np.ndarray, int]:
-    """At most ``limit`` points of ``norms`` (n, layers) at ``steps``: all of them when they fit, else bins
-    of a power of two steps, each drawn as two points at its first step, each layer's lowest norm and its
-    highest (a spike stays in sight, as one step among thousands). The bins start at the first step and
-    their width changes only when the log doubles, so a full bin's points never change while the log
-    grows: the plot keeps the picture of what it drew (`HealthLine`). Returns the steps, the norms and
-    the steps per bin."""
-    count = len(steps)
-    if count <= limit:
-        return steps.copy(), norms.copy(), 1
-    width = 2
-    while 2 * -(-count // width) > limit:
-        width *= 2
-    bins = -(-count // width)
-    padded = np.full((bins * width, norms.shape[1]), np.nan)
-    padded[:count] = norms
-    with np.errstate(all="ignore"):  # a bin whose every norm is nan stays nan (not drawn)
-        grouped = padded.reshape(bins, width, -1)
-        low, high = np.fmin.reduce(grouped, axis=1), np.fmax.reduce(grouped, axis=1)
-    return (np.repeat(steps[::width], 2), np.stack([low, high], axis=1).reshape(2 * bins, -1), width)
 
 
 class GradientLog:

@@ -54,6 +54,7 @@ from .network import (
     set_optimizer_settings,
 )
 from .points import SplitData, check_points, check_values, expand_features, load_points, make_dataset, split
+from .run_history import StepLosses
 from .settings import BINARY_LOSSES, DATASETS, REGRESSION_LOSSES, Change, TrainingSettings, classify_change
 
 # The names other rooms and tests know this module by: the panel's model, with its parts.
@@ -133,6 +134,7 @@ class StepsResult:
     divergence: Divergence | None = None
     stall: Stall | None = None      # the run goes nowhere (reported once; training goes on)
     stopped: StopReached | Learned | None = None  # the stop condition met (both say why in `message()`)
+    losses: StepLosses | None = None  # every step's own loss, as it was computed (the curves keep them all)
 
 
 def checked_aspect(aspect: float) -> float:
@@ -339,11 +341,17 @@ class TrainingSession:
         last = stall = None
         taken = 0
         per_step = self.batch
+        # Every step's loss for the curves, with the weights of the step it was computed at (`StepLosses`): the
+        # batch's loss is the train loss when the batch is the whole set; a regression's step has that too.
+        regression, whole = self.settings.regression, per_step >= len(self.data.y_train)
+        losses: list[float] = []
+        traced = lambda: StepLosses(snapshot[1], np.array(losses), whole or regression)  # noqa: E731
         with np.errstate(all="ignore"):  # an overflow is the divergence reported below, not a warning
             while taken < count and not (should_stop and should_stop()):
                 # The weights this step's loss is computed with: kept if that loss is the best so far.
                 before = (self._weights(), self.step, self._points_seen)
                 last = next(self._steps)
+                losses.append(last.train_loss if regression else last.loss)
                 taken += 1
                 self.step += 1
                 self.gradient_log.record(self.step)
@@ -352,15 +360,15 @@ class TrainingSession:
                 if self.guard.kept:
                     self._best_weights = before
                 if kind is not None:
-                    return StepsResult(taken, last, self._diverge(kind, last.loss, snapshot), stall)
+                    return StepsResult(taken, last, self._diverge(kind, last.loss, snapshot), stall, losses=traced())
                 if self.step % CHECK_EVERY == 0 and not self.watch.reported:
                     stall = self._look() or stall
                 if stop_condition and self._stop_armed:
                     reached = self._stop_reached()
                     if reached is not None:
                         self._stop_armed = False
-                        return StepsResult(taken, last, stall=stall, stopped=reached)
-        return StepsResult(taken, last, stall=stall)
+                        return StepsResult(taken, last, stall=stall, stopped=reached, losses=traced())
+        return StepsResult(taken, last, stall=stall, losses=traced())
 
     def _weights(self) -> dict[str, np.ndarray]:
         """A copy of the weights, as `state_dict` has them, at a fifth of its cost (it is taken every step)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ...files.validation import describe, shown
 from .settings import (
@@ -123,17 +123,29 @@ class OptimizerEntry(_Strict):
 
 HistoryValue = Annotated[float, Field(allow_inf_nan=True)]  # a blown-up loss is part of the story
 HistoryRow = Annotated[list[HistoryValue], Field(min_length=5, max_length=5)]
+def _whole_or_batch(row: list[float]) -> list[float]:
+    if row[2] not in (0, 1):
+        raise ValueError(f"a step's third number is 1 (the whole training set's loss) or 0 (a batch's), not {row[2]!r}")
+    return row
+
+
+# A step's own loss: [step, loss, 1 over the whole training set or 0 over its minibatch] (`run_history`).
+TraceRow = Annotated[list[HistoryValue], Field(min_length=3, max_length=3), AfterValidator(_whole_or_batch)]
 
 
 class HistoryEntry(_Strict):
     """The curves as the tab showed them (version 2): each report's step, train and test loss, train and test
-    accuracy (R²); what a divergence undid; where the weights went back (`run_history`)."""
+    accuracy (R²); every step's own loss; what a divergence undid; where the weights went back (`run_history`)."""
 
     rows: Annotated[list[HistoryRow], Field(max_length=MAX_HISTORY_ROWS)]
     abandoned: Annotated[list[Annotated[list[HistoryRow], Field(max_length=MAX_HISTORY_ROWS)]],
                          Field(max_length=50)] = []
     restores: Annotated[list[Annotated[list[HistoryValue], Field(min_length=2, max_length=2)]],
                         Field(max_length=1_000)] = []
+    # Every step's own loss (`run_history.StepLosses`), and what a divergence undid of it.
+    trace: Annotated[list[TraceRow], Field(max_length=MAX_HISTORY_ROWS)] = []
+    abandoned_trace: Annotated[list[Annotated[list[TraceRow], Field(max_length=MAX_HISTORY_ROWS)]],
+                               Field(max_length=50)] = []
 
 
 class SetupFile(_Strict):
