@@ -17,6 +17,7 @@ from ..graph.catalog import kind
 from ..graph.concealment import HIDDEN
 from ..graph.document import Node
 from ..graph.evaluate import NodeResult, same_numbers
+from ..graph.outline import spoken_number
 from .array_drawing import NUMBER_FONT_SIZE, ArrayGrid, HeatImages, cell_texts, paint_array
 from .cards import BODY_PADDING, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, CardItem
 from .map_strip import MapStrip
@@ -410,6 +411,8 @@ class NodeItem(CardItem):
     def kind_title(self) -> str:
         """The op's name beside the node's name ("mul" beside "ab" or "t1"); leaves show their value instead."""
         node_kind = kind(self._node.kind)
+        if node_kind.is_leaf and self._result is not None and self._result.trained_step and not self._result.per_point:
+            return "trained"  # its number is the trained network's, not the one drawn (the bar says which step)
         return node_kind.title if self._name != node_kind.title and not node_kind.is_leaf else ""
 
     def port_names(self) -> list[str]:
@@ -464,9 +467,29 @@ class NodeItem(CardItem):
     def tooltip_text(self) -> str:
         if self._tensor_tooltip is not None and not any(self._concealed):
             return self._tensor_tooltip
+        if self._result is not None and self._result.trained_step is not None and not any(self._concealed):
+            return self._trained_tooltip()
         value, grad = self._concealed
         text = (f"{self._name} ({self._node.kind}) = {self._shown(self.shown_value(), value, True)}, "
                 f"grad = {self._shown(self.shown_grad(), grad, True)}")
+        problem = self.problem_text()
+        return f"{text}\n{problem}" if problem else text
+
+    def _trained_tooltip(self) -> str:
+        """What a trained network's node is: its trained value (a per-point node's over the training points) and
+        the gradient of the training loss, with the step."""
+        result, node = self._result, self._node
+        step = format_number(result.trained_step)
+        grad = "none (the training loss does not depend on it)" if result.grad is None else None
+        if result.per_point:
+            count = np.size(result.value) if np.ndim(result.value) else 1
+            text = (f"{self._name} ({node.kind}), trained network at step {step}, for each of the {count} training "
+                    f"points: {spoken_number(result.value)}\ngradient of the training loss: "
+                    f"{grad or spoken_number(result.grad)}")
+        else:
+            drawn = f" (drawn as {self._shown(node.value, False, True)})" if node.is_leaf else ""
+            text = (f"{self._name} ({node.kind}) = {self._shown(result.value, False, True)}, trained at step "
+                    f"{step}{drawn}\ngradient of the training loss = {grad or self._shown(result.grad, False, True)}")
         problem = self.problem_text()
         return f"{text}\n{problem}" if problem else text
 

@@ -13,11 +13,12 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem, QStyle, QWidget
 
-from ..common.numbers import format_number, full_number
+from ..common.numbers import DIGITS, format_number, full_number
 from ..graph.arrays import format_array
 from ..graph.concealment import HIDDEN
 from ..graph.document import Edge
 from ..graph.evaluate import same_number
+from ..graph.outline import spoken_number
 from ..graph.wire_route import Rect, Segment, course, padded, polyline_meets, sample
 from .cards import CardItem
 from .style import DETAIL_THRESHOLD, colors_of, level_of_detail, pixel_font, wire_width
@@ -81,6 +82,7 @@ class WireItem(QGraphicsObject):
         self._label_size: tuple[float, float] | None = None  # measured once per text: painting asks often
         self._label_center: QPointF | None = None  # where the label sits; None: no spot is clear of cards
         self._grad: float | None = None
+        self._digits = DIGITS  # of the label's number: fewer for a trained network's (small, many digits)
         self._concealed = False  # "grad ?" while a quiz asks for it
         self._label_visible = True
         self._emphasized = False
@@ -111,7 +113,11 @@ class WireItem(QGraphicsObject):
             return self._shape_text
         if self._grad is None:
             return ""
-        return f"grad {HIDDEN if self._concealed else format_number(self._grad)}"
+        if self._concealed:
+            return f"grad {HIDDEN}"
+        if np.ndim(self._grad) > 0:  # a trained network's, for each training point: their sum, marked so
+            return f"Σ {format_number(float(np.sum(self._grad)), self._digits)}"
+        return f"grad {format_number(self._grad, self._digits)}"
 
     def set_concealed(self, concealed: bool) -> None:
         """Label the wire "grad ?": a quiz asks for what it carries (`concealment`)."""
@@ -135,11 +141,13 @@ class WireItem(QGraphicsObject):
             self._tensor_tooltip = tooltip
             self._refresh_tooltip()
 
-    def set_grad(self, grad: float | None) -> None:
-        if same_number(grad, self._grad):
+    def set_grad(self, grad: float | None, digits: int = DIGITS) -> None:
+        """The gradient the wire carries back, its label's number to ``digits`` significant figures (a trained
+        network's gradients are small numbers that take many characters: fewer there, every digit in the tooltip)."""
+        if same_number(grad, self._grad) and digits == self._digits:
             return  # the label keeps its size and text: no relayout, no repaint
         old_size = self._label_size
-        self._grad = grad
+        self._grad, self._digits = grad, digits
         self._label_size = None
         if self._measure_label() != old_size:  # a wider text may now touch a card
             self.place_label()
@@ -283,7 +291,13 @@ class WireItem(QGraphicsObject):
             return
         port = self.target_item.port_name(self.edge.port)
         text = f"{self.source_item.display_name()} → {self.target_item.display_name()} (input '{port}')"
-        if self._grad is not None:
+        if self._grad is not None and np.ndim(self._grad) > 0 and not self._concealed and self._shape_text is None:
+            # A trained network's wire from a node computed for each point: a gradient a point (`graph.trained`).
+            grads = np.asarray(self._grad, dtype=np.float64)
+            text += (f"\ngradient of the training loss carried, for each of the {grads.size} training points: "
+                     f"{spoken_number(grads)}\nsummed over them (Σ, the label's number) = "
+                     f"{full_number(float(np.sum(grads)))}")
+        elif self._grad is not None:
             shown = HIDDEN if self._concealed else (format_array(self._grad) if np.ndim(self._grad) else
                                                     full_number(self._grad))
             text += f"\ngradient carried = {shown}"

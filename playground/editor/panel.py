@@ -51,6 +51,7 @@ from .properties import PropertiesPanel
 from .scene import GraphScene
 from .shortened_button import ShortenedButton
 from .side_scroll import SideScroll
+from .trained_view import TrainedView
 
 TOO_BIG = ("The graph is larger than the view at a readable size: press F to see it all, pan with the middle "
            "button or Space+drag, or press M for the minimap")
@@ -90,7 +91,12 @@ class EditorPanel(QWidget):
         self.document, self.undo_stack = document, undo_stack
         self._evaluation: Evaluation | None = None
         self._concealment = NOTHING_CONCEALED
-        self._waiting_maps: tuple[dict, dict | None] | None = None  # a trained graph's latest maps, out of sight
+        self._waiting_maps: tuple | None = None  # a trained graph's latest maps and numbers, out of sight
+        # While the training tab trains this graph: its trained network's numbers, shown in place of the drawn
+        # graph's (`trained_view`); `_shown` is what the cards, outline and side panel show.
+        self.trained_view = TrainedView(undo_stack, self)
+        self.trained_view.changed.connect(self._show_evaluation)
+        self._shown: Evaluation | None = None
         self._evaluation_timer = QTimer(self, singleShot=True, interval=0)
         self._evaluation_timer.timeout.connect(self.refresh)
 
@@ -196,6 +202,7 @@ class EditorPanel(QWidget):
         layout.addLayout(expression_row)
 
         layout.addWidget(self.expression_error)
+        layout.addWidget(self.trained_view.bar)
         layout.addWidget(splitter, 1)
 
         document.subscribe(self._on_document_changed)
@@ -247,15 +254,32 @@ class EditorPanel(QWidget):
         else:
             self.status_message.emit("This node has no properties to edit")
 
+    @property
+    def shown_evaluation(self) -> Evaluation:
+        """What the cards, wires, outline and side panel show: the trained network's numbers while the training
+        tab trains this graph (unless the drawn values were chosen), else `evaluation`."""
+        if self._shown is None or self._evaluation_timer.isActive():
+            self.refresh()
+        return self._shown
+
     def refresh(self) -> None:
         self._evaluation_timer.stop()
         self._evaluation = evaluate(self.document)
-        self.scene.show_evaluation(self._evaluation)
-        self.properties.set_evaluation(self._evaluation)
-        self.outline.show_evaluation(self._evaluation)
-        self._show_paths()
+        self._show_evaluation()
         self._trainable_timer.start()
         self.evaluated.emit(self._evaluation)
+
+    def _show_evaluation(self) -> None:
+        """Show the drawn graph's numbers, or the trained network's (with its maps)."""
+        if self._evaluation is None:
+            return
+        trained = self.trained_view
+        self.scene.show_maps(trained.maps if trained.active else {}, trained.totals)
+        self._shown = shown = trained.evaluation(self.document, self._evaluation)
+        self.scene.show_evaluation(shown)
+        self.properties.set_evaluation(shown)
+        self.outline.show_evaluation(shown)
+        self._show_paths()
         self.summary_changed.emit(self.summary())
 
     # -- training this graph ---------------------------------------------------------------
@@ -284,15 +308,22 @@ class EditorPanel(QWidget):
         self.train_button.setToolTip(tip)
         self.train_button.setAccessibleDescription(tip)
 
-    def show_training_maps(self, maps: dict | None, totals: dict[str, int] | None = None) -> None:
+    def show_training_maps(self, maps: dict | None, totals: dict[str, int] | None = None, numbers=None) -> None:
         """While the training tab trains this graph, what each node computes over the plane on its card (node id ->
-        (columns, r, r) colours); None: the values again. Out of sight (the training tab shown), only the latest
-        maps are kept, and put on the cards when the editor shows: they come thirty times a second."""
+        (columns, r, r) colours) and the trained network's numbers (`graph.trained.TrainedNumbers`, a few times a
+        second); None: the drawn values again. Out of sight (the training tab shown), only the latest are kept,
+        and put on the cards when the editor shows: maps come thirty times a second."""
         if maps is not None and not self.isVisible():
-            self._waiting_maps = (maps, totals)
+            waiting = self._waiting_maps
+            kept = numbers if numbers is not None else (waiting[2] if waiting is not None else None)
+            self._waiting_maps = (maps, totals, kept)
             return
         self._waiting_maps = None
-        self.scene.show_maps(maps or {}, totals)
+        trained = self.trained_view
+        fresh = maps is None or trained.maps is None or (numbers is not None and numbers is not trained.numbers)
+        trained.set_trained(maps, totals, numbers)
+        if not fresh and trained.active:  # the same numbers: only the maps are new
+            self.scene.show_maps(maps, totals)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -301,10 +332,11 @@ class EditorPanel(QWidget):
 
     def summary(self) -> str:
         """The evaluation's summary, but "Output = ?" while a quiz asks for the output's value."""
-        output = self.evaluation.output
-        if output is not None and output in self._concealment.values:
+        shown = self.shown_evaluation
+        output = shown.output
+        if output is not None and output in self._concealment.values and shown.trained is None:
             return f"Output = {HIDDEN} (a quiz asks for it)"
-        return self.evaluation.summary()
+        return shown.summary()
 
     def set_text_scale(self, factor: float) -> None:
         """Presentation mode: cards drawn ``factor`` times larger, the palette and the side panel as much
@@ -386,6 +418,10 @@ class EditorPanel(QWidget):
         if node_id is not None and not self.document.has_node(node_id):
             node_id = self._path_node = None
         why = None
+        if node_id is not None and self._shown is not None and self._shown.trained is not None:
+            self.paths.show_why(None, "The paths are the drawn graph's: choose Back to the drawn values over "
+                                      "the graph to see them")
+            return
         if node_id is not None and self._evaluation is not None:
             try:
                 why = why_gradient(self.document, self._evaluation, node_id, self._concealment)

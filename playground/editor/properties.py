@@ -35,6 +35,7 @@ from ..graph.concealment import HIDDEN, NOTHING_CONCEALED, Concealment
 from ..graph.document import GraphDocument
 from ..graph.evaluate import Evaluation
 from ..graph.feeding import feed_text
+from ..graph.outline import spoken_number
 from ..widgets.meaning_colours import PROBLEM, set_text_colour
 from .commands import EditCommand
 from .tensor_properties import TensorProperties
@@ -260,12 +261,19 @@ class PropertiesPanel(QWidget):
                 label.setText(HIDDEN)
                 label.setToolTip("Hidden while the quiz asks for it")
                 continue
+            if number is not None and np.ndim(number) > 0 and result is not None and result.per_point:
+                label.setText(spoken_number(number))  # a trained network's node: one number a training point
+                label.setToolTip(f"For each of the {np.shape(number)[0]} training points, trained network at step "
+                                 f"{format_number(result.trained_step)}")
+                continue
             if number is not None and np.ndim(number) > 0:
                 label.setText(format_array(number, limit=16))
                 label.setToolTip(format_array(number, limit=64))
                 continue
             label.setText(format_number(number))
-            label.setToolTip(f"Full precision: {full_number(number)}" if number is not None else "")
+            trained = (f"; trained network at step {format_number(result.trained_step)}"
+                       if result is not None and result.trained_step is not None else "")
+            label.setToolTip(f"Full precision: {full_number(number)}{trained}" if number is not None else "")
         self.problem.setText(result.problem or "" if result else "")
 
     def _what(self, node) -> str:

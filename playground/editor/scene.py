@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from ..canvas.card_scene import CardScene
 from ..canvas.node_card import NodeItem
 from ..canvas.wires import PendingWireItem, WireItem
+from ..common.numbers import DIGITS
 from ..graph import edits
 from ..graph.concealment import NOTHING_CONCEALED, Concealment
 from ..graph.document import Change, Edge, GraphDocument, Node
@@ -46,6 +47,8 @@ from .moves import MoveAnimation, NodeDrag
 from .palette_drops import PaletteDrops
 from .value_editor import InlineValueEditor
 from .wire_drag import WireDrag
+
+TRAINED_DIGITS = 2  # a trained network's wire labels: its gradients are small numbers that take many characters
 
 
 class GraphScene(CardScene):
@@ -148,8 +151,9 @@ class GraphScene(CardScene):
         self._evaluation = evaluation
         for node_id, item in self._nodes.items():
             item.set_result(evaluation.results.get(node_id) if evaluation else None)
+        digits = TRAINED_DIGITS if evaluation is not None and evaluation.trained is not None else DIGITS
         for edge, wire in self._wires.items():
-            wire.set_grad(evaluation.edge_grads.get(edge) if evaluation else None)
+            wire.set_grad(evaluation.edge_grads.get(edge) if evaluation else None, digits)
         self._refresh_output_marks()
         self._refresh_tensor_texts()
 
@@ -247,7 +251,8 @@ class GraphScene(CardScene):
         wire.set_label_visible(self._show_wire_grads)
         wire.set_concealed(edge in self._concealment.wires)
         if self._evaluation is not None:
-            wire.set_grad(self._evaluation.edge_grads.get(edge))
+            trained = self._evaluation.trained is not None
+            wire.set_grad(self._evaluation.edge_grads.get(edge), TRAINED_DIGITS if trained else DIGITS)
         self.addItem(wire)
         self._wires[edge] = wire
         self._refresh_ports(edge.target)

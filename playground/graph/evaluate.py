@@ -28,12 +28,17 @@ class NodeResult:
     grad: float | np.ndarray | None = None  # None: the output does not depend on this node
     problem: str | None = None  # why the value is nan or inf, in words
     missing_ports: list[str] = field(default_factory=list)  # names of unconnected inputs
+    # The trained network's numbers (`trained.trained_evaluation`): the step they are of (None: the drawn
+    # graph's), the gradient being the training loss's; a per-point node's value and gradient, a row a point.
+    trained_step: int | None = None
+    per_point: bool = False
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, NodeResult):
             return NotImplemented
         return (same_number(self.value, other.value) and same_number(self.grad, other.grad)
-                and (self.problem, self.missing_ports) == (other.problem, other.missing_ports))
+                and (self.problem, self.missing_ports, self.trained_step, self.per_point)
+                == (other.problem, other.missing_ports, other.trained_step, other.per_point))
 
     __hash__ = None
 
@@ -60,12 +65,19 @@ class Evaluation:
     incomplete: list[str]  # one message per unconnected input
     is_tensor: bool = False  # evaluated with engine.Tensor: values and gradients are arrays
     broadcasts: dict[Edge, str] = field(default_factory=dict)  # how a broadcast operand's gradient was summed back
+    # The trained network's numbers (`trained.TrainedNumbers`, not imported: it builds on this module), shown in
+    # place of the drawn graph's.
+    trained: object | None = None
 
     @property
     def is_complete(self) -> bool:
         return not self.incomplete
 
     def summary(self) -> str:
+        if self.trained is not None:
+            t = self.trained
+            return (f"Trained network at step {format_number(t.step)}: training loss {format_number(t.loss)} over "
+                    f"{format_number(t.points)} points")
         if self.output is None:
             return "Empty graph: drag a node from the palette or type an expression."
         if self.incomplete:

@@ -201,6 +201,12 @@ class GraphNetwork(Module):
             result.label = name
         return values
 
+    def tensors(self, X: Tensor) -> dict[str, Tensor]:
+        """Every node's tensor for the points ``X``, by node id, the gradients tracked (`trained.trained_numbers`
+        runs the backward pass of a loss computed from them)."""
+        values = self._run(X)
+        return {node_id: values[at] for node_id, at in self._position.items()}
+
     def node_values(self, X: Tensor, node_ids=None) -> dict[str, np.ndarray]:
         """The values of ``node_ids`` (default: every per-point node) for the points ``X``, each with a row a
         point: (n,) or (n, columns)."""

@@ -75,8 +75,13 @@ def node_sentence(document: GraphDocument, evaluation: Evaluation | None, node_i
     result = evaluation.results.get(node_id) if evaluation is not None else None
     value = result.value if result is not None else (node.value if node.is_leaf else None)
     shape = np.shape(value) if value is not None else document.shape_of(node_id) if document.is_tensor_graph else ()
-    if shape:
-        parts.append(f"shape {shape_text(shape)}")
+    if shape and not (result is not None and result.per_point and not document.is_tensor_graph):
+        parts.append(f"shape {shape_text(shape)}")  # (a scalar graph's node for each point: the points are said)
+    trained = result is not None and result.trained_step is not None
+    if trained:  # the trained network's numbers, not the drawn graph's (`trained.trained_evaluation`)
+        parts.append(f"trained network at step {format_number(result.trained_step)}")
+        if result.per_point and value is not None:
+            parts.append(f"for each of the {np.shape(value)[0] if np.ndim(value) else 1} training points")
     if node_id in concealment.values:
         parts.append(f"value {HIDDEN_WORD}")
     elif value is None:
@@ -92,7 +97,7 @@ def node_sentence(document: GraphDocument, evaluation: Evaluation | None, node_i
     elif result.grad is None:
         parts.append("no gradient" + (": the output does not depend on it" if value is not None else ""))
     else:
-        parts.append(f"gradient {spoken_number(result.grad)}")
+        parts.append(f"gradient {'of the training loss ' if trained else ''}{spoken_number(result.grad)}")
     return ", ".join(parts)
 
 
@@ -107,7 +112,11 @@ def wire_sentence(document: GraphDocument, evaluation: Evaluation | None, edge: 
         return f"{text}, carries gradient {HIDDEN_WORD}"
     if grads.get(edge) is None:
         return f"{text}, carries no gradient"
-    return f"{text}, carries gradient {spoken_number(grads[edge])}"
+    grad = grads[edge]
+    if evaluation.trained is not None and np.ndim(grad) > 0 and not document.is_tensor_graph:  # a gradient a point
+        return (f"{text}, carries the training loss's gradient for each training point, {spoken_number(grad)}, "
+                f"summed {format_number(float(np.sum(grad)))}")
+    return f"{text}, carries gradient {spoken_number(grad)}"
 
 
 def spoken_number(value) -> str:

@@ -136,9 +136,10 @@ def nonfinite_problem(document, node_id: str, tensors: dict[str, Tensor]) -> str
     return f"{count}: the result is nan or too large for a float"
 
 
-def backward_through(document, tensors: dict[str, Tensor], output: str):
-    """Run the engine's backward from ``output``; return (node grads, wire grads, broadcast texts)."""
-    root = tensors[output]
+def backward_through(document, tensors: dict[str, Tensor], output: str, root: Tensor | None = None):
+    """Run the engine's backward from ``output`` (or from ``root``, a scalar computed from it: a training loss);
+    return (node grads, wire grads, broadcast texts)."""
+    root = tensors[output] if root is None else root
     grads: dict[str, np.ndarray] = {}
     edge_grads: dict = {}
     broadcasts: dict = {}

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..common.numbers import format_number
 from .arrays import format_array, shape_text
 from .catalog import kind
+from .outline import spoken_number
 
 SHOWN_ELEMENTS = 64
 
@@ -27,7 +29,14 @@ def node_text(document, evaluation, node_id: str) -> str:
     text = f"{document.name(node_id)}  shape {shown}"
     if result is None:
         return text
-    text += f"  value {_array_text(result.value)}  grad {_array_text(result.grad)}"
+    if result.per_point:  # a trained network's node, a row a training point: its range, not its numbers
+        grad = "—" if result.grad is None else spoken_number(result.grad)
+        text += f"  value {spoken_number(result.value)}  grad {grad}"
+    else:
+        text += f"  value {_array_text(result.value)}  grad {_array_text(result.grad)}"
+    if result.trained_step is not None:
+        text += (f"\ntrained network at step {format_number(result.trained_step)}: grad is the training loss's"
+                 + (f", for each of the {np.shape(result.value)[0]} training points" if result.per_point else ""))
     if result.problem:
         text += f"\n{result.problem}"
     return text
@@ -41,7 +50,9 @@ def wire_text(document, evaluation, edge) -> str:
     text = (f"{document.name(edge.source)} → {document.name(edge.target)} (input '{port}')  "
             f"shape {'?' if shape is None else shape_text(shape)}")
     grad = evaluation.edge_grads.get(edge)
-    if grad is not None:
+    if grad is not None and evaluation.trained is not None and np.size(grad) > SHOWN_ELEMENTS:
+        text += f"  grad of the training loss {spoken_number(grad)}"  # a gradient a training point
+    elif grad is not None:
         text += f"  grad {_array_text(np.asarray(grad))}"
     broadcast = evaluation.broadcasts.get(edge)
     return f"{text}\n{broadcast}" if broadcast else text

@@ -42,7 +42,16 @@ class DocumentFiles(QObject):
 
     @property
     def is_clean(self) -> bool:
-        return self.window.undo_stack.isClean()
+        """The graph is as it was saved: the undo stack at its clean index, or only steps that change no document
+        between the two (the editor showing the trained network's values or the drawn ones: `ShowNumbersCommand`)."""
+        stack = self.window.undo_stack
+        if stack.isClean():
+            return True
+        clean, index = stack.cleanIndex(), stack.index()
+        if clean < 0:
+            return False
+        return all(not getattr(stack.command(i), "changes_document", True) for i in range(min(clean, index),
+                                                                                          max(clean, index)))
 
     def set_document(self, document: GraphDocument, path: Path | None, name: str) -> None:
         """Show ``document`` in the editor as the file ``path`` (None: not a file yet) called ``name``."""

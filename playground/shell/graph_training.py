@@ -5,8 +5,8 @@ other, so neither reaches into the other.
   graph" hand the editor's document to `TrainingPanel.train_graph`; a graph it refuses is refused in the
   status bar, with the reason, and nothing changes.
 - The editor greys its button, the reason in its tooltip, for the training tab's number of classes.
-- While a graph trains, the editor's cards show the maps the training tab paints (each node over the plane),
-  as long as the editor shows that graph.
+- While a graph trains, the editor shows the trained network as long as it shows that graph: the maps the
+  training tab paints (each node over the plane) and its numbers (trained values, the training loss's gradients).
 - An edit of the graph while it trains: before any step, the tab simply takes the new graph; after steps, the
   run pauses and the person is asked whether to start over on the new graph (Undo in the editor brings the old
   graph back). "Keep training" leaves the run on the graph as it was, until the next "Train this graph".
@@ -93,6 +93,6 @@ class GraphTrainingLink(QObject):
         else:
             self._declined = True
 
-    def _on_training_graph_maps_shown(self, images, totals) -> None:
+    def _on_training_graph_maps_shown(self, images, totals, numbers) -> None:
         if self._trains_the_editors_graph():
-            self.editor.show_training_maps(images, totals)
+            self.editor.show_training_maps(images, totals, numbers)

@@ -75,7 +75,8 @@ class TrainingPanel(QWidget):
     graph_requested = Signal(object)  # a graph document to train (`graph_training`): the worker's own copy
     graph_focus_requested = Signal(str, int)  # a graph's node and column drawn at full resolution ("": none)
     graph_wanted = Signal()  # "The editor's graph" chosen: the main window hands it to `train_graph`
-    graph_maps_shown = Signal(object, object)  # a trained graph's node maps just painted (colours, column counts)
+    # A trained graph's node maps just painted (colours, column counts) and its numbers (`graph.trained`).
+    graph_maps_shown = Signal(object, object, object)
     # What happened, for the main window (status bar) and tests.
     message_shown = Signal(str)
     playing_changed = Signal(bool)
@@ -525,7 +526,7 @@ class TrainingPanel(QWidget):
             self.painter.paint_frame(self._frame, self._hovered, graph_later=self._frames_flowing() and not force)
             self.painted_notice.post()
             if self._frame.node_images is not None:
-                self.graph_maps_shown.emit(self._frame.node_images, self.graph_view.map_totals())
+                self.graph_maps_shown.emit(self._frame.node_images, self.graph_view.map_totals(), self._frame.trained)
         if self._progress_dirty:
             self._progress_dirty = False
             # While frames flow, the gradient health lines are drawn with the next frame, in its second

@@ -23,6 +23,7 @@ import numpy as np
 from PySide6.QtCore import Signal, Slot
 
 from ..graph.network import GraphProblem
+from ..graph.trained import TrainedNumbers
 from .model.gradient_log import HealthFrame
 from .model.grid import FocusMap, PlaneDrawing
 from .model.network import parameter_name
@@ -89,6 +90,8 @@ class BoundaryFrame:
     images: NeuronImages | None = None  # the diagram's maps and biases in colour
     # A graph's: each per-point node's maps in colour, node id -> (columns, r, r) uint32 0xffRRGGBB, row 0 on top.
     node_images: dict[str, np.ndarray] | None = None
+    # A graph's: every node's and wire's numbers at those weights (what the editor shows of the trained network).
+    trained: TrainedNumbers | None = None
 
     @property
     def probability(self) -> np.ndarray:
@@ -164,6 +167,7 @@ class TrainingWorker(ThreadedWorker):
         self.painted = threading.Event()
         self.paint_handshake = False
         self._gradients: tuple[float, dict] = (0.0, {})  # when they were last computed, and what they were
+        self._trained: TrainedNumbers | None = None  # a graph's numbers, computed with those gradients
         self._losses: list[StepLosses] = []  # the steps' own losses not yet reported
         # While running, the next frame's pictures are drawn in a process of their own (`plane_process`) as
         # the last one is painted: the painter while this worker has it, and the frame it is drawing.
@@ -504,6 +508,7 @@ class TrainingWorker(ThreadedWorker):
     def _after_rebuild(self, why: str) -> None:
         self._run += 1
         self._gradients = (0.0, {})  # of the network that is gone
+        self._trained = None
         self._losses.clear()
         self._sent_state = None
         self.wires.forget()
@@ -550,8 +555,10 @@ class TrainingWorker(ThreadedWorker):
     def _frame_figures(self) -> BoundaryFrame:
         """Everything a frame says but its pictures, at the current weights (copies)."""
         session = self.session
+        gradients = self._current_gradients()
         return BoundaryFrame(self._run, session.step, None, session.grid.view_extent, session.misclassified(),
-                             session.state_dict(), self._current_gradients(), session.settings, session.data.classes)
+                             session.state_dict(), gradients, session.settings, session.data.classes,
+                             trained=self._trained if session.settings.trains_graph else None)
 
     def _send_frame(self, figures: BoundaryFrame, drawn: PlanePictures) -> None:
         self._sent_state = figures.state
@@ -565,6 +572,12 @@ class TrainingWorker(ThreadedWorker):
         computed_at, gradients = self._gradients
         now = time.perf_counter()
         if not self._timer.isActive() or now - computed_at >= 1.0 / GRADIENT_RATE or not gradients:
-            gradients = self.session.gradients()
+            session = self.session
+            if session.settings.trains_graph:  # one backward pass gives the editor every node's and wire's numbers
+                self._trained = session.trained_numbers()
+                names = session.model.plan.parameter_names
+                gradients = {names[node_id]: self._trained.grads[node_id] for node_id in names}
+            else:
+                gradients = session.gradients()
             self._gradients = (now, gradients)
         return gradients

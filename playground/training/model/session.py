@@ -38,6 +38,7 @@ from engine.train import (
 
 from ...common.numbers import format_number
 from ...graph.network import plan_training
+from ...graph.trained import TrainedNumbers, trained_numbers
 from .contour import contour_segments
 from .gradient_log import GradientLog, HealthFrame
 from .grid import PlaneDrawing, PlaneGrid
@@ -573,6 +574,11 @@ class TrainingSession:
             for parameter in self.model.parameters():
                 parameter.grad = None
         return gradients
+
+    def trained_numbers(self) -> TrainedNumbers:
+        """A trained graph's every node and wire at the current weights, over the training set (`graph.trained`):
+        the gradients are those `gradients` gives."""
+        return trained_numbers(self.model, self.loss_fn, self.F_train, self.data.y_train, self.step)
 
     def set_parameter(self, name: str, index: tuple[int, ...], value: float) -> float:
         """Set one number of the weights (``name`` as in `state_dict`, ``index`` into it); returns the
