@@ -140,6 +140,7 @@ class TrainingPanel(QWidget):
         self.status = StatusLine()
         self.status.message_shown.connect(self.message_shown)
         self.toolbar.stop_controls.input_clamped.connect(self.status.show_note)
+        self.toolbar.stop_controls.condition_converted.connect(self.status.show_note)
         root.addWidget(self.status)
 
         self.data_controls = DataControls()

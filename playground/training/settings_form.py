@@ -2,8 +2,9 @@
 column, the toolbar's pace and stop condition, and the diagram's shape, read and written as one form.
 
 Reading the form also makes the choices one control implies for another: a regression keeps a
-regression loss and has no accuracy to stop at; more than two classes take cross-entropy, and the
-binary loss chosen before comes back when they go (`fitting_loss`).
+regression loss; a stop condition of the other problem becomes this one's figure, and the Stop at box
+says so (`StopControls.values`); more than two classes take cross-entropy, and the binary loss chosen
+before comes back when they go (`fitting_loss`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import replace
 
 from .data_controls import DataControls
 from .graph_view import NetworkSlot
-from .model.settings import REGRESSION_LOSSES, STOP_DEFAULTS, TrainingSettings, fitting_loss
+from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
 from .network_controls import NetworkControls
 from .picture import names_of_inputs, names_of_outputs
 from .toolbar import TrainingToolbar
@@ -49,18 +50,15 @@ class SettingsForm:
     def read(self, current: TrainingSettings) -> TrainingSettings:
         """``current`` with every control's value, and the loss and stop condition those values need."""
         values = {**self.data_controls.values(), **self.network_controls.values(),
-                  **self.toolbar.stop_controls.values(), "steps_per_second": self.toolbar.steps_per_second}
+                  "steps_per_second": self.toolbar.steps_per_second}
+        values.update(self.toolbar.stop_controls.values(values["problem"]))
         if values["dataset"] == "csv":
             values["classes"] = current.classes  # the file's
-        if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen; no accuracy
+        if values["problem"] == "regression":  # one real output: MSE unless Huber was chosen
             values["loss"] = values["loss"] if values["loss"] in REGRESSION_LOSSES else "mse"
-            if values["stop_when"] == "test_accuracy":  # its figure is the test R²
-                values["stop_when"], values["stop_at"] = "test_r2", STOP_DEFAULTS["test_r2"]
             return replace(current, **values)
         if current.regression or values["loss"] == "huber":  # back to a classification: its first loss
             values["loss"] = "bce"
-        if values["stop_when"] == "test_r2":  # its figure is the test accuracy
-            values["stop_when"], values["stop_at"] = "test_accuracy", STOP_DEFAULTS["test_accuracy"]
         values["loss"] = self.fitting_loss(values["classes"], values["loss"])
         return replace(current, **values)
 

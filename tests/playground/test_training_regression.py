@@ -88,7 +88,7 @@ def test_regression_settings_refuse_classes_and_classification_losses():
         TrainingSettings(dataset="plane")
     with pytest.raises(ValueError, match="Huber loss is for a regression"):
         TrainingSettings(loss="huber")
-    with pytest.raises(ValueError, match="no accuracy to stop at"):
+    with pytest.raises(ValueError, match="no test accuracy to stop at"):
         regression(stop_when="test_accuracy", stop_at=0.9)
     assert regression().outputs == 1 and regression(dataset="csv").classes == 2
 

@@ -1,19 +1,25 @@
 """Training pauses by itself, Qt-free: once it has learned (Stop at "When learned", the default), and at
-once when the loss goes wrong (nan, infinite, or far above its best for 20 steps), saying what to try.
-The GUI side is in test_training_run."""
+once when the loss goes wrong (nan, infinite, or far above its best for 20 steps), saying what to try; each
+problem stops at its own figure only, and a setup, a lesson or a CSV of values that names the other's is
+refused. The GUI side is in test_training_run (and test_training_regression_panel for Stop at's box)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import math
+import zlib
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from playground.learn.model.lesson import LessonFormatError, parse_lesson
 from playground.training.model.health import FAR_WINDOW, DivergenceWatch, far_above
 from playground.training.model.learned import PATIENCE, LearnedWatch, has_learned, percent
 from playground.training.model.session import TrainingSession
-from playground.training.model.settings import TrainingSettings
+from playground.training.model.settings import TrainingSettings, carried_stop, carried_stop_note, stop_conditions
+from playground.training.model.setup_file import TEXT_PREFIX, SetupFormatError, from_dict, from_text, load_setup
 
 SEEDS = range(5)
 
@@ -187,3 +193,73 @@ def test_healthy_runs_never_pause_for_divergence(changes):
     for _ in range(8):
         assert session.train_steps(100).divergence is None
     assert np.isfinite(session.evaluate().train_loss)
+
+
+# -- each problem stops at its own figure (issue 39, item 3) --------------------------------------------------
+
+REGRESSION = {"problem": "regression", "dataset": "plane", "points": 600, "noise": 0.0, "loss": "mse"}
+
+
+def test_each_problem_offers_its_own_figure_and_converts_the_others_in_words():
+    assert list(stop_conditions("regression")) == ["learned", "never", "test_r2", "train_loss", "epochs"]
+    assert list(stop_conditions("classification")) == ["learned", "never", "test_accuracy", "train_loss", "epochs"]
+    assert carried_stop("regression", "test_accuracy") == "test_r2"
+    assert carried_stop("classification", "test_r2") == "test_accuracy"
+    assert carried_stop("regression", "epochs") == "epochs" and carried_stop("regression", "test_r2") == "test_r2"
+    assert carried_stop_note("regression", "test_accuracy", "test_r2", 0.95) == \
+        "Stop at: a regression has no test accuracy; now 'Test R² ≥ 0.95'"
+    assert carried_stop_note("classification", "test_r2", "test_accuracy", 0.975) == \
+        "Stop at: a classification has no test R²; now 'Test accuracy ≥ 97.5%'"
+
+
+@pytest.mark.parametrize("problem, when", [("regression", "test_accuracy"), ("classification", "test_r2")])
+def test_settings_naming_the_other_problems_figure_are_refused_naming_stop_when(problem, when):
+    data = REGRESSION if problem == "regression" else {}
+    with pytest.raises(ValueError, match=f"^stop_when: '{when}' is not for a {problem}"):
+        TrainingSettings(**data, stop_when=when, stop_at=0.9)
+
+
+def setup_document(stop_when: str, **settings) -> dict:
+    return {"format": "autograd-playground-training-setup", "version": 1,
+            "settings": {**settings, "stop_when": stop_when, "stop_at": 0.97}}
+
+
+@pytest.mark.parametrize("problem, when", [("regression", "test_accuracy"), ("classification", "test_r2")])
+def test_a_setup_file_or_text_naming_the_other_problems_figure_is_refused_naming_the_field(tmp_path, problem, when):
+    settings = REGRESSION if problem == "regression" else {}
+    document = setup_document(when, **settings)
+    words = f"settings.stop_when: '{when}' is not for a {problem}"
+    path = tmp_path / "setup.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(SetupFormatError, match=f"^setup.json: {words}"):
+        load_setup(path)
+    with pytest.raises(SetupFormatError, match=f"^{words}"):
+        from_text(json.dumps(document))  # its JSON pasted as it is
+    packed = base64.urlsafe_b64encode(zlib.compress(json.dumps(document).encode("utf-8"))).decode("ascii")
+    with pytest.raises(SetupFormatError, match=f"^{words}"):
+        from_text(TEXT_PREFIX + packed)  # the line Edit > Copy training setup makes
+    own = "test_r2" if problem == "regression" else "test_accuracy"
+    assert from_dict(setup_document(own, **settings)).settings.stop_when == own  # its own figure opens
+
+
+def test_a_lessons_training_line_naming_a_test_accuracy_for_a_regression_is_refused_at_its_line():
+    lesson = ("autograd-playground-lesson 1\ntitle: Stop at\nsummary: A regression stopping.\n\n## Train\n"
+              "training: problem=regression, dataset=plane, loss=mse, stop_when=test_accuracy, stop_at=0.97\n\n"
+              "A regression stops at its test R².\n")
+    with pytest.raises(LessonFormatError) as caught:
+        parse_lesson(lesson)
+    assert caught.value.line == 6 and "stop_when: 'test_accuracy' is not for a regression" in caught.value.reason
+    parse_lesson(lesson.replace("stop_when=test_accuracy", "stop_when=test_r2"))  # its own figure is fine
+
+
+def test_a_csv_of_values_for_a_run_stopping_at_a_test_accuracy_is_refused_and_nothing_changes():
+    session = TrainingSession(TrainingSettings(stop_when="test_accuracy", stop_at=0.97))
+    session.train_steps(3)
+    before, data = session.settings, session.data
+    X = np.random.default_rng(0).uniform(-2, 2, size=(50, 2))
+    with pytest.raises(ValueError, match="stop_when: 'test_accuracy' is not for a regression"):
+        session.set_values(X, X[:, 0] - X[:, 1], "values.csv")
+    assert session.settings == before and session.data is data and session.step == 3
+    session.apply(replace(before, stop_when="learned"))  # the panel's way: the condition changed first (and said)
+    session.set_values(X, X[:, 0] - X[:, 1], "values.csv")
+    assert (session.settings.problem, session.settings.stop_when) == ("regression", "learned")

@@ -277,13 +277,14 @@ class TrainingSession:
 
     def set_values(self, X: np.ndarray, y: np.ndarray, name: str) -> Change:
         """A regression on a person's points (already read and checked, `points.load_values`): the 'csv'
-        dataset, a real value per point, a new network."""
+        dataset, a real value per point, a new network. A run set to stop at a test accuracy is refused (a
+        ValueError naming stop_when), nothing changed: the panel has made it a test R², and said so."""
         X, y = np.asarray(X, dtype=np.float64).reshape(-1, 2), np.asarray(y, dtype=np.float64).reshape(-1)
         check_values(X, y)
-        self._custom = (X.copy(), y.copy(), name)
         loss = self.settings.loss if self.settings.loss in REGRESSION_LOSSES else "mse"
-        stop = self.settings.stop_when if self.settings.stop_when != "test_accuracy" else "test_r2"
-        self.settings = replace(self.settings, problem="regression", dataset="csv", loss=loss, stop_when=stop)
+        settings = replace(self.settings, problem="regression", dataset="csv", loss=loss)
+        self._custom = (X.copy(), y.copy(), name)
+        self.settings = settings
         self._build_data()
         self._build_model()
         return Change.DATA

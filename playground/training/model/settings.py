@@ -7,6 +7,8 @@ import enum
 import math
 from dataclasses import dataclass, fields
 
+from ...common.numbers import format_number
+
 # -- vocabularies: internal name -> what a person reads -----------------------------------------
 
 DATASETS = {
@@ -62,8 +64,10 @@ STOP_CONDITIONS = {"learned": "When learned", "never": "Never", "test_accuracy":
                    "test_r2": "Test R² ≥", "train_loss": "Train loss ≤", "epochs": "Epochs ="}
 STOP_DEFAULTS = {"learned": 0.0, "never": 0.0, "test_accuracy": 0.97, "test_r2": 0.95, "train_loss": 0.01,
                  "epochs": 100.0}
-# A classification has an accuracy to stop at, a regression an R² (issue 30: each offers its own only).
+# A classification has an accuracy to stop at, a regression an R² (issue 30: each offers its own only); a
+# condition carried over from the other problem becomes this one's figure, and says so (issue 39).
 STOP_FOR_PROBLEM = {"classification": "test_accuracy", "regression": "test_r2"}
+_FIGURES = {"test_accuracy": "test accuracy", "test_r2": "test R²"}
 
 # What is trained: the network the layer form describes, or the graph drawn in the editor (issue 28).
 NETWORKS = {"layers": "Layers", "graph": "The editor's graph"}
@@ -126,18 +130,15 @@ class TrainingSettings:
             if self.loss not in REGRESSION_LOSSES:
                 raise ValueError(f"a regression minimises {' or '.join(LOSSES[n] for n in REGRESSION_LOSSES)}, "
                                  f"not {LOSSES[self.loss]}")
-            if self.stop_when == "test_accuracy":
-                raise ValueError("a regression has no accuracy to stop at: stop on its test R², the train loss or "
-                                 "the epochs")
             object.__setattr__(self, "classes", 2)  # no classes: kept at its default
         elif self.dataset not in CLASSIFICATION_DATASETS:
             raise ValueError(f"the {DATASETS[self.dataset]} dataset has real targets: it is for a regression")
         elif self.loss == "huber":
             raise ValueError("the Huber loss is for a regression; a classification takes another loss")
-        elif self.stop_when == "test_r2":
-            raise ValueError("a classification has no R² to stop at: stop on its test accuracy, the train loss or "
-                             "the epochs")
         _check_choice("stop condition", self.stop_when, STOP_CONDITIONS)
+        refusal = stop_refusal(self.problem, self.stop_when)
+        if refusal is not None:
+            raise ValueError(f"stop_when: {refusal}")
         _check_stop(self.stop_when, self.stop_at)
         if self.dataset not in CLASS_COUNTS and not self.regression:  # moons, circles, XOR: the dataset decides
             object.__setattr__(self, "classes", 2)
@@ -206,6 +207,43 @@ class TrainingSettings:
         if self.trains_graph:
             return "the editor's graph"
         return " → ".join(str(n) for n in self.layer_sizes)
+
+
+def stop_conditions(problem: str) -> dict[str, str]:
+    """The conditions ``problem`` can stop at, by name and title, in the order the Stop at box offers them:
+    each problem's own figure only (a regression's test R², a classification's test accuracy)."""
+    others = {key for owner, key in STOP_FOR_PROBLEM.items() if owner != problem}
+    return {key: title for key, title in STOP_CONDITIONS.items() if key not in others}
+
+
+def stop_refusal(problem: str, when: str) -> str | None:
+    """Why ``problem`` cannot stop at ``when``, the other problem's figure ("'test_accuracy' is not for a
+    regression: it has no test accuracy to stop at; choose ..."), or None when it can."""
+    if when not in _FIGURES or when == STOP_FOR_PROBLEM[problem]:
+        return None
+    own = [repr(key) for key in stop_conditions(problem)]
+    return (f"{when!r} is not for a {problem}: it has no {_FIGURES[when]} to stop at; choose "
+            f"{', '.join(own[:-1])} or {own[-1]}")
+
+
+def carried_stop(problem: str, when: str) -> str:
+    """The condition ``when`` becomes on ``problem``: the other problem's figure becomes this one's own (a test
+    accuracy a regression's test R²); every other condition applies to both and stays."""
+    return STOP_FOR_PROBLEM[problem] if stop_refusal(problem, when) is not None else when
+
+
+def stop_words(when: str, at: float) -> str:
+    """A stop condition as the Stop at box shows it: "Test R² ≥ 0.95", "Test accuracy ≥ 97%", "When learned"."""
+    if when in ("learned", "never"):
+        return STOP_CONDITIONS[when]
+    value = f"{format_number(100 * at)}%" if when == "test_accuracy" else format_number(at)
+    return f"{STOP_CONDITIONS[when]} {value}"
+
+
+def carried_stop_note(problem: str, was: str, when: str, at: float) -> str:
+    """What a person is told when the condition ``was`` of the other problem became ``when`` at ``at``:
+    "Stop at: a regression has no test accuracy; now 'Test R² ≥ 0.95'"."""
+    return f"Stop at: a {problem} has no {_FIGURES[was]}; now '{stop_words(when, at)}'"
 
 
 def fitting_loss(classes: int, loss: str, replaced: str | None) -> tuple[str, str | None]:

@@ -31,7 +31,7 @@ from .network import make_optimizer, model_for
 from .points import SplitData, make_dataset, split
 from .run_history import RunHistory
 from .session import TrainingSession
-from .settings import DATASETS, MAX_CLASSES, TrainingSettings
+from .settings import DATASETS, MAX_CLASSES, TrainingSettings, stop_refusal
 from .setup_schema import (  # noqa: F401 - the file's names
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -210,6 +210,10 @@ def _settings(data) -> TrainingSettings:
             raise SetupFormatError(f"setting {name!r} must not be true/false")
         if isinstance(value, float) and not math.isfinite(value):
             raise SetupFormatError(f"setting {name!r} must be a finite number, not {value!r}")
+    # The other problem's figure (a regression told to stop at a test accuracy) is refused, not swapped.
+    refusal = stop_refusal(values.get("problem", "classification"), values.get("stop_when", "learned"))
+    if refusal is not None:
+        raise SetupFormatError(f"settings.stop_when: {refusal}")
     try:
         return TrainingSettings(**values)
     except (TypeError, ValueError) as error:
