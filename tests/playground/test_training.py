@@ -275,7 +275,8 @@ def test_hovering_the_loss_plot_shows_the_values(qtbot, panel):
     assert readout.startswith(f"step {format_number(step)}") and "train loss" in readout
     # The mouse stays while training goes on: the readout reads the report now under it, not the old one.
     x_before = panel.curves.loss_readout.line.value()
-    panel.curves.loss_readout.set_steps(panel.curves.loss_readout.steps * 2)  # the axis moved under the mouse
+    readout = panel.curves.loss_readout  # the axis moved under the mouse (the reports' steps and every step's)
+    readout.set_steps(readout.steps * 2, readout.traced * 2)
     assert panel.curves.loss_readout.line.value() != x_before
     panel.findChild(object, "lossLogCheck").setChecked(False)
     assert not plot.getPlotItem().ctrl.logYCheck.isChecked()
