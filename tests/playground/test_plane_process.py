@@ -4,11 +4,15 @@ with, and a process that fails, dies or is missing costs no picture (the thread 
 
 from __future__ import annotations
 
+import os
 import pickle
+import secrets
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import replace
+from multiprocessing.connection import Listener
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +29,7 @@ from playground.training.model.plane_process import (
     claim_painter,
     pictures,
     release_painter,
+    start_process,
 )
 from playground.training.model.session import TrainingSession, TrainingSettings
 from playground.training.model.wire_schedule import layer_weights
@@ -180,6 +185,78 @@ def test_a_process_that_dies_is_not_used_again():
     assert painter.broken and not painter.ready
     assert painter.submit(session.grid, job.weights, None, job.colours) is None
     painter.close()
+
+
+class Parent:
+    """The app's end of the plane's process as `PlanePainter.start` makes it (a listener, the real child started by
+    `start_process`), the child's stderr caught: each test makes this end go away at another moment."""
+
+    def __init__(self, key: bytes | None = None):
+        self.key = secrets.token_bytes(32)
+        self.listener = Listener(authkey=self.key)
+        self.child = start_process(self.listener.address, self.key if key is None else key, stderr=subprocess.PIPE)
+
+    def accept(self):
+        return self.listener.accept()
+
+    def ended(self) -> tuple[int, str]:
+        """The child's exit code and what it wrote on stderr, once it ended by itself."""
+        try:
+            self.child.wait(timeout=WAIT_S)  # (a traceback fits in the pipe's buffer: read once it has ended)
+        except subprocess.TimeoutExpired:
+            self.child.kill()
+            raise AssertionError("the plane's process outlived its parent") from None
+        with self.child.stderr:
+            return self.child.returncode, self.child.stderr.read().decode(errors="replace")
+
+
+def test_a_process_whose_parent_went_before_ready_ends_quietly():
+    """The window closed soon after the tab's first picture: the two had met, the child was importing. It used to
+    print a BrokenPipeError's traceback, sending READY to nobody."""
+    parent = Parent()
+    connection = parent.accept()
+    connection.close()
+    parent.listener.close()
+    assert parent.ended() == (0, "")
+
+
+def test_a_process_whose_parent_went_before_they_met_ends_quietly():
+    """The listener closed while the child still imports (its socket's file gone): it used to print the
+    FileNotFoundError of its call."""
+    parent = Parent()
+    parent.listener.close()
+    assert parent.ended() == (0, "")
+
+
+def test_a_process_whose_parent_goes_while_it_waits_for_a_job_ends_quietly():
+    parent = Parent()
+    with parent.listener, parent.accept() as connection:
+        assert connection.recv() == "ready"
+    assert parent.ended() == (0, "")
+
+
+def test_ctrl_c_is_the_apps_to_answer_and_the_process_then_ends_quietly():
+    """Ctrl+C in the terminal goes to the app's process group: the child is in a group of its own, and SIGINT sent
+    to it anyway is not its to answer (it used to die with a KeyboardInterrupt's traceback); it ends with the app."""
+    parent = Parent()
+    if os.name == "posix":
+        assert os.getpgid(parent.child.pid) != os.getpgid(0)
+    with parent.listener, parent.accept() as connection:
+        assert connection.recv() == "ready"
+        parent.child.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        assert parent.child.poll() is None  # still there: the app decides
+        connection.send(None)  # the app lets go, as `PlanePainter.close` does
+    assert parent.ended() == (0, "")
+
+
+def test_a_real_failure_in_the_process_still_says_what_it_was():
+    """Quiet only for a parent that has gone: a wrong key (a bug, not a lost parent) keeps its traceback."""
+    parent = Parent(key=secrets.token_bytes(32))
+    with parent.listener, pytest.raises(Exception, match="digest"):
+        parent.accept()
+    code, stderr = parent.ended()
+    assert code != 0 and "AuthenticationError" in stderr and "Traceback" in stderr
 
 
 def test_one_run_at_a_time_has_the_process():

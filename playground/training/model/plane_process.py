@@ -14,6 +14,11 @@ colour, the wires' layout when they are due) and takes back `PlanePictures` with
 keeps the grid it was last sent, as the session does. Anything wrong (no process, a process that died, a job that
 failed) makes the painter say so, and the worker draws in its own thread as it always could: a picture is never
 lost.
+
+The process lives for its parent only: a parent that goes (the window closed while the process was starting, a
+crash, a kill) ends it quietly, wherever it was (`main`, `serve`), and Ctrl+C is the parent's to answer, not its.
+A drawing that fails goes back to the worker as a `PlanePictures` error; any other failure still prints its
+traceback.
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ log = logging.getLogger("autograd_playground.training")
 READY = "ready"       # the process's first message: its imports are done
 NICENESS = 5          # the process yields the CPU to the GUI when both want the same core
 LONGEST_JOB_S = 2.0   # a picture not back after this long: the process is stuck, and not used again
+# What a connection (or the listener it would reach) raises once the parent's end is gone: EOFError from a read,
+# BrokenPipeError or ConnectionResetError from a write, FileNotFoundError or ConnectionRefusedError for a closed
+# listener. Python ignores SIGPIPE, so a write to a closed socket is one of these, not a signal.
+PARENT_GONE = (EOFError, OSError)
 
 
 @dataclass(frozen=True)
@@ -129,12 +138,15 @@ def serve(connection) -> None:
     if hasattr(os, "nice"):
         os.nice(NICENESS)
     import_what_jobs_need()
-    connection.send(READY)
+    try:
+        connection.send(READY)
+    except PARENT_GONE:
+        return  # the window closed while this process started: nobody to draw for
     grid: PlaneGrid | None = None
     while True:
         try:
             job = connection.recv()
-        except (EOFError, OSError):
+        except PARENT_GONE:
             return
         if job is None:
             return
@@ -180,13 +192,7 @@ class PlanePainter:
         try:
             key = secrets.token_bytes(32)
             listener = Listener(authkey=key)
-            root = str(Path(__file__).resolve().parents[3])  # the folder that holds `playground`
-            environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
-                part for part in (root, os.environ.get("PYTHONPATH", "")) if part)}
-            process = subprocess.Popen([sys.executable, "-c", f"from {__name__} import main; main()"],
-                                       stdin=subprocess.PIPE, env=environment, cwd=root)
-            process.stdin.write(f"{listener.address}\n{key.hex()}\n".encode())
-            process.stdin.close()
+            process = start_process(listener.address, key)
         except Exception:  # noqa: BLE001 - no process here (a sandbox, a frozen app): the worker draws itself
             log.exception("the plane's process did not start; the training thread draws the pictures")
             self.broken = True
@@ -318,9 +324,40 @@ def release_painter(owner: object) -> None:
             _owner = None
 
 
+# The child's whole program. SIGINT is ignored before anything else (the imports take a second): Ctrl+C is the
+# app's to answer (it closes the window, asking about unsaved work), and this process ends when the app lets go.
+_PROGRAM = f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); from {__name__} import main; main()"
+
+
+def start_process(address, key: bytes, stderr=None) -> subprocess.Popen:
+    """The process started and told where to call (the listener's ``address``, and ``key``); its messages go to
+    ``stderr`` (None: this process's stderr).
+
+    In a process group of its own (POSIX): the terminal's Ctrl+C, sent to the app's group, never reaches it, even
+    before `_PROGRAM` ignores SIGINT (Python's start-up would print a KeyboardInterrupt's traceback)."""
+    root = str(Path(__file__).resolve().parents[3])  # the folder that holds `playground`
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        part for part in (root, os.environ.get("PYTHONPATH", "")) if part)}
+    own_group = {"process_group": 0} if os.name == "posix" else {}
+    process = subprocess.Popen([sys.executable, "-c", _PROGRAM], stdin=subprocess.PIPE, stderr=stderr,
+                               env=environment, cwd=root, **own_group)
+    process.stdin.write(f"{address}\n{key.hex()}\n".encode())
+    process.stdin.close()
+    return process
+
+
 def main() -> None:
-    """The process's start: the listener's address and key on stdin, then `serve` until the worker's end closes."""
-    address, key = sys.stdin.readline().strip(), bytes.fromhex(sys.stdin.readline().strip())
-    with Client(address, authkey=key) as connection:
+    """The process's start: the listener's address and key on stdin, then `serve` until the worker's end closes.
+
+    A parent gone before the two meet ends it quietly: stdin closed before the address came, the listener closed
+    (the socket's file gone, the connection refused) or the connection dropped during the handshake."""
+    address, key = sys.stdin.readline().strip(), sys.stdin.readline().strip()
+    if not address or not key:
+        return
+    try:
+        connection = Client(address, authkey=bytes.fromhex(key))
+    except PARENT_GONE:
+        return
+    with connection:
         serve(connection)
 
