@@ -8,8 +8,9 @@ as long as it lives. The kernel lets go of that lock however the process ends (S
 cut: after a reboot nothing holds it), so a set whose lock can be taken belongs to no running instance: its
 work is there to be recovered. A set whose lock is held is another window's, and left alone.
 
-Every write of a set goes through a temporary file and a rename (as `disk.write_atomic`): a kill at any moment
-leaves the set as it was before the write or as it is after it, never half of it. A set that cannot be read
+Every write of a set goes through a temporary file and a rename (as `disk.write_atomic`, its temporary named as
+disk's are): a kill at any moment leaves the set as it was before the write or as it is after it, never half of
+it, and the temporary it leaves goes at the next start (`remove_stray_locks`). A set that cannot be read
 is moved aside into ``recovery/damaged/``, never deleted and never read again.
 """
 
@@ -19,12 +20,13 @@ import errno
 import math
 import os
 import re
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+from .disk import new_temporary, remove_leftovers
 
 try:  # POSIX: the owner's lock is a flock, released by the kernel when the process ends
     import fcntl
@@ -170,8 +172,7 @@ class OwnSet(RecoverySet):
 
     def write(self, text: str, generation: int) -> bool:
         """Write ``text`` as the set, unless a later generation was written already; True if it was written."""
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
+        with new_temporary(self.path) as (descriptor, temporary):
             with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
                 stream.write(text)
                 stream.flush()
@@ -182,9 +183,6 @@ class OwnSet(RecoverySet):
                     return False
                 os.replace(temporary, self.path)
                 self._written = generation
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
         _sync_folder(self.path.parent)
         return True
 
@@ -225,12 +223,13 @@ def open_own_set(folder: str | Path, pid: int | None = None, started: float | No
     pid = os.getpid() if pid is None else pid
     started = time.time() if started is None else started
     path = folder / f"{set_stem(pid, started)}.json"
-    temporary = folder / f".{path.stem}.lock.tmp"
-    handle = open(temporary, "a+")  # noqa: SIM115 - kept open for the instance's life
-    if not _lock(handle):  # pragma: no cover - a name of our own pid and start: nobody else has it
-        handle.close()
-        raise OSError(errno.EEXIST, f"{path.name} is taken")
-    os.replace(temporary, path.with_suffix(".lock"))
+    lock_path = path.with_suffix(".lock")
+    with new_temporary(lock_path) as (descriptor, temporary):  # a kill before the rename: a leftover of ours
+        handle = os.fdopen(descriptor, "a+")  # noqa: SIM115 - kept open for the instance's life
+        if not _lock(handle):  # pragma: no cover - a name of our own pid and start: nobody else has it
+            handle.close()
+            raise OSError(errno.EEXIST, f"{path.name} is taken")
+        os.replace(temporary, lock_path)
     return OwnSet(path, handle)
 
 
@@ -264,6 +263,7 @@ def remove_stray_locks(folder: str | Path) -> None:
     """Lock files left without a set (an instance killed before its first write), and temporary files of writes
     a kill cut short: taken away when no running instance owns them."""
     folder = Path(folder)
+    remove_leftovers(folder)  # a lock file's temporary (a kill as the instance started), by its writer's pid
     try:
         entries = list(folder.glob("session-*.lock"))
         temporaries = list(folder.glob(".session-*.json.*.tmp"))

@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None, started=None) -> int:
     from .gc_pauses import freeze_startup_objects
     from .main_window import MainWindow
     from .names import APP_NAME
-    from .recovery import start_recovery
+    from .recovery import start_leftover_sweep, start_recovery
 
     app = QApplication.instance() or QApplication([argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
@@ -86,6 +86,7 @@ def main(argv: Sequence[str] | None = None, started=None) -> int:
     window = MainWindow()
     ExceptionReporter(window).install()
     recovery = start_recovery(window)  # the work of a session that was killed comes back; the autosave starts
+    start_leftover_sweep(window)  # and the temporaries its cut-short saves left beside their files go
     close_on_termination_signals(window, recovery)
     window.show()
     open_files(window, recovery, opened)

@@ -11,6 +11,9 @@ restoring was begun twice without the app living on, is moved aside into ``recov
 it never stops the start. Sets of instances still running are left alone; a second window started after two
 were killed together takes the other set.
 
+The start also removes what saves cut short by a kill left beside their files (`start_leftover_sweep`: in the
+recent files' folders and the file dialogs' folder, on a thread; the recovery folder's go with its stray locks).
+
 SIGTERM and SIGHUP (a logout, a shutdown, ``timeout``, a session manager) write the set at once and end the
 app within `TERMINATE_S`, whatever dialog is open: the next start restores the work. A clean exit (the window
 closed, its questions answered) takes the set away.
@@ -31,6 +34,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from ..files.disk import remove_leftovers_in
 from ..files.recovery import (
     DAMAGED,
     RecoveryError,
@@ -43,6 +47,7 @@ from ..files.recovery import (
 from ..graph.document import maths_of
 from ..training.model.settings import TrainingSettings
 from ..training.model.setup_file import TrainingSetup
+from ..widgets.file_dialogs import FILE_FOLDER
 from .autosave import Autosave
 from .recovery_set import MAX_ATTEMPTS, Snapshot, decode, path_or_none, with_attempt
 
@@ -334,6 +339,22 @@ def start_recovery(window, folder: Path | None = None, exit_process=os._exit) ->
         return None
     recovery.recover()
     return recovery
+
+
+def start_leftover_sweep(window) -> threading.Thread:
+    """Remove the temporary files that saves cut short by a kill left (`disk.remove_leftovers`: only names our
+    writer makes, whose writer is gone) in the folders of the window's recent files and the one its file dialogs
+    open in. On a thread of its own: a few folders' listings, but a network drive that hangs must not hold up
+    the start. Returns the thread (tests wait for it)."""
+    folders = window.recent.folders()  # read here: the settings are the GUI thread's
+
+    def sweep() -> None:
+        for path in remove_leftovers_in([*folders, FILE_FOLDER.folder()]):
+            log.info("removed %s, the temporary of a save that a kill cut short", path)
+
+    thread = threading.Thread(target=sweep, name="leftover temporaries", daemon=True)
+    thread.start()
+    return thread
 
 
 def _unsaved_copy_of(part, path: Path) -> bool:
