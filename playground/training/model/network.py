@@ -90,7 +90,8 @@ def model_for(settings: TrainingSettings, graph=None, dtype=np.float64):
         if graph is None:
             raise GraphProblem("There is no graph to train: build one in the graph editor")
         return GraphNetwork(graph, settings.outputs, dtype)
-    model = build_model(len(settings.features), settings.hidden, settings.activation, settings.seed,
+    seed = settings.seed if settings.init_seed is None else settings.init_seed
+    model = build_model(len(settings.features), settings.hidden, settings.activation, seed,
                         settings.outputs, settings.init)
     if dtype != np.float64:
         for parameter in model.parameters():

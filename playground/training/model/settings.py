@@ -112,6 +112,9 @@ class TrainingSettings:
     stop_at: float = 0.0            # test accuracy as a share (0.97), a train loss, or a number of epochs
     problem: str = "classification"  # PROBLEMS: regression learns a real number per point with one linear output
     network: str = "layers"         # NETWORKS: the layer form's network, or the editor's graph (given beside)
+    # The seed the initial weights are drawn from; None: `seed`'s (the data's). Repeat trains runs that differ in
+    # this alone: the same points, other initial weights.
+    init_seed: int | None = None
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -179,6 +182,9 @@ class TrainingSettings:
         object.__setattr__(self, "regularization_rate", float(rate))
         if self.batch_size is not None and (not isinstance(self.batch_size, int) or self.batch_size < 1):
             raise ValueError(f"batch_size must be a positive int or None (full batch), not {self.batch_size!r}")
+        if self.init_seed is not None and (not isinstance(self.init_seed, int) or isinstance(self.init_seed, bool)
+                                           or not 0 <= self.init_seed < 2**32):
+            raise ValueError(f"init_seed must be a whole number from 0 to {2**32 - 1}, or None, not {self.init_seed!r}")
         if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
                                                   or not 1 <= self.steps_per_second <= 100_000):
             raise ValueError("steps_per_second must be an int from 1 to 100000, or None (as fast as it goes), "
@@ -304,7 +310,7 @@ _FIELD_CHANGE = {
     "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
     "problem": Change.DATA,
-    "network": Change.MODEL,
+    "network": Change.MODEL, "init_seed": Change.MODEL,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
@@ -317,6 +323,7 @@ _STARTS_OVER = {  # the first that changed names the change: the problem brings 
     "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
     "features": "Other input features", "hidden": "Another network shape",
     "activation": "Another activation", "init": "Other initial weights", "network": "Another network",
+    "init_seed": "Other initial weights",
 }
 
 

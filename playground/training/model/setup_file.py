@@ -139,6 +139,8 @@ def to_dict(setup: TrainingSetup) -> dict:
     settings["features"], settings["hidden"] = list(settings["features"]), list(settings["hidden"])
     if settings["network"] == "layers":  # the layer form's setup reads as every version-1 file
         del settings["network"]
+    if settings["init_seed"] is None:  # the data's seed draws the weights, as in every file before Repeat
+        del settings["init_seed"]
     version = FORMAT_VERSION if setup.graph is not None or setup.history is not None else LAYERS_FORMAT_VERSION
     out = {"format": FORMAT_NAME, "version": version, "settings": settings, "data": None}
     if setup.graph is not None:
