@@ -45,6 +45,7 @@ from .reset_confirmation import ResetConfirmation
 from .settings_form import SettingsForm
 from .setup_exchange import SetupExchange
 from .status_line import StatusLine
+from .tab_dialogs import TabDialogs
 from .toolbar import TrainingToolbar
 from .widgets import export_plot, named
 from .worker import BoundaryFrame, DataFrame, Progress
@@ -95,7 +96,7 @@ class TrainingPanel(QWidget):
         self._frame_dirty = False
         self._progress: Progress | None = None
         self._progress_dirty = False
-        self._compare_dialog = None
+        self.dialogs = TabDialogs(self)  # Compare optimizers and Repeat
         self._hovered: tuple[int, int] | None = None  # the neuron under the mouse: its map is on the plot
         self.last_change = None
         self.undo_stack = QUndoStack(self)  # typed weights; the main window may add it to its undo group
@@ -133,7 +134,8 @@ class TrainingPanel(QWidget):
         self.toolbar.reset_clicked.connect(self._on_reset_button_clicked)
         self.toolbar.speed_changed.connect(self._on_control_edited)
         self.toolbar.animate_clicked.connect(self.animate_backward_requested)
-        self.toolbar.compare_clicked.connect(self._on_compare_button_clicked)
+        self.toolbar.compare_clicked.connect(self.dialogs.open_compare)
+        self.toolbar.repeat_clicked.connect(self.dialogs.open_repeat)
         self.toolbar.export_chosen.connect(self._on_toolbar_export_chosen)
         root.addWidget(self.toolbar)
 
@@ -299,20 +301,6 @@ class TrainingPanel(QWidget):
     def _on_network_view_architecture_edited(self, hidden: tuple[int, ...]) -> None:
         self.network_controls.show_layers(hidden)
         self._on_control_edited()
-
-    @Slot()
-    def _on_compare_button_clicked(self) -> None:
-        from .compare import CompareDialog
-
-        if self._data is None:
-            return
-        self.pause()
-        if self._compare_dialog is not None:
-            self._compare_dialog.shutdown()
-            self._compare_dialog.deleteLater()
-        self._compare_dialog = CompareDialog(self.settings, self._data.data, self, graph=self.graph_training.graph)
-        self._compare_dialog.show()
-        self._compare_dialog.start()
 
     # -- public actions ------------------------------------------------------------------------------
 
@@ -554,8 +542,7 @@ class TrainingPanel(QWidget):
         self._shut_down = True
         self._playing = False
         self._redraw_timer.stop()
-        if self._compare_dialog is not None:
-            self._compare_dialog.shutdown()
+        self.dialogs.shutdown()
         unlink_requests(self)
         self.worker.painted.set()  # a worker waiting for a picture to be painted goes on at once
         stop_thread(self.worker, self.worker_thread)

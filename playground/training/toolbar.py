@@ -47,6 +47,7 @@ class TrainingToolbar(QWidget):
     speed_changed = Signal()       # the pace or the stop condition: settings the panel sends on
     animate_clicked = Signal()
     compare_clicked = Signal()
+    repeat_clicked = Signal()
     export_chosen = Signal(str, str)  # what (a plot's name, "weights" or "dataset"), the file to write
 
     def __init__(self, parent: QWidget | None = None):
@@ -105,6 +106,12 @@ class TrainingToolbar(QWidget):
         # says so instead of doing nothing when clicked.
         self.compare_button.setEnabled(False)
         self.compare_button.setToolTip("Waiting for the points…")
+        self.repeat_button = named(QPushButton("Repeat…"), "repeatRunsButton",
+                                   "Train this setup several times, each run from initial weights of its own, and "
+                                   "compare the runs (optionally beside a second setup)")
+        self.repeat_button.clicked.connect(self.repeat_clicked)
+        self.repeat_button.setEnabled(False)
+        self.repeat_button.setToolTip("Waiting for the points…")
         # A push button draws its menu arrow beside the text (a tool button's overlaps it).
         self.export_button = named(QPushButton("Export"), "exportButton", "Save the plots, the weights or the data",
                                    spoken="Export plots, weights or data")
@@ -118,12 +125,13 @@ class TrainingToolbar(QWidget):
         menu.addAction("Weights as JSON…", self._on_export_weights_triggered)
         menu.addAction("Dataset as CSV…", self._on_export_dataset_triggered)
         self.export_button.setMenu(menu)
-        bar.addWidget(group(self.animate_button, self.compare_button, self.export_button))
+        bar.addWidget(group(self.animate_button, self.compare_button, self.repeat_button, self.export_button))
 
     def enable_compare(self) -> None:
         """The points are here: the race can start."""
-        self.compare_button.setEnabled(True)
-        self.compare_button.setToolTip(self.compare_button.accessibleDescription())
+        for button in (self.compare_button, self.repeat_button):
+            button.setEnabled(True)
+            button.setToolTip(button.accessibleDescription())
 
     # -- the pace --
 

@@ -42,5 +42,7 @@ def dialogs_on_screen(window, settle, presentation: float | None = None, screens
     button.click()
     compare = window.training.findChild(CompareDialog, "compareDialog")
     seen = {"compare": _measure(compare, settle, screenshot)}
+    window.training.toolbar.repeat_button.click()
+    seen["repeat"] = _measure(window.training.dialogs.repeat, settle)
     seen["shortcuts"] = _measure(show_shortcuts(window), settle)
     return seen

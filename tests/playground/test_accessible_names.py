@@ -158,6 +158,12 @@ def test_every_dialog_names_its_controls(window, qtbot, tmp_path, monkeypatch):
     qtbot.waitExposed(compare)
     said = window_problems(compare, "Compare optimizers")
     compare.close()
+    window.training.toolbar.repeat_button.click()
+    repeat = window.training.dialogs.repeat
+    qtbot.waitExposed(repeat)
+    qtbot.waitUntil(lambda: repeat.progress is not None and repeat._pictures is not None, timeout=20_000)
+    said += window_problems(repeat, "Repeat")
+    repeat.close()
     shortcuts = show_shortcuts(window)
     qtbot.waitExposed(shortcuts)
     said += window_problems(shortcuts, "Keyboard shortcuts")

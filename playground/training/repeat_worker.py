@@ -1,0 +1,92 @@
+"""Repeat's worker: the runs of `model.repeat.RepeatRuns` trained in a thread of their own, a chunk at a time,
+sending copies of their curves (and, less often, their boundaries) to the Repeat dialog."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import Signal, Slot
+
+from .model.repeat import RepeatRuns, RunCurve, Spread
+from .worker_threads import ThreadedWorker, guarded, share_the_interpreter_quickly
+
+CHUNK_S = 0.012         # a tick trains this long, then the thread lets the GUI have the interpreter
+PROGRESS_RATE = 10.0    # curves sent at most this often
+PICTURE_RATE = 3.0      # boundaries at most this often (and once at the end)
+
+
+@dataclass(frozen=True)
+class RepeatProgress:
+    step: int                              # the slowest run's step
+    curves: tuple[RunCurve, ...]           # copies
+    spreads: tuple[Spread | None, ...]     # per group
+    done: bool
+    seconds: float                         # since the runs started
+
+
+@dataclass(frozen=True)
+class RepeatPictures:
+    boundaries: tuple[np.ndarray, ...]     # per run, what it predicts over the plane
+    extent: tuple[float, float, float, float]
+
+
+class RepeatWorker(ThreadedWorker):
+    """Trains the runs until each has taken its steps (or diverged); `finished` once they all have."""
+
+    progressed = Signal(object)    # RepeatProgress
+    pictured = Signal(object)      # RepeatPictures
+    finished = Signal()
+
+    def __init__(self, runs: RepeatRuns):
+        super().__init__()
+        self.runs = runs
+        self._started = 0.0
+        self._last_progress = self._last_pictures = 0.0
+        self._steps_a_tick = 10   # steps each run takes a tick, grown or shrunk to fill `CHUNK_S`
+
+    @Slot()
+    @guarded
+    def start(self) -> None:
+        share_the_interpreter_quickly()
+        self._running = True
+        self._started = time.perf_counter()
+        self._emit_progress()
+        self._emit_pictures()
+        self._timer.setInterval(1)
+        self._timer.start()
+
+    @guarded
+    def _on_timer_timeout(self) -> None:
+        if not self._running:
+            self._timer.stop()
+            return
+        began = time.perf_counter()
+        self.runs.advance(self._steps_a_tick, self._should_stop)
+        took = time.perf_counter() - began
+        if took > 0:  # as many steps as fill a chunk, next time
+            self._steps_a_tick = int(np.clip(self._steps_a_tick * CHUNK_S / took, 1, 5_000))
+        done = self.runs.done
+        now = time.perf_counter()
+        if done or now - self._last_progress >= 1.0 / PROGRESS_RATE:
+            self._emit_progress()
+        if done or now - self._last_pictures >= 1.0 / PICTURE_RATE:
+            self._emit_pictures()
+        if done:
+            self._running = False
+            self._timer.stop()
+            self.finished.emit()
+
+    def _emit_progress(self) -> None:
+        self._last_progress = time.perf_counter()
+        runs = self.runs
+        curves = tuple(RunCurve(c.group, c.seed, list(c.steps), list(c.test_losses), c.diverged) for c in runs.curves)
+        self.progressed.emit(RepeatProgress(runs.step, curves, tuple(runs.spread(g) for g in range(len(runs.groups))),
+                                            runs.done, time.perf_counter() - self._started))
+
+    def _emit_pictures(self) -> None:
+        self._last_pictures = time.perf_counter()
+        runs = self.runs
+        self.pictured.emit(RepeatPictures(tuple(runs.boundary(i).copy() for i in range(len(runs.sessions))),
+                                          runs.sessions[0].grid.view_extent))
