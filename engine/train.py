@@ -3,7 +3,8 @@
 Each step trains on one batch and reports the loss and the train and test accuracies of
 the weights that loss was computed with (before the optimizer's update); for a regression
 problem a `RegressionStep` with the train and test loss, R² and mean absolute error instead.
-Also the losses by name (`classification_loss`, `regression_loss`), predictions from logits,
+Also the losses by name (`classification_loss`, `regression_loss`; the TF Playground's two,
+`tanh_half_mse` and `half_mse`), predictions from logits,
 a confusion matrix, and scikit-learn's `r2_score` and `mean_absolute_error`.
 """
 
@@ -46,10 +47,11 @@ class RegressionStep:
 
 
 def binary_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
-    """A loss for one logit per point and labels 0/1, by name: 'bce', 'hinge' or 'mse'.
+    """A loss for one logit per point and labels 0/1, by name: 'bce', 'hinge', 'mse' or 'tanh_half_mse'.
 
-    All three put the decision boundary at logit 0: BCE with logits on 0/1 targets, the
-    hinge and squared error on -1/+1 targets.
+    All four put the decision boundary at logit 0: BCE with logits on 0/1 targets, the
+    hinge and squared error on -1/+1 targets, and the TF Playground's half squared error of
+    tanh(logit) on -1/+1 targets (`tanh_half_mse`).
     """
     if name == "bce":
         return lambda logits, y: F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))
@@ -57,10 +59,27 @@ def binary_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
         return lambda logits, y: F.hinge_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))
     if name == "mse":
         return lambda logits, y: F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))
-    raise ValueError(f"unknown loss {name!r}; choose 'bce', 'hinge' or 'mse'")
+    if name == "tanh_half_mse":
+        return tanh_half_mse
+    raise ValueError(f"unknown loss {name!r}; choose one of {', '.join(map(repr, BINARY_LOSSES))}")
 
 
-BINARY_LOSSES = ("bce", "hinge", "mse")
+def tanh_half_mse(logits: Tensor, y) -> Tensor:
+    """The TF Playground's classification loss: its output unit is ``tanh`` of the logit, its error
+    ``0.5 (output - t)^2`` per point (nn.ts Errors.SQUARE), averaged over the points, with t = +1 for a
+    label > 0 and -1 otherwise (so labels 0/1 and -1/+1 both work). Its gradient for a logit z is
+    ``(tanh z - t)(1 - tanh^2 z) / n``: the Playground's per-point derivative, averaged over the batch."""
+    target = np.where(np.reshape(y, logits.shape) > 0, 1.0, -1.0)
+    return F.half_mse_loss(logits.tanh(), target)
+
+
+def half_mse(output: Tensor, y) -> Tensor:
+    """The TF Playground's regression loss: ``0.5 (output - y)^2`` averaged over the points, on its linear
+    output unit; gradient ``(output - y) / n``."""
+    return F.half_mse_loss(output, np.reshape(y, output.shape))
+
+
+BINARY_LOSSES = ("bce", "hinge", "mse", "tanh_half_mse")
 
 
 def classification_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
@@ -73,16 +92,19 @@ def classification_loss(name: str) -> Callable[[Tensor, np.ndarray], Tensor]:
     raise ValueError(f"unknown loss {name!r}; choose one of {', '.join(map(repr, (*BINARY_LOSSES, 'cross_entropy')))}")
 
 
-REGRESSION_LOSSES = ("mse", "huber")
+REGRESSION_LOSSES = ("mse", "huber", "half_mse")
 
 
 def regression_loss(name: str, delta: float = 1.0) -> Callable[[Tensor, np.ndarray], Tensor]:
-    """A loss for one real output per point and real targets, by name: 'mse' or 'huber' (with ``delta``)."""
+    """A loss for one real output per point and real targets, by name: 'mse', 'huber' (with ``delta``) or
+    'half_mse' (the TF Playground's, `half_mse`)."""
     if name == "mse":
         return lambda output, y: F.mse_loss(output, np.reshape(y, output.shape))
     if name == "huber":
         return lambda output, y: F.huber_loss(output, np.reshape(y, output.shape), delta=delta)
-    raise ValueError(f"unknown regression loss {name!r}; choose 'mse' or 'huber'")
+    if name == "half_mse":
+        return half_mse
+    raise ValueError(f"unknown regression loss {name!r}; choose one of {', '.join(map(repr, REGRESSION_LOSSES))}")
 
 
 def r2_score(y_true, y_pred) -> float:

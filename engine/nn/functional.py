@@ -71,6 +71,33 @@ def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:
     return _reduce(diff * diff, reduction)
 
 
+def half_mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:
+    """``0.5 (input - target)^2``, averaged (or summed): the TF Playground's square error (nn.ts Errors.SQUARE),
+    whose derivative is the plain difference ``input - target``. One graph node, where ``0.5 * mse_loss`` is
+    four: a quarter of a small network's step in the TF Playground setting."""
+    target = as_tensor(target)
+    _check_same_shape("half_mse_loss", input, target)
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction must be one of {REDUCTIONS}, not {reduction!r}")
+    d = input.data - target.data
+    loss = 0.5 * d * d
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return make_result(np.asarray(loss), "half_mse_loss", (input, target), _half_mse_rule, (reduction, d))
+
+
+def _half_mse_rule(node, g):
+    # d/dx 0.5 (x - y)^2 = x - y,  d/dy = -(x - y)  (times 1/n for the mean)
+    input, target = node._prev
+    reduction, d = node._ctx
+    if reduction == "mean":
+        g = g / d.size
+    slope = g * d
+    return (slope if input.requires_grad else None, -slope if target.requires_grad else None)
+
+
 def binary_cross_entropy_with_logits(input: Tensor, target, reduction: str = "mean") -> Tensor:
     """``-[y log sigmoid(x) + (1-y) log(1-sigmoid(x))]``, computed stably as
     ``max(x, 0) - x*y + log(1 + exp(-|x|))`` so that no logit overflows."""

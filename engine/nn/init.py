@@ -4,6 +4,8 @@ Each function fills a `Tensor` (or a numpy array) in place and returns it. Rando
 from ``generator`` (a ``numpy.random.Generator``), by default the engine's own, seeded by
 `engine.manual_seed` as ``torch.manual_seed`` seeds PyTorch's.
 
+`tf_playground_` is the TF Playground's start, for a whole network: weights U(-0.5, 0.5), biases 0.1.
+
 The fans are PyTorch's: for a weight of shape (out, in, *kernel), fan_in = in x prod(kernel)
 and fan_out = out x prod(kernel). PyTorch's `Linear` draws its weight with
 ``kaiming_uniform_(w, a=sqrt(5))``, which is uniform in +-1/sqrt(fan_in).
@@ -26,6 +28,7 @@ __all__ = [
     "kaiming_uniform_",
     "normal_",
     "ones_",
+    "tf_playground_",
     "uniform_",
     "xavier_normal_",
     "xavier_uniform_",
@@ -145,3 +148,30 @@ def kaiming_normal_(tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: 
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
     return normal_(tensor, 0.0, std, generator)
+
+
+TF_PLAYGROUND_BIAS = 0.1  # nn.ts: every Node starts with bias = 0.1
+
+
+def tf_playground_(module, generator: np.random.Generator | None = None, uniform=None):
+    """The TF Playground's initial network (nn.ts buildNetwork), in place: every parameter named
+    ``weight`` (a `Linear`'s matrix) uniform in [-0.5, 0.5), every ``bias`` 0.1. Returns ``module``.
+
+    Its links draw ``Math.random() - 0.5`` as they are made: layer by layer, for each neuron of the layer,
+    for each node of the layer before. With PyTorch's layout (out_features, in_features) that is each
+    weight matrix in row-major order, the layers in order: the order taken here from ``uniform`` (a uniform
+    source, ``uniform(n)`` -> the next n numbers in [0, 1), see `engine.seedrandom`), so the
+    stream that made a TF Playground page's data gives its first weights too. Without ``uniform``,
+    ``generator``'s (or the engine's) uniform numbers, which only share the distribution.
+    """
+    draw = uniform if uniform is not None else _rng(generator).random
+    for name, parameter in module.named_parameters():
+        kind = name.rsplit(".", 1)[-1]
+        if kind == "weight":
+            shape = _array(parameter).shape
+            _fill(parameter, np.asarray(draw(math.prod(shape)), dtype=np.float64).reshape(shape) - 0.5)
+        elif kind == "bias":
+            constant_(parameter, TF_PLAYGROUND_BIAS)
+        else:
+            raise ValueError(f"tf_playground_: {name} is neither a weight nor a bias")
+    return module

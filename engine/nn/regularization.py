@@ -22,9 +22,11 @@ Why the proximal step for L1: the subgradient ``rate * sign(w)`` never lets a we
 overshoots zero each step and the weight jitters around it (by about ``lr * rate`` with SGD) plus
 whatever the loss gradient adds. The soft threshold sets a weight that would cross zero to exactly 0,
 and keeps it there while the loss pulls on it with less than ``rate``: the sparse solution L1 is
-chosen for, and wires a diagram can fade out because they are 0, not 3e-4. With SGD this is what the
-TF Playground does (a weight its L1 step would carry across zero is set to 0), less the Playground's
-rule that such a weight is dead for good: here a weight the loss needs can grow back.
+chosen for, and wires a diagram can fade out because they are 0, not 3e-4. With SGD this is close to
+what the TF Playground does (a weight its L1 step would carry across zero is set to 0), less two of its
+rules: such a weight is dead for good there (here a weight the loss needs can grow back), and its L1 step
+takes the sign of the weight before the gradient step (here the threshold pulls towards 0 after it).
+`engine.tf_playground_train.PlaygroundSGD` is its rule exactly.
 
 Why scaled by the optimizer: Adam moves every weight by about ``lr`` a step whatever the size of its
 gradient, so a fixed threshold ``lr * rate`` (rate < 1) is outrun and almost nothing reaches 0. The
