@@ -33,11 +33,13 @@ from .tf_playground_train import (
     LOSSES,
     PlaygroundSGD,
     PlaygroundStep,
+    PlaygroundUpdate,
     epochs,
     format_loss,
     mean_loss,
     network,
     output,
+    updates,
 )
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "PlaygroundData",
     "PlaygroundSGD",
     "PlaygroundStep",
+    "PlaygroundUpdate",
     "SeedRandom",
     "UniformSource",
     "as_source",
@@ -73,6 +76,7 @@ __all__ = [
     "problem_of",
     "split_index",
     "split_train_test",
+    "updates",
 ]
 
 

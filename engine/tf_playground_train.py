@@ -36,11 +36,13 @@ __all__ = [
     "LOSSES",
     "PlaygroundSGD",
     "PlaygroundStep",
+    "PlaygroundUpdate",
     "epochs",
     "format_loss",
     "mean_loss",
     "network",
     "output",
+    "updates",
 ]
 
 # state.ts activations: relu, tanh, sigmoid, linear (nn.ts Activations); the engine's ReLU has its
@@ -181,43 +183,71 @@ class PlaygroundStep:
     test_loss: float  # nan without test points
 
 
-def epochs(model, optimizer, X_train, y_train, X_test=None, y_test=None, batch_size: int = 10,
-           problem: str = "classification", steps: int | None = None) -> Iterator[PlaygroundStep]:
-    """playground.ts oneStep, once per item: the "Epoch" counter goes up by one, every training point in
-    turn (always the same order: the shuffle came once, with the data) adds its derivative, and after
-    every ``batch_size``-th point of the pass the optimizer (`PlaygroundSGD`) updates on the mean of
-    those derivatives. The ``n % batch_size`` points left at the end of a pass carry over: the next
-    pass's first update averages them with its first ``batch_size`` points (all at the same weights, as
-    none changed in between). Fewer points than ``batch_size`` never make an update, as there.
+@dataclass(frozen=True)
+class PlaygroundUpdate:
+    """One update of `updates`: the loss its batch had (the mean of 0.5·err² at the weights before it), and
+    whether it ended a pass over the training points (the TF Playground's Epoch counter goes up then)."""
 
-    Then its losses over all the training and all the test points (`mean_loss`). ``X_train`` and
-    ``X_test`` are the network's inputs (`engine.tf_playground.features` of the points); labels +1/-1
-    (or 0/1) for classification, real for regression. Runs forever unless ``steps`` is given.
-    """
+    loss: float
+    points: int         # the batch's points (more than ``batch_size`` where a pass's remainder was carried)
+    ends_epoch: bool
+
+
+def updates(model, optimizer, X_train, y_train, batch_size: int = 10,
+            problem: str = "classification") -> Iterator[PlaygroundUpdate]:
+    """playground.ts oneStep's updates one by one, for ever: every training point in turn (always the same order:
+    the shuffle came once, with the data) adds its derivative, and after every ``batch_size``-th point of a pass
+    the optimizer (`PlaygroundSGD`) updates on the mean of those derivatives. The ``n % batch_size`` points left
+    at the end of a pass carry over: the next pass's first update averages them with its first ``batch_size``
+    points (all at the same weights, as none changed in between). Fewer points than ``batch_size`` never make
+    an update, as there: then nothing is yielded."""
     _check_problem(problem)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     loss_fn = LOSSES[problem]
     X_train, y_train = np.asarray(X_train, dtype=np.float64), np.asarray(y_train)
+    n = len(X_train)
+    if n < batch_size:  # (i + 1) % batch_size is never 0 within a pass: no update, ever
+        return
+    ends = list(range(batch_size, n + 1, batch_size))
+    carried = np.arange(0)  # the indices of points whose derivatives wait for the next update
+    while True:
+        start = 0
+        for end in ends:
+            if len(carried):
+                picked = np.concatenate([carried, np.arange(start, end)])
+                X_batch, y_batch, carried = X_train[picked], y_train[picked], np.arange(0)
+            else:
+                X_batch, y_batch = X_train[start:end], y_train[start:end]
+            optimizer.zero_grad()
+            loss = loss_fn(model(Tensor(X_batch)), y_batch)
+            loss.backward()
+            optimizer.step()
+            start = end
+            last = end == ends[-1]
+            if last:
+                carried = np.arange(start, n)
+            yield PlaygroundUpdate(loss.item(), len(X_batch), last)
+
+
+def epochs(model, optimizer, X_train, y_train, X_test=None, y_test=None, batch_size: int = 10,
+           problem: str = "classification", steps: int | None = None) -> Iterator[PlaygroundStep]:
+    """playground.ts oneStep, once per item: the "Epoch" counter goes up by one after a pass of `updates` over
+    the training points, then its losses over all the training and all the test points (`mean_loss`).
+    ``X_train`` and ``X_test`` are the network's inputs (`engine.tf_playground.features` of the points); labels
+    +1/-1 (or 0/1) for classification, real for regression. Runs forever unless ``steps`` is given.
+    """
+    _check_problem(problem)
+    X_train, y_train = np.asarray(X_train, dtype=np.float64), np.asarray(y_train)
     if X_test is None:
         X_test, y_test = X_train[:0], y_train[:0]
-    n = len(X_train)
-    carried = np.arange(0)  # the indices of points whose derivatives wait for the next update
+    stream = updates(model, optimizer, X_train, y_train, batch_size, problem)
+    updating = len(X_train) >= batch_size
     epoch = 0
     while steps is None or epoch < steps:
         epoch += 1
-        if n >= batch_size:  # else (i + 1) % batch_size is never 0 within a pass: no update, ever
-            start = 0
-            for end in range(batch_size, n + 1, batch_size):
-                if len(carried):
-                    picked = np.concatenate([carried, np.arange(start, end)])
-                    X_batch, y_batch, carried = X_train[picked], y_train[picked], np.arange(0)
-                else:
-                    X_batch, y_batch = X_train[start:end], y_train[start:end]
-                optimizer.zero_grad()
-                loss_fn(model(Tensor(X_batch)), y_batch).backward()
-                optimizer.step()
-                start = end
-            carried = np.arange(start, n)
+        if updating:
+            while not next(stream).ends_epoch:
+                pass
         yield PlaygroundStep(epoch, mean_loss(model, X_train, y_train, problem),
                              mean_loss(model, X_test, y_test, problem))

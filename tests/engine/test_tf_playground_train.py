@@ -388,3 +388,23 @@ def test_its_start_draws_layer_by_layer_neuron_by_neuron_input_by_input():
     assert np.array_equal(W2, draws[12:20].reshape(2, 4) - 0.5)
     assert np.array_equal(W3, draws[20:22].reshape(1, 2) - 0.5)
     assert position[0] == 22
+
+
+@pytest.mark.parametrize("batch_size", [10, 7])
+def test_its_updates_one_by_one_are_its_epochs(batch_size):
+    # The app trains update by update (a step is one update); a pass of them is the TF Playground's epoch.
+    data = tp.make_dataset("xor", 35, 50, seed=3)
+    X, X_test = tp.features(data.X_train), tp.features(data.X_test)
+    by_epoch, by_update = (tp.network(2, [3], "relu", generator=np.random.default_rng(0)) for _ in range(2))
+    passes = tp.epochs(by_epoch, tp.PlaygroundSGD(by_epoch.parameters(), lr=0.03), X, data.y_train, X_test,
+                       data.y_test, batch_size=batch_size)
+    stream = tp.updates(by_update, tp.PlaygroundSGD(by_update.parameters(), lr=0.03), X, data.y_train, batch_size)
+    for _ in range(3):
+        next(passes)
+        taken = []
+        while not taken or not taken[-1].ends_epoch:
+            taken.append(next(stream))
+        assert len(taken) == len(X) // batch_size
+        assert sum(update.points for update in taken) in (len(X) - len(X) % batch_size, len(X))  # the rest carried
+    for a, b in zip(by_epoch.parameters(), by_update.parameters()):
+        assert np.array_equal(a.data, b.data)
