@@ -75,6 +75,9 @@ class HealthFacts:
         fixed = {"health.layers": lambda: len(self.layers), "health.first": lambda: self.layers[0].norm,
                  "health.output": lambda: self.layers[-1].norm, "health.ratio": lambda: self.ratio,
                  "health.slowest": lambda: self.slowest}
+        if name == "health.ratio" and not (self.layers[0].norm > 0 and self.layers[-1].norm > 0):  # nan too
+            raise KeyError("at these initial weights layer 1 or the output layer gets no gradient (weights all zero?): "
+                           "there is no ratio to state")
         if name in fixed:
             return float(fixed[name]())
         match = _LAYER.fullmatch(name)
@@ -106,6 +109,8 @@ def settings_of(training: dict) -> TrainingSettings:
         raise KeyError(f"the gradient health numbers need the training setup named in full: add "
                        f"{', '.join(missing)} to a 'training:' line (so the panel shows the same network)")
     settings = replace(TrainingSettings(), **training)
+    if settings.trains_graph:
+        raise KeyError("the gradient health numbers are the layer form's network's: set network=layers")
     if settings.batch_size is not None or settings.regularization == "l2":
         raise KeyError("the gradient health numbers are the full batch's, without L2: set batch_size=None and "
                        "regularization=none or l1")

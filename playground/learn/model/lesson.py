@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import NoReturn
 
@@ -41,7 +41,6 @@ from ...files.paths import EXAMPLES
 from ...graph.document import DocumentFormatError, GraphDocument
 from ...graph.expression import ExpressionError, parse_expression
 from ...graph.file_io import load_document
-from ...training.model.session import TrainingSettings
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
 from .health_facts import ASKABLE, health_facts, is_health_name
 from .network_graph_facts import NetworkGraphFacts
@@ -49,6 +48,7 @@ from .step_numbers import check_number, step_number
 from .tensor_facts import TensorGraphFacts, graph_facts
 from .trained_facts import ASKABLE as TRAINED_ASKABLE
 from .trained_facts import check_trained_name, is_trained_name
+from .training_line import TrainingLineRefused, check_training
 
 FORMAT_NAME = "autograd-playground-lesson"
 FORMAT_VERSION = 1
@@ -423,18 +423,10 @@ class _Parser:
 
     def _check_training(self, step: Step, argument: str, line: int) -> dict:
         settings = self._settings(argument, line, "training:")
-        known = {f.name for f in fields(TrainingSettings)}
-        unknown = [key for key in settings if key not in known]
-        if unknown:
-            self.fail(f"unknown training setting '{unknown[0]}' (known: {', '.join(sorted(known))})", line)
-        # Checked with the earlier steps' settings, as the app will hold them: `loss=huber` after a step that
-        # set up a regression is fine, and `problem=regression` needs a regression's dataset and loss by then.
-        try:
-            replace(TrainingSettings(), **{**self.training, **settings})
-        except TypeError as error:
-            self.fail(f"the training setup is refused: a setting has the wrong kind of value ({error})", line)
-        except ValueError as error:
-            self.fail(f"the training setup is refused: {error}", line)
+        try:  # with the earlier steps' settings, as the app will hold them
+            check_training(settings, self.training)
+        except TrainingLineRefused as refused:
+            self.fail(str(refused), line)
         return settings
 
     def _check_train(self, step: Step, argument: str, line: int) -> str:
@@ -530,7 +522,7 @@ class _Parser:
                 self.fail(f"'{what}' is a list of key=value separated by commas; '{part.strip()}' is not", line)
             try:
                 value = ast.literal_eval(text)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
+            except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):  # TypeError: {[]: 1}
                 value = text  # a bare word: sgd, moons, tanh
             if isinstance(value, list):
                 value = tuple(value)
@@ -543,7 +535,7 @@ class _Parser:
         for ask in step.asks:
             try:
                 if ask.what == "health":
-                    health_facts(step.training)
+                    health_facts(step.training).value(ask.node)
                 elif ask.what == "trained":
                     check_trained_name(step.graph, step.training, ask.node)
             except KeyError as error:

@@ -66,7 +66,7 @@ def settings_of(training: dict) -> TrainingSettings:
     if missing:
         raise KeyError(f"the trained graph's numbers need the training setup named in full: add {', '.join(missing)} "
                        "to a 'training:' line (so the panel trains the same run)")
-    settings = replace(TrainingSettings(), **training, network="graph")
+    settings = replace(TrainingSettings(), **{**training, "network": "graph"})  # the graph, whatever the panel trains
     if settings.batch_size is not None or settings.stop_when != "epochs":
         raise KeyError("the trained graph's numbers are those of a run that pauses at a known step: set "
                        "batch_size=None and stop_when=epochs")

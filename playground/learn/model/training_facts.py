@@ -52,7 +52,7 @@ def setup_number(training: dict, name: str) -> str:
     if name == "training.even_odds_loss":
         if settings.regression:
             raise KeyError("a regression has no classes to give even odds")
-        return format_number(_even_odds_loss(settings))
+        return format_number(_even_odds_loss(replace(settings, network="layers")))  # logits all 0, whatever the network
     if settings.trains_graph:
         raise KeyError("the size of the training network is the layer form's: set network=layers")
     return f"{_parameter_count(settings):,}"
