@@ -8,7 +8,7 @@ the worker where the view said they run (`wire_layout_changed`). It never runs t
 A person hovers a neuron (`neuron_hovered`: the panel shows its map on the big plot), hovers a
 wire (its weight and gradient in full), clicks a wire or a neuron to type a new weight or bias
 (`parameter_edited`, which the panel makes one undoable edit), and adds or removes layers and
-neurons with the buttons over the columns (`architecture_edited`).
+neurons with the buttons over the columns (`architecture_edited`; the headers: `network_headers`).
 """
 
 from __future__ import annotations
@@ -37,14 +37,13 @@ from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
+from .network_headers import BUTTON, HEADER, HEADER_ROWS, column_header, row_captions
 from .neuron_map import LayerMaps, NeuronMap, ParameterEditor, paint_neurons
-from .widgets import CompactToolButton, ElidedLabel, heading_font, named
+from .widgets import ElidedLabel, heading_font, named
 
 SQUARE_MAX, SQUARE_MIN = 44, 12  # a neuron's side in pixels: it shrinks to fit, then the column scrolls
 SQUARE_MIN_PRESENTING = 20       # in presentation mode: a map a class can still read from the back
 SPACING = 1.3                    # a neuron's slot is this many sides tall
-HEADER = 70                      # room above the columns for their buttons and titles
-HEADER_ROWS = (2, 24, 44)        # the tops of its rows: layer buttons, title, neuron buttons
 LEFT, RIGHT = 52, 66             # room for the inputs' names and the outputs'
 MIN_STEP = 66                    # columns never closer than this: the view scrolls sideways instead
 PICK_DISTANCE = 5.0              # how near (pixels) the mouse must be to a wire to pick it
@@ -69,10 +68,6 @@ class NetworkPicture:
     images: NeuronImages | None = None    # the maps and biases in colour, when the worker coloured them
 
 
-def layer_title(layer: int, layers: int) -> str:
-    return "Inputs" if layer == 0 else ("Output" if layer == layers - 1 else f"Layer {layer}")
-
-
 class NetworkCanvas(QWidget):
     """The columns of neurons, the wires between them (painted here), and the buttons over the columns."""
 
@@ -85,8 +80,7 @@ class NetworkCanvas(QWidget):
         self.neurons: list[list[NeuronMap]] = []
         self._headers: list[QWidget] = []
         self._name_labels: list[QLabel] = []
-        self._row_captions = [self._caption("layers", "Insert (+) or remove (−) a hidden layer"),
-                              self._caption("neurons", "One neuron more (+) or fewer (−) in a hidden layer")]
+        self._row_captions = row_captions(self)
         self.square = SQUARE_MAX
         self._centres: list[np.ndarray] = []  # per layer: (neurons, 2) centres
         self._column_spans: list[tuple] = []  # per layer: its frames' left, right, tops and bottoms
@@ -150,7 +144,7 @@ class NetworkCanvas(QWidget):
             neuron.entered.connect(self.hover_neuron)
             neuron.left.connect(self._on_neuron_left)
             neuron.clicked.connect(self.edit_bias)
-        self._headers = [self._column_header(layer, layers) for layer in range(layers)]
+        self._headers = [column_header(layer, self.sizes, self.view, self._px, self) for layer in range(layers)]
         self._name_labels = []
         for layer in (0, layers - 1):
             for _ in range(sizes[layer]):
@@ -162,72 +156,6 @@ class NetworkCanvas(QWidget):
             widget.show()
         self.editor.raise_()
 
-    def _column_header(self, layer: int, layers: int) -> QWidget:
-        """Over a column: insert a layer after it / remove it, its title, and − n + for its neurons."""
-        header = QWidget(self)
-        box = QVBoxLayout(header)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(0)
-        hidden = len(self.sizes) - 2
-        row = QHBoxLayout()
-        # The 19 px "+" and "−" side by side keep WCAG 2.5.8's spacing: centres 25 px apart, so a 24 px circle
-        # round each meets neither the other nor its circle (the neurons' pair has their count between them).
-        row.setSpacing(self._px(6))
-        row.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        if layer < layers - 1:
-            add = self._tool("+", f"networkAddLayer{layer}Button",
-                             f"Insert a hidden layer after {layer_title(layer, layers).lower()}")
-            add.setEnabled(hidden < MAX_LAYERS)
-            add.clicked.connect(lambda _=False, at=layer: self.view.insert_layer(at))
-            row.addWidget(add)
-        if 0 < layer < layers - 1:
-            remove = self._tool("−", f"networkRemoveLayer{layer}Button", f"Remove hidden layer {layer}")
-            remove.clicked.connect(lambda _=False, at=layer: self.view.remove_layer(at))
-            row.addWidget(remove)
-        box.addLayout(row)
-        box.addStretch(1)
-        title = QLabel(layer_title(layer, layers))
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        box.addWidget(title)
-        row = QHBoxLayout()
-        row.setSpacing(1)
-        row.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        if 0 < layer < layers - 1:
-            fewer = self._tool("−", f"networkRemoveNeuron{layer}Button", f"One neuron fewer in layer {layer}")
-            fewer.setEnabled(self.sizes[layer] > 1)
-            fewer.clicked.connect(lambda _=False, at=layer: self.view.resize_layer(at, -1))
-            more = self._tool("+", f"networkAddNeuron{layer}Button", f"One neuron more in layer {layer}")
-            more.setEnabled(self.sizes[layer] < MAX_NEURONS)
-            more.clicked.connect(lambda _=False, at=layer: self.view.resize_layer(at, +1))
-            count = QLabel(str(self.sizes[layer]))
-            count.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            count.setToolTip(f"{self.sizes[layer]} neurons")
-            row.addWidget(fewer)
-            row.addWidget(count)
-            row.addWidget(more)
-        else:
-            count = QLabel(str(self.sizes[layer]))
-            count.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            row.addWidget(count)
-        box.addLayout(row)
-        return header
-
-    def _caption(self, text: str, tip: str) -> QLabel:
-        label = QLabel(text, self)
-        label.setToolTip(tip)
-        label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        font = label.font()
-        font.setPointSizeF(font.pointSizeF() * 0.85)
-        label.setFont(font)
-        return label
-
-    def _tool(self, text: str, name: str, tip: str) -> QToolButton:
-        button = named(CompactToolButton(), name, tip, spoken=tip)
-        button.setText(text)
-        button.setAutoRaise(True)
-        button.setFixedSize(self._px(19), self._px(19))
-        return button
-
     # -- geometry --
 
     def _px(self, pixels: float) -> int:
@@ -237,7 +165,7 @@ class NetworkCanvas(QWidget):
     def set_text_scale(self, factor: float) -> None:
         self.text_scale = float(factor)
         for button in self.findChildren(QToolButton):
-            button.setFixedSize(self._px(19), self._px(19))
+            button.setFixedSize(self._px(BUTTON), self._px(BUTTON))
         self._measure_names()
         self.relayout()
 
