@@ -1,15 +1,17 @@
-"""Networks: scalar micrograd-style (`Neuron`, `Layer`, `MLP`) and tensor PyTorch-style layers; their losses
+"""Networks: scalar micrograd-style (`Neuron`, `Layer`, `MLP`) and tensor PyTorch-style layers (with `Dropout`,
+on in training mode and off after `Module.eval`); their losses
 (`functional`), regularisation (`regularization`) and per-layer gradient health (`health`)."""
 
 from . import functional, health, regularization
 from .health import LayerHealth, gradient_health
-from .layers import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh
+from .layers import Dropout, Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh
 from .module import Module
 from .regularization import Regularization
 from .scalar import MLP, Layer, Neuron
 
 __all__ = [
     "MLP",
+    "Dropout",
     "Identity",
     "Layer",
     "LayerHealth",

@@ -34,6 +34,15 @@ SIGMOID_SATURATED = float((1.0 - np.sqrt(1.0 - SATURATION_SLOPE)) / 2.0)  # belo
 _ACTIVATIONS = {Tanh: "tanh", Sigmoid: "sigmoid", ReLU: "relu", LeakyReLU: "leaky_relu", Identity: "identity"}
 
 
+def activation_name(module) -> str | None:
+    """The activation ``module`` applies ("tanh", ...), or None. An activation followed by dropout, the
+    ``Sequential(Tanh(), Dropout(p))`` PyTorch code writes, is its first module's: the dropout (identity once
+    the network is evaluated) changes no unit's slope."""
+    if isinstance(module, Sequential) and module.modules:
+        module = module.modules[0]
+    return _ACTIVATIONS.get(type(module))
+
+
 @dataclass(frozen=True)
 class LayerHealth:
     """One `Linear` of the network and the activation after it (None for the output layer).
@@ -55,7 +64,8 @@ class LayerHealth:
 
 
 def trace(model: Sequential, x) -> list[np.ndarray]:
-    """Each module's output for input ``x`` in one forward pass without a graph: ``len(model)`` arrays."""
+    """Each module's output for input ``x`` in one forward pass without a graph: ``len(model)`` arrays (in
+    the model's mode: call it on a model in evaluation mode for outputs without dropout)."""
     outputs = []
     with no_grad():
         h = x if isinstance(x, Tensor) else Tensor(np.asarray(x, dtype=np.float64))
@@ -109,7 +119,7 @@ def gradient_health(model: Sequential, x=None, activations=None) -> list[LayerHe
         if not isinstance(module, Linear):
             continue
         following = model.modules[index + 1] if index + 1 < len(model) else None
-        activation = _ACTIVATIONS.get(type(following)) if following is not None else None
+        activation = activation_name(following) if following is not None else None
         grad = module.weight.grad
         saturated = dead = None
         if activations is not None and activation is not None:

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .._random import generator as _default_generator
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -68,6 +69,35 @@ class LeakyReLU(Module):
 
     def __repr__(self) -> str:
         return f"LeakyReLU(negative_slope={self.negative_slope})"
+
+
+class Dropout(Module):
+    """Inverted dropout, as ``torch.nn.Dropout``: in training mode each element is zeroed with probability ``p``
+    and the others scaled by 1 / (1 - p), so that every unit's expected output stays what it is; in evaluation
+    mode (`Module.eval`) its input, unchanged. ``p`` = 0 passes everything on, and draws nothing.
+
+    The mask comes from ``generator`` (a ``numpy.random.Generator``, or anything with its ``random(shape)``);
+    None: the engine's own, seeded by `engine.manual_seed`. An element is kept where its uniform draw in
+    [0, 1) is at least ``p``, which happens with probability 1 - p, PyTorch's Bernoulli(1 - p).
+    """
+
+    def __init__(self, p: float = 0.5, generator=None):
+        if isinstance(p, bool) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p!r}")
+        self.p = float(p)
+        self.generator = generator
+
+    def forward(self, x):
+        if not self.training or self.p == 0.0:
+            return x
+        draws = (self.generator if self.generator is not None else _default_generator()).random(x.shape)
+        # The mask, scaled, multiplies the input as a constant: d/dx (x * m / (1 - p)) = m / (1 - p), so the
+        # dropped elements pass no gradient back. p = 1 drops everything (PyTorch's zeros, not 0/0).
+        scale = (draws >= self.p) / (1.0 - self.p) if self.p < 1.0 else np.zeros(x.shape)
+        return x * Tensor(scale, dtype=x.data.dtype)
+
+    def __repr__(self) -> str:
+        return f"Dropout(p={self.p})"
 
 
 class Sequential(Module):

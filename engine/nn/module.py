@@ -3,6 +3,9 @@
 Parameters are found by walking a module's attributes in definition order: a `Value`, a
 `Tensor` that requires grad, a sub-`Module`, or a list/tuple of those. Names follow
 PyTorch's dotted form (``layers.0.neurons.3.w.1``).
+
+Every module is in training mode until ``eval()`` (``train(False)``) puts it and the modules in it in
+evaluation mode, as PyTorch's; only the layers that act otherwise while training read it (`Dropout`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from ..value import Value
 
 
 class Module:
+    training = True  # PyTorch's start: training mode, until `eval`
+
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
 
@@ -33,6 +38,23 @@ class Module:
     def _all_named_parameters(self, prefix: str = ""):
         for name, attribute in vars(self).items():
             yield from _named_parameters_of(attribute, prefix + name)
+
+    def children(self) -> Iterator[Module]:
+        """The modules directly inside this one (attributes, or in a list or tuple), in definition order."""
+        for attribute in vars(self).values():
+            yield from _modules_in(attribute)
+
+    def train(self, mode: bool = True) -> Module:
+        """Training mode (``mode`` True) or evaluation mode, for this module and every module inside it, as
+        ``torch.nn.Module.train``; returns the module."""
+        self.training = bool(mode)
+        for child in self.children():
+            child.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        """Evaluation mode (`train` with False): dropout passes everything on, unscaled."""
+        return self.train(False)
 
     def parameters(self) -> list[Value | Tensor]:
         return [parameter for _, parameter in self.named_parameters()]
@@ -69,6 +91,14 @@ class Module:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _modules_in(attribute):
+    if isinstance(attribute, Module):
+        yield attribute
+    elif isinstance(attribute, (list, tuple)):
+        for item in attribute:
+            yield from _modules_in(item)
 
 
 def _named_parameters_of(attribute, name: str):
