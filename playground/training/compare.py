@@ -66,7 +66,9 @@ class CompareDialog(QDialog):
         self._history: dict[str, list[tuple[int, float]]] = {name: [] for name, _ in RACERS}
 
         layout = QVBoxLayout(self)
-        network = "the editor's graph" if settings.trains_graph else f"{settings.architecture()}, {settings.activation}"
+        network = "the editor's graph" if settings.trains_graph else (
+            f"{settings.architecture()}, {settings.activation_words()}"
+            + (f", {settings.dropout_words()}" if settings.dropout else ""))
         intro = QLabel(f"Same data ({data.name}), same network ({network}), same initial weights: only the "
                        "optimizer differs, each at a learning rate it does well at (the panel's for its own "
                        "optimizer).")

@@ -210,8 +210,8 @@ class NetworkSlot(QStackedWidget):
     def whole_width(self) -> int:
         return self.currentWidget().whole_width()
 
-    def show_architecture(self, sizes, input_names, output_names) -> None:
-        self.network_view.show_architecture(sizes, input_names, output_names)
+    def show_architecture(self, sizes, input_names, output_names, captions=()) -> None:
+        self.network_view.show_architecture(sizes, input_names, output_names, captions)
 
     def minimumSizeHint(self):
         return self.currentWidget().minimumSizeHint()

@@ -1,6 +1,7 @@
-"""The network column: what is trained (the layer form's network or the editor's graph), the hidden layers,
-their activation and initialisation, and how the network trains (loss, optimizer, learning rate and its
-schedule, momentum, regularisation, batch size)."""
+"""The network column: what is trained (the layer form's network or the editor's graph), the hidden layers
+(each its neurons, its activation and its dropout rate: one row a layer, under it a line for the two), the
+activation of every layer at once and the initialisation, and how the network trains (loss, optimizer,
+learning rate and its schedule, momentum, regularisation, batch size)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QVBoxLayout,
     QWidget,
@@ -25,6 +27,7 @@ from .model.settings import (
     BINARY_LOSSES,
     INITS,
     LOSSES,
+    MAX_DROPOUT,
     MAX_LAYERS,
     MAX_NEURONS,
     MAX_REGULARIZATION_RATE,
@@ -35,8 +38,8 @@ from .model.settings import (
     SCHEDULES,
     TrainingSettings,
 )
-from .number_boxes import FloatBox, IntBox, LogSpinBox
-from .widgets import named
+from .number_boxes import FloatBox, IntBox, LogSpinBox, PercentBox
+from .widgets import let_combos_narrow, named
 
 DEFAULT_REGULARIZATION_RATE = 0.001  # what L1 or L2 starts from when the rate was 0
 SLIDER_STEPS_PER_DECADE = 20  # the learning-rate slider: 10^(value / 20)
@@ -100,12 +103,17 @@ class NetworkControls(QWidget):
         self.layers_form = QFormLayout()
         box.addLayout(self.layers_form)
         self.layer_spins: list[IntBox] = []
+        self.layer_rows: list[LayerRow] = []  # under each layer's neurons: its activation and dropout
+        self._common_activation = "tanh"  # every layer's, and a new layer's (`TrainingSettings.activation`)
         form = QFormLayout()
-        self.activation_combo = named(QComboBox(), "activationCombo", "The hidden layers' activation",
-                                      spoken="Activation of the hidden layers")
+        self.activation_combo = named(QComboBox(), "activationCombo",
+                                      "Every hidden layer's activation: choosing one sets all the layers (each "
+                                      "layer's own is under its neurons; 'Per layer' while they differ)",
+                                      spoken="Activation of every hidden layer")
         for key, title in ACTIVATIONS.items():
             self.activation_combo.addItem(title, key)
-        self.activation_combo.currentIndexChanged.connect(self.edited)
+        self.activation_combo.setPlaceholderText("Per layer")  # shown while the layers differ (no item chosen)
+        self.activation_combo.currentIndexChanged.connect(self._on_activation_combo_changed)
         form.addRow("Activation", self.activation_combo)
         self.init_combo = named(QComboBox(), "initCombo", "How the weights start (Zeros: see why that fails)",
                                 spoken="Weight initialisation")
@@ -218,16 +226,26 @@ class NetworkControls(QWidget):
             self.regularization_combo.setCurrentIndex(self.regularization_combo.findData(s.regularization))
             self.regularization_rate_input.setValue(s.regularization_rate)
             self.batch_size_spin.setValue(s.batch_size or 0)
+            self._common_activation = s.activation
             self.show_layers(s.hidden)
+            for row, activation, rate in zip(self.layer_rows, s.layer_activations, s.layer_dropout):
+                row.show_kind(activation, rate)
+            self._show_common_activation(s)
         finally:
             for control in controls:
                 control.blockSignals(False)
 
-    def show_layers(self, hidden: tuple[int, ...]) -> None:
-        """One spin box per hidden layer, showing ``hidden`` (without signalling)."""
+    def show_layers(self, hidden: tuple[int, ...], origins: tuple[int | None, ...] | None = None) -> None:
+        """One row per hidden layer, showing ``hidden`` (without signalling): its neurons, and under them its
+        activation and dropout. With ``origins`` (new layer i was old layer ``origins[i]``, None: a new one,
+        as `TrainingSettings.with_layers` takes them), each layer's activation and dropout go with it; a new
+        layer takes the common activation and no dropout."""
+        kinds = [(row.activation, row.dropout) for row in self.layer_rows]
         while len(self.layer_spins) > len(hidden):
-            self.layers_form.removeRow(self.layers_form.rowCount() - 1)
+            self.layers_form.removeRow(self.layers_form.rowCount() - 1)  # the layer's activation and dropout
+            self.layers_form.removeRow(self.layers_form.rowCount() - 1)  # its neurons
             self.layer_spins.pop()
+            self.layer_rows.pop()
         while len(self.layer_spins) < len(hidden):
             index = len(self.layer_spins)
             spin = named(IntBox(f"Layer {index + 1}", 1, MAX_NEURONS), f"layer{index + 1}Spin",
@@ -238,10 +256,30 @@ class NetworkControls(QWidget):
             spin.clamped.connect(self.input_clamped)
             self.layer_spins.append(spin)
             self.layers_form.addRow(f"Layer {index + 1}", spin)
+            row = LayerRow(index + 1, self._common_activation)
+            row.edited.connect(self.edited)
+            row.dropout_spin.clamped.connect(self.input_clamped)
+            self.layer_rows.append(row)
+            self.layers_form.addRow(row)
         for spin, size in zip(self.layer_spins, hidden):
             spin.blockSignals(True)
             spin.setValue(size)
             spin.blockSignals(False)
+        if origins is not None:
+            for row, origin in zip(self.layer_rows, origins):
+                row.show_kind(*(kinds[origin] if origin is not None else (self._common_activation, 0.0)))
+        self._order_tabs()
+
+    def _order_tabs(self) -> None:
+        """Tab goes down the column as it reads: the layer buttons, each layer's neurons, activation and dropout,
+        then the common activation (rows made after the column was built would otherwise come after the whole
+        tab)."""
+        previous = self.remove_layer_button
+        for spin, row in zip(self.layer_spins, self.layer_rows):
+            for widget in (spin, row.activation_combo, row.dropout_spin):
+                QWidget.setTabOrder(previous, widget)
+                previous = widget
+        QWidget.setTabOrder(previous, self.activation_combo)
 
     def show_dependent(self, s: TrainingSettings) -> None:
         """What follows from the settings: which controls apply, and the architecture in words."""
@@ -259,6 +297,7 @@ class NetworkControls(QWidget):
         self.add_layer_button.setEnabled(len(s.hidden) < MAX_LAYERS)
         self.remove_layer_button.setEnabled(len(s.hidden) > 0)
         self.activation_combo.setEnabled(len(s.hidden) > 0)  # no hidden layer, no activation
+        self._show_common_activation(s)
         self.architecture_label.setText(s.architecture())
         self.layers_box.setVisible(not s.trains_graph)
         self.graph_label.setVisible(s.trains_graph)
@@ -266,6 +305,14 @@ class NetworkControls(QWidget):
     def show_graph(self, description: str) -> None:
         """What the editor's graph trained is: ``the editor's graph: 4 parameters (W1, b1, W2, b2), output out``."""
         self.graph_label.setText(description[0].upper() + description[1:] if description else "")
+
+    def _show_common_activation(self, s: TrainingSettings) -> None:
+        """The common activation, or 'Per layer' while the layers differ; ``s`` may be the canonical form of what
+        the rows show (layers made all alike make theirs the common one)."""
+        self._common_activation = s.activation
+        self.activation_combo.blockSignals(True)
+        self.activation_combo.setCurrentIndex(-1 if s.activations else self.activation_combo.findData(s.activation))
+        self.activation_combo.blockSignals(False)
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -276,7 +323,9 @@ class NetworkControls(QWidget):
         return dict(
             network=self.source_combo.currentData(),
             hidden=self.hidden,
-            activation=self.activation_combo.currentData(),
+            activation=self.activation_combo.currentData() or self._common_activation,
+            activations=tuple(row.activation for row in self.layer_rows),
+            dropout=tuple(row.dropout for row in self.layer_rows),
             init=self.init_combo.currentData(),
             loss=self.loss_combo.currentData(),
             optimizer=self.optimizer_combo.currentData(),
@@ -291,6 +340,16 @@ class NetworkControls(QWidget):
         )
 
     # -- slots --
+
+    @Slot(int)
+    def _on_activation_combo_changed(self, index: int) -> None:
+        """One activation for every layer: each row takes it."""
+        if index < 0:
+            return
+        self._common_activation = self.activation_combo.currentData()
+        for row in self.layer_rows:
+            row.show_kind(self._common_activation, row.dropout)
+        self.edited.emit()
 
     @Slot(float)
     def _on_learning_rate_input_changed(self, value: float) -> None:
@@ -326,11 +385,61 @@ class NetworkControls(QWidget):
     def _on_add_layer_button_clicked(self) -> None:
         hidden = self.hidden
         if len(hidden) < MAX_LAYERS:
-            self.show_layers((*hidden, hidden[-1] if hidden else 4))
+            self.show_layers((*hidden, hidden[-1] if hidden else 4), (*range(len(hidden)), None))
             self.edited.emit()
 
     @Slot()
     def _on_remove_layer_button_clicked(self) -> None:
         if self.layer_spins:
-            self.show_layers(self.hidden[:-1])
+            self.show_layers(self.hidden[:-1], tuple(range(len(self.hidden) - 1)))
             self.edited.emit()
+
+
+class LayerRow(QWidget):
+    """Under a hidden layer's neurons: its activation and its dropout rate; `edited` says one changed."""
+
+    edited = Signal()
+
+    def __init__(self, layer: int, activation: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        named(self, f"layer{layer}Row")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)  # the column's width, whole
+        row = QHBoxLayout(self)
+        row.setContentsMargins(4, 0, 0, 0)  # set in under the layer's name: the line is that layer's
+        row.setSpacing(4)
+        self.activation_combo = named(QComboBox(), f"layer{layer}ActivationCombo",
+                                      f"The activation of hidden layer {layer}",
+                                      spoken=f"Activation of hidden layer {layer}")
+        for key, title in ACTIVATIONS.items():
+            self.activation_combo.addItem(title, key)
+        self.activation_combo.setCurrentIndex(self.activation_combo.findData(activation))
+        self.activation_combo.currentIndexChanged.connect(self.edited)
+        row.addWidget(self.activation_combo, 1)
+        self.dropout_spin = named(
+            PercentBox(f"Dropout of layer {layer}", 0.0, 100 * MAX_DROPOUT), f"layer{layer}DropoutSpin",
+            f"Dropout: the share of layer {layer}'s units dropped at random in each training step (the others "
+            "count for more), so that none can lean on another; none when the network is evaluated",
+            spoken=f"Dropout of hidden layer {layer}")
+        # The box says what it is ("20% dropout", "no dropout"): a word beside it took the activation's room.
+        self.dropout_spin.setSuffix("% dropout")
+        self.dropout_spin.setSpecialValueText("no dropout")
+        self.dropout_spin.valueChanged.connect(self.edited)
+        row.addWidget(self.dropout_spin)
+        let_combos_narrow(self, 5)  # "Leaky ReLU" whole where the column has room (it does at 100%)
+
+    @property
+    def activation(self) -> str:
+        return self.activation_combo.currentData()
+
+    @property
+    def dropout(self) -> float:
+        return self.dropout_spin.share
+
+    def show_kind(self, activation: str, rate: float) -> None:
+        """``activation`` and ``rate`` (a share) in the row, without signalling."""
+        for control in (self.activation_combo, self.dropout_spin):
+            control.blockSignals(True)
+        self.activation_combo.setCurrentIndex(self.activation_combo.findData(activation))
+        self.dropout_spin.setValue(100 * rate)
+        for control in (self.activation_combo, self.dropout_spin):
+            control.blockSignals(False)

@@ -37,7 +37,7 @@ from .model.network import parameter_name
 from .model.neuron_images import NeuronImages, neuron_images
 from .model.settings import MAX_LAYERS, MAX_NEURONS
 from .model.wires import WireLayout
-from .network_headers import BUTTON, HEADER, HEADER_ROWS, column_header, row_captions
+from .network_headers import BUTTON, LayerCaption, column_header, header_rows, row_captions
 from .neuron_map import LayerMaps, NeuronMap, ParameterEditor, paint_neurons
 from .widgets import ElidedLabel, heading_font, named
 
@@ -57,7 +57,7 @@ class NetworkPicture:
     sizes: tuple[int, ...]                # neurons per layer: inputs, hidden..., outputs
     input_names: tuple[str, ...]
     output_names: tuple[str, ...]         # "P(blue)" for one output, the class names for several
-    activation: str
+    activations: tuple[str, ...]          # per hidden layer, in words: "Tanh", "ReLU, dropout 20% while training"
     maps: tuple[np.ndarray, ...]          # per layer: (neurons, r, r)
     dead: tuple[np.ndarray, ...]          # per layer: (neurons,) bool
     weights: tuple[np.ndarray, ...]       # per layer 1..n+1: (out, in)
@@ -81,6 +81,7 @@ class NetworkCanvas(QWidget):
         self._headers: list[QWidget] = []
         self._name_labels: list[QLabel] = []
         self._row_captions = row_captions(self)
+        self.captions: tuple[LayerCaption, ...] = ()  # each hidden layer's activation and dropout
         self.square = SQUARE_MAX
         self._centres: list[np.ndarray] = []  # per layer: (neurons, 2) centres
         self._column_spans: list[tuple] = []  # per layer: its frames' left, right, tops and bottoms
@@ -114,6 +115,19 @@ class NetworkCanvas(QWidget):
         if changed or (renamed and self._measure_names()):
             self.relayout()
 
+    def set_captions(self, captions: tuple[LayerCaption, ...]) -> None:
+        """What each hidden column says under its title; laid out again when the caption lines come or go."""
+        lines = header_rows(self.captions).lines
+        self.captions = tuple(captions)
+        self._show_captions()
+        if header_rows(self.captions).lines != lines:
+            self.relayout()
+
+    def _show_captions(self) -> None:
+        lines, captions = header_rows(self.captions).lines, dict(enumerate(self.captions, start=1))
+        for layer, header in enumerate(self._headers):
+            header.show_caption(captions.get(layer) if 0 < layer < len(self._headers) - 1 else None, lines)
+
     def _measure_names(self) -> bool:
         """The room left of the inputs and right of the outputs: as wide as their longest name in the
         labels' font (presentation mode's too), never less than at first. Says whether it changed."""
@@ -145,6 +159,7 @@ class NetworkCanvas(QWidget):
             neuron.left.connect(self._on_neuron_left)
             neuron.clicked.connect(self.edit_bias)
         self._headers = [column_header(layer, self.sizes, self.view, self._px, self) for layer in range(layers)]
+        self._show_captions()
         self._name_labels = []
         for layer in (0, layers - 1):
             for _ in range(sizes[layer]):
@@ -190,7 +205,8 @@ class NetworkCanvas(QWidget):
         tallest = max(self.sizes)
         scroll_bar = self.view.scroll.verticalScrollBar().sizeHint().width()
         self._measure_names()
-        (left, right), header_height = self.name_margins, self._px(HEADER)
+        rows = header_rows(self.captions)
+        (left, right), header_height = self.name_margins, self._px(rows.height)
         width = max(viewport.width(), self.whole_width())
         height = max(self.view.scroll.height() - (scroll_bar if width > viewport.width() else 0), 200)
         span = width - left - right
@@ -199,7 +215,7 @@ class NetworkCanvas(QWidget):
         self.square = side = int(max(self.smallest_square, side))
         needed = header_height + 8 + int(tallest * side * SPACING)
         self.setFixedSize(width, max(height, needed))
-        for caption, top in zip(self._row_captions, (HEADER_ROWS[0], HEADER_ROWS[2])):
+        for caption, top in zip(self._row_captions, (rows.tops[0], rows.tops[2])):
             caption.setGeometry(0, self._px(top), left - 4, self._px(19))
         body_top, body_height = header_height, self.height() - header_height - 4
         self._centres = []
@@ -215,7 +231,7 @@ class NetworkCanvas(QWidget):
                 neuron.setGeometry(int(round(cx - side / 2)), int(round(cy - side / 2)), side, side)
             header = self._headers[layer]
             header_width = max(int(step) - 4, header.sizeHint().width()) if layers > 1 else 80
-            header.setGeometry(int(x - header_width / 2), self._px(HEADER_ROWS[0]), header_width, header_height - 6)
+            header.setGeometry(int(x - header_width / 2), self._px(rows.tops[0]), header_width, header_height - 6)
             if layer in (0, layers - 1):
                 name_height = max(self._px(20), self.fontMetrics().height() + 4)
                 for cx, cy in centres:
@@ -405,7 +421,7 @@ class NetworkCanvas(QWidget):
             return f"input {picture.input_names[index]}\nits map is on the plot"
         values = picture.maps[layer][index]
         lines = [f"output {picture.output_names[index]}" if layer == layers - 1
-                 else f"layer {layer} neuron {index + 1} ({picture.activation})",
+                 else f"layer {layer} neuron {index + 1} ({picture.activations[layer - 1]})",
                  f"bias {full_number(picture.biases[layer - 1][index])}",
                  f"bias gradient {full_number(picture.bias_grads[layer - 1][index])}",
                  f"over the plane from {format_number(values.min())} to {format_number(values.max())}"]
@@ -420,7 +436,8 @@ class NetworkView(QWidget):
 
     neuron_hovered = Signal(int, int)                   # layer, neuron; -1, -1 when the mouse leaves
     parameter_edited = Signal(str, object, float, float)  # parameter name, index, old value, new value
-    architecture_edited = Signal(object)                # the new hidden layer sizes
+    # The new hidden layer sizes, and where each came from: its index among the old layers (None: a new one).
+    architecture_edited = Signal(object, object)
     wire_layout_changed = Signal(object)                # a `WireLayout`: where the worker should draw wires
 
     def __init__(self, parent: QWidget | None = None):
@@ -482,10 +499,11 @@ class NetworkView(QWidget):
 
     # -- what it shows --
 
-    def show_architecture(self, sizes: tuple[int, ...], input_names, output_names) -> None:
-        """The columns for ``sizes`` (maps follow with the next `show_picture`)."""
+    def show_architecture(self, sizes: tuple[int, ...], input_names, output_names, captions=()) -> None:
+        """The columns for ``sizes``, each hidden one's ``captions`` (maps follow with the next `show_picture`)."""
         self.hidden = tuple(sizes[1:-1])
         self.canvas.set_sizes(tuple(sizes), tuple(input_names), tuple(output_names))
+        self.canvas.set_captions(captions)
 
     def show_picture(self, picture: NetworkPicture) -> None:
         self.hidden = tuple(picture.sizes[1:-1])
@@ -510,15 +528,17 @@ class NetworkView(QWidget):
     def insert_layer(self, after: int) -> None:
         if len(self.hidden) < MAX_LAYERS:
             size = self.hidden[after - 1] if after > 0 else (self.hidden[0] if self.hidden else 4)
-            self.architecture_edited.emit((*self.hidden[:after], size, *self.hidden[after:]))
+            self.architecture_edited.emit((*self.hidden[:after], size, *self.hidden[after:]),
+                                          (*range(after), None, *range(after, len(self.hidden))))
 
     def remove_layer(self, layer: int) -> None:
         if 1 <= layer <= len(self.hidden):
-            self.architecture_edited.emit(self.hidden[:layer - 1] + self.hidden[layer:])
+            self.architecture_edited.emit(self.hidden[:layer - 1] + self.hidden[layer:],
+                                          tuple(i for i in range(len(self.hidden)) if i != layer - 1))
 
     def resize_layer(self, layer: int, change: int) -> None:
         sizes = list(self.hidden)
         size = sizes[layer - 1] + change
         if 1 <= size <= MAX_NEURONS:
             sizes[layer - 1] = size
-            self.architecture_edited.emit(tuple(sizes))
+            self.architecture_edited.emit(tuple(sizes), tuple(range(len(sizes))))

@@ -186,3 +186,30 @@ class LogSpinBox(FloatBox):
         if math.isfinite(number) and self.minimum() <= number <= self.maximum():
             return QValidator.State.Acceptable, text, position
         return QValidator.State.Intermediate, text, position
+
+
+class PercentBox(FloatBox):
+    """A share typed and shown in percent, "20" or "12.5" (never "20.00"), stepped by 5; `share` is the value
+    over 100."""
+
+    def __init__(self, what: str, low: float, high: float, parent=None):
+        super().__init__(what, low, high, parent)
+        self.setDecimals(2)
+        self.setSingleStep(5.0)
+        self.setSuffix(" %")
+
+    @property
+    def share(self) -> float:
+        return round(self.value() / 100.0, 4)
+
+    def textFromValue(self, value: float) -> str:
+        return format_number(value)
+
+    def valueFromText(self, text: str) -> float:
+        """The number in ``text``, with or without the box's suffix ("20% dropout", "20 %", "20")."""
+        text = text.strip()
+        if self.specialValueText() and text == self.specialValueText():
+            return self.minimum()
+        text = text.removesuffix(self.suffix().strip()).strip().removesuffix("%").strip()
+        number = parse_number(self, text)
+        return self.value() if number is None else number

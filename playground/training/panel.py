@@ -297,9 +297,9 @@ class TrainingPanel(QWidget):
     def _on_network_view_parameter_edited(self, name: str, index: tuple, old: float, new: float) -> None:
         self.undo_stack.push(ParameterEdit(self.parameter_requested.emit, self._run, name, index, old, new))
 
-    @Slot(object)
-    def _on_network_view_architecture_edited(self, hidden: tuple[int, ...]) -> None:
-        self.network_controls.show_layers(hidden)
+    @Slot(object, object)
+    def _on_network_view_architecture_edited(self, hidden: tuple[int, ...], origins: tuple[int | None, ...]) -> None:
+        self.network_controls.show_layers(hidden, origins)  # each layer's activation and dropout go with it
         self._on_control_edited()
 
     # -- public actions ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 from .model.network import parameter_name
 from .model.points import COLOUR_NAMES
 from .model.settings import ACTIVATIONS, FEATURES, TrainingSettings
+from .network_headers import layer_captions
 from .network_view import NetworkPicture
 from .worker import BoundaryFrame
 
@@ -37,7 +38,7 @@ def network_picture(frame: BoundaryFrame) -> NetworkPicture:
         sizes=s.layer_sizes,
         input_names=names_of_inputs(s),
         output_names=output_names(frame),
-        activation=ACTIVATIONS[s.activation],
+        activations=tuple(caption.words for caption in layer_captions(s)),
         maps=frame.drawing.maps,
         dead=frame.drawing.dead,
         weights=tuple(frame.state[parameter_name(layer, "weight")] for layer in layers),
@@ -61,6 +62,7 @@ def focus_caption(frame: BoundaryFrame, layer: int, index: int) -> tuple[str, tu
     if layer == last:  # one output: on the boundary's own scale; a class's: from nothing (0) to blue (1)
         levels = (0.0, 1.0) if s.outputs == 1 else (-1.0, 1.0)
         return f"Showing output {output_names(frame)[index]}: line at 0.5", levels
-    level = "0.5" if s.activation == "sigmoid" else "0"
-    return (f"Showing layer {layer} neuron {index + 1} ({ACTIVATIONS[s.activation]}): −1 orange, 1 blue, "
+    activation = s.layer_activations[layer - 1]
+    level = "0.5" if activation == "sigmoid" else "0"
+    return (f"Showing layer {layer} neuron {index + 1} ({ACTIVATIONS[activation]}): −1 orange, 1 blue, "
             f"line at {level}", (-1.0, 1.0))

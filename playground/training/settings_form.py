@@ -15,6 +15,7 @@ from .data_controls import DataControls
 from .graph_view import NetworkSlot
 from .model.settings import REGRESSION_LOSSES, TrainingSettings, fitting_loss
 from .network_controls import NetworkControls
+from .network_headers import layer_captions
 from .picture import names_of_inputs, names_of_outputs
 from .toolbar import TrainingToolbar
 
@@ -42,7 +43,8 @@ class SettingsForm:
         # The diagram takes the new shape at once (its maps follow with the worker's next frame), so that
         # its +/- buttons always edit the architecture the controls show; a graph trained is shown instead.
         self.network_slot.show_network(s.trains_graph)
-        self.network_slot.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes))
+        self.network_slot.show_architecture(s.layer_sizes, names_of_inputs(s), names_of_outputs(s, classes),
+                                            layer_captions(s))
 
     def shows_loss(self, loss: str) -> bool:
         return self.network_controls.values()["loss"] == loss

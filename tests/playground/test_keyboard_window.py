@@ -63,7 +63,11 @@ def test_tab_from_the_expression_box_reaches_the_tab_bar_then_the_training_contr
     passed = tab_until(lambda widget: widget.objectName() == "lessonList")  # the whole tab, on to the Learn panel
     names = [widget.objectName() for widget in passed]
     assert names.index("stepButton") < names.index("datasetCombo") < names.index("learningRateInput")
-    assert names.index("learningRateInput") < names.index("showTestCheck") < names.index("layer1Spin")
+    assert names.index("learningRateInput") < names.index("showTestCheck")
+    # Down the network column as it reads: each layer's neurons, activation and dropout, then every layer's activation.
+    assert (names.index("removeLayerButton") < names.index("layer1Spin") < names.index("layer1ActivationCombo")
+            < names.index("layer1DropoutSpin") < names.index("layer2Spin") < names.index("activationCombo")
+            < names.index("learningRateInput"))
     assert "trainingBody" not in names and "trainingPanelScroll" not in names  # no stop that shows nothing
     assert "lossPlot" not in names  # a picture, not a control
     assert names.index("learningRateInput") < names.index("boundaryPlot") < names.index("showTestCheck")  # adds points

@@ -260,10 +260,12 @@ def test_a_persons_points_become_the_csv_dataset(tmp_path):
 
 def test_the_weights_document_rebuilds_the_same_network(trained):
     document = json.loads(json.dumps(weights_document(trained.settings, trained.state_dict(), trained.step)))
-    assert document["format"] == "autograd-playground-weights" and document["version"] == 2
+    assert document["format"] == "autograd-playground-weights" and document["version"] == 3
     assert document["architecture"]["hidden"] == [16, 16] and document["step"] == 60
+    assert document["architecture"]["activations"] == ["tanh", "tanh"] and document["architecture"]["dropout"] == [0, 0]
     model = build_model(len(document["architecture"]["inputs"]), tuple(document["architecture"]["hidden"]),
-                        document["architecture"]["activation"], seed=99)
+                        tuple(document["architecture"]["activations"]), seed=99,
+                        dropout=tuple(document["architecture"]["dropout"])).eval()
     model.load_state_dict({k: np.array(v) for k, v in document["state_dict"].items()})
     points = Tensor(trained.F_test)
     with no_grad():

@@ -6,6 +6,12 @@ The run starts from the network's initial weights (those of the settings' seed a
 so a script exported after 1,000 steps retraces those 1,000 steps rather than starting from where
 they ended; its step k prints the loss the curve showed at step k. A graph drawn in the editor is written
 as a module of its own (`graph_script`), starting from its drawn values.
+
+Dropout drops the units the tab's run drops: its masks come from a generator seeded as the session seeds
+its own (`network.learner`), drawn in the step's forward pass only (`_DROPOUT_IN_THE_STEP`). The PyTorch
+check draws the same masks from a twin of that generator, in the same order, and applies them as PyTorch's
+dropout does, ``input * (mask / (1 - p))``: PyTorch's own dropout would drop other units, and its run
+would be another run, not a check.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ import numpy as np
 
 from ...files.exported_scripts import how_to_run, import_guard, torch_guard
 from .graph_script import ENGINE_CLASS, TORCH_CLASS, engine_model, torch_model
-from .network import LEAKY_SLOPE, input_features, model_for
+from .network import DROPOUT_SEED_SALT, LEAKY_SLOPE, input_features, model_for
 from .points import FEATURE_FORMULAS, SplitData
-from .settings import ACTIVATIONS, DATASETS, TrainingSettings
+from .settings import DATASETS, TrainingSettings
 
 _ENGINE_ACTIVATIONS = {"tanh": "Tanh()", "relu": "ReLU()", "sigmoid": "Sigmoid()",
                        "leaky_relu": f"LeakyReLU({LEAKY_SLOPE})", "linear": "Identity()"}
@@ -33,6 +39,44 @@ _TORCH_REGRESSION_LOSSES = {
     "huber": "F.huber_loss(logits, y.reshape(logits.shape), delta=1.0)",
 }
 BATCH_SEED_SALT = 104729  # `TrainingSession` seeds its minibatch order with (seed, step, this)
+# A hidden layer with dropout: its activation, then its dropout, one slot of the Sequential (`network`).
+_ENGINE_DROPOUT = "Sequential({}, Dropout({!r}, generator=masks))"
+_TORCH_DROPOUT = "torch.nn.Sequential({}, SameMasks({!r}))"
+_DROPOUT_IN_THE_STEP = [
+    "class DropoutInTheStep(Module):",
+    '    """The network as engine.train.train sees it: it takes the step\'s loss with autograd recording and the',
+    "    figures beside it under no_grad, so the units drop out for the loss alone (model.train() before a",
+    '    PyTorch step and model.eval() for its figures); between the steps the model is in evaluation mode."""',
+    "",
+    "    def __init__(self, model):",
+    "        self.model = model",
+    "",
+    "    def forward(self, x):",
+    "        self.model.train(engine.is_grad_enabled())",
+    "        try:",
+    "            return self.model(x)",
+    "        finally:",
+    "            self.model.eval()",
+    "",
+    '    def named_parameters(self, prefix=""):',
+    "        return self.model.named_parameters(prefix)",
+]
+_SAME_MASKS = [
+    "class SameMasks(torch.nn.Module):",
+    '    """Dropout at rate p with the engine\'s masks: drawn from a twin of its generator, in the same order (each',
+    "    dropout layer once a training step, first layer first), and applied as torch's dropout applies its own,",
+    '    input * (mask / (1 - p)). Identity in evaluation mode."""',
+    "",
+    "    def __init__(self, p):",
+    "        super().__init__()",
+    "        self.p = p",
+    "",
+    "    def forward(self, x):",
+    "        if not self.training or self.p == 0:",
+    "            return x",
+    "        keep = torch_masks.random(tuple(x.shape)) >= self.p",
+    "        return x * torch.from_numpy(keep / (1.0 - self.p))",
+]
 
 
 def _array(values: np.ndarray) -> str:
@@ -40,13 +84,16 @@ def _array(values: np.ndarray) -> str:
     return f"np.array({np.asarray(values).tolist()!r})"
 
 
-def _layers(settings: TrainingSettings, activations: dict[str, str], linear: str) -> str:
+def _layers(settings: TrainingSettings, activations: dict[str, str], linear: str, dropout: str) -> str:
+    """The Sequential's modules: each Linear, and after a hidden one its activation (with ``dropout``'s
+    format, its activation and its dropout, where the layer has a rate)."""
     sizes = settings.layer_sizes
     parts = []
     for index, (fan_in, fan_out) in enumerate(zip(sizes, sizes[1:])):
         parts.append(f"{linear}({fan_in}, {fan_out})")
-        if index < len(sizes) - 2:
-            parts.append(activations[settings.activation])
+        if index < len(settings.hidden):
+            activation, rate = activations[settings.layer_activations[index]], settings.layer_dropout[index]
+            parts.append(dropout.format(activation, rate) if rate > 0 else activation)
     return ",\n    ".join(parts)
 
 
@@ -62,9 +109,15 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         model_part = [*model_lines, "", f"model = {ENGINE_CLASS}()"]
     else:
         weights = network.state_dict()
-        engine_imports = sorted({"Linear", "Sequential", _ENGINE_ACTIVATIONS[s.activation].split("(")[0]})
-        described = f"{s.architecture()}, {ACTIVATIONS[s.activation]}; inputs {', '.join(s.features)}"
-        model_part = ["model = Sequential(\n    " + _layers(s, _ENGINE_ACTIVATIONS, "Linear") + ",\n)"]
+        engine_imports = sorted({"Linear", "Sequential", *(_ENGINE_ACTIVATIONS[name].split("(")[0]
+                                                           for name in s.layer_activations)}
+                                | ({"Dropout", "Module"} if s.has_dropout else set()))
+        described = (f"{s.architecture()}, {s.activation_words()}{f', {s.dropout_words()}' if s.dropout else ''}; "
+                     f"inputs {', '.join(s.features)}")
+        model_part = ["model = Sequential(\n    " + _layers(s, _ENGINE_ACTIVATIONS, "Linear", _ENGINE_DROPOUT) + ",\n)"]
+        if s.has_dropout:
+            model_part = ["# The dropout masks, drawn as the app drew them (the same generator, the same seed).",
+                          f"masks = np.random.default_rng([{s.seed}, 0, {DROPOUT_SEED_SALT}])", *model_part]
     inputs = input_features(s)
     features = ", ".join(FEATURE_FORMULAS[name] for name in inputs)
     optimizer = (f"Adam(model.parameters(), lr={s.learning_rate!r})" if s.optimizer == "adam" else
@@ -123,6 +176,7 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "",
         "F_train, F_test = features(X_train), features(X_test)",
         "",
+        *(["", *_DROPOUT_IN_THE_STEP, "", ""] if s.has_dropout else []),
         (f"# The network with the weights it started from (seed {s.seed}, initialisation {s.init!r})."
          if not s.trains_graph else "# The graph with the values it was drawn with, where training started."),
         "INITIAL_WEIGHTS = {",
@@ -130,12 +184,14 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "}",
         *model_part,
         "model.load_state_dict(INITIAL_WEIGHTS)",
+        "model.eval()  # evaluated without dropout: the losses printed are the network's own",
         f"optimizer = {optimizer}",
         f"scheduler = {schedule.format('optimizer') if schedule else None}",
         f"loss_fn = {loss_maker}({s.loss!r})",
         "# The minibatches in the order the app drew them (the same generator, the same seed).",
         f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
-        f"steps = train(model, optimizer, loss_fn, F_train, y_train, batch_size={s.batch_size!r}, "
+        f"steps = train({'DropoutInTheStep(model)' if s.has_dropout else 'model'}, optimizer, loss_fn, F_train, "
+        f"y_train, batch_size={s.batch_size!r}, "
         "random_state=batches, scheduler=scheduler,",
         f"              regularization={s.regularization!r}, rate={s.regularization_rate!r}, problem={s.problem!r})",
         "",
@@ -182,9 +238,12 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
     if graph_model is not None:  # its parameters start from INITIAL_WEIGHTS
         model = [*graph_model, "", f"torch_model = {TORCH_CLASS}()"]
     else:
-        layers = _layers(s, _TORCH_ACTIVATIONS, "torch.nn.Linear")
+        layers = _layers(s, _TORCH_ACTIVATIONS, "torch.nn.Linear", _TORCH_DROPOUT)
         model = ["torch_model = torch.nn.Sequential(\n    " + layers + ",\n)",
                  "torch_model.load_state_dict({name: torch.tensor(value) for name, value in INITIAL_WEIGHTS.items()})"]
+        if s.has_dropout:
+            model = [f"torch_masks = np.random.default_rng([{s.seed}, 0, {DROPOUT_SEED_SALT}])  # the engine's twin",
+                     "", "", *_SAME_MASKS, "", "", *model]
     lines = [
         "# The same run in PyTorch, float64: the same weights, optimizer, schedule and minibatches.",
         "torch.set_default_dtype(torch.float64)",
@@ -211,6 +270,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
         "            torch_order, torch_position = torch_batches.permutation(len(F_train)), 0",
         "        picked = torch_order[torch_position:torch_position + batch_size]",
         "        torch_position += batch_size",
+        "    torch_model.train()",
         "    logits = torch_model(torch.tensor(F_train[picked]))",
         f"    loss = torch_loss(logits, torch.tensor(y_train[picked]{as_targets}))",
         "    torch_optimizer.zero_grad()",
@@ -221,6 +281,7 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
         "",
         "",
         "def torch_losses():",
+        "    torch_model.eval()",
         "    with torch.no_grad():",
         f"        return tuple(torch_loss(torch_model(torch.tensor(F)), torch.tensor(y{as_targets})).item()",
         "                     for F, y in ((F_train, y_train), (F_test, y_test)))",

@@ -2,8 +2,9 @@
 the decision boundary and every neuron's map at once.
 
 `PlaneGrid` holds the grid's input features (in chunks), a float32 twin of the network (a picture
-needs no float64, and float32 is four times faster), and the pixels sampled for the small neuron
-maps. `draw(model)` copies the model's weights into the twin, runs the grid through it once, layer
+needs no float64, and float32 is four times faster; in evaluation mode, as `network.model_for` builds it:
+no dropout, so a picture is the network's own and never a mask's), and the pixels sampled for the small
+neuron maps. `draw(model)` copies the model's weights into the twin, runs the grid through it once, layer
 by layer, and keeps from each layer's output what the pictures need: the output probabilities at
 full resolution, every neuron's values at the sampled pixels (about `MAP_SIZE` a side), which ReLU
 neurons are zero everywhere, and, when asked, one neuron at full resolution (`focus`).
@@ -232,7 +233,7 @@ class PlaneGrid:
         if self.settings.trains_graph:
             return self._draw_graph(focus)
         hidden = len(self.settings.hidden)
-        relu = self.settings.activation == "relu"
+        relu = [name == "relu" for name in self.settings.layer_activations]
         sampled = [[] for _ in range(hidden)]
         alive = [np.zeros(n, dtype=bool) for n in self.settings.hidden]
         focus_parts, logits = [], []
@@ -242,7 +243,7 @@ class PlaneGrid:
                 outputs = layer_outputs(self._twin, chunk)
                 for layer, values in enumerate(outputs[:-1]):
                     sampled[layer].append(values[here])
-                    if relu:
+                    if relu[layer]:
                         alive[layer] |= (values > 0).any(axis=0)
                 if 1 <= focus_layer <= hidden:
                     focus_parts.append(outputs[focus_layer - 1][:, focus[1]])
@@ -251,7 +252,7 @@ class PlaneGrid:
         maps = (self._input_maps, *(self._as_maps(np.concatenate(parts)) for parts in sampled),
                 self._as_maps(output_values[self._sampled]))
         dead = (np.zeros(len(self.settings.features), dtype=bool),
-                *(~a if relu else np.zeros(len(a), dtype=bool) for a in alive),
+                *(~a if dead_ones else np.zeros(len(a), dtype=bool) for a, dead_ones in zip(alive, relu)),
                 np.zeros(self.settings.outputs, dtype=bool))
         if probability.ndim == 2:  # a regression's line: where the prediction changes sign
             level = 0.0 if self.settings.regression else PROBABILITY_MIDPOINT
@@ -285,7 +286,7 @@ class PlaneGrid:
         elif layer == len(sizes) - 1:
             values, level = output_values[:, index], 0.0 if self.settings.regression else PROBABILITY_MIDPOINT
         else:
-            values, level = np.concatenate(parts), ACTIVATION_MIDPOINT[self.settings.activation]
+            values, level = np.concatenate(parts), ACTIVATION_MIDPOINT[self.settings.layer_activations[layer - 1]]
         image = np.ascontiguousarray(values.reshape(self.shape), dtype=np.float32)
         contour = contour_segments(image, level, self.xs, self.ys)
         return FocusMap(layer, index, upsample(image, self.display_shape), level, contour)

@@ -63,7 +63,7 @@ class Stall:
     predicted: str            # "collapsed": the class predicted everywhere
     limited: int              # hidden neurons saturated or dead
     hidden: int               # hidden neurons in all
-    activation: str
+    activation: str           # the hidden layers': "tanh", or where they differ "relu and tanh"
     optimizer: str
     learning_rate: float
     init: str
@@ -88,7 +88,9 @@ class Stall:
             limited = (f"{joint} {nodes} {'is' if len(self.saturated_nodes) == 1 else 'are'} saturated (at the flat "
                        "ends of its curve on most points)")
         elif self.hidden and self.limited * 2 >= self.hidden:
-            state = "dead (zero on every point)" if self.activation in ("relu", "leaky_relu") else "saturated"
+            rectified = {name in ("relu", "leaky_relu") for name in self.activation.split(" and ")}
+            state = {frozenset({True}): "dead (zero on every point)", frozenset({False}): "saturated"}.get(
+                frozenset(rectified), "saturated or dead")
             joint = ", and" if self.kind == "stuck" else ";"
             limited = f"{joint} {self.limited} of {self.hidden} hidden neurons are {state}"
         advice = self.advice()
@@ -136,10 +138,12 @@ def saturated(values: np.ndarray, activation: str) -> bool:
     return bool(2 * np.count_nonzero(at_limit) >= columns.shape[1])
 
 
-def limited_neurons(hidden_outputs: list[np.ndarray], activation: str) -> tuple[int, int]:
-    """(saturated or dead neurons, hidden neurons) from each hidden layer's outputs over the points."""
+def limited_neurons(hidden_outputs: list[np.ndarray], activation: str | tuple[str, ...]) -> tuple[int, int]:
+    """(saturated or dead neurons, hidden neurons) from each hidden layer's outputs over the points, the layers'
+    ``activation`` (one for all, or one per layer)."""
     limited = total = 0
-    for values in hidden_outputs:
+    activations = (activation,) * len(hidden_outputs) if isinstance(activation, str) else activation
+    for values, activation in zip(hidden_outputs, activations):  # a graph's: no layers, no outputs
         total += values.shape[1]
         if activation in SATURATION:
             low, high = SATURATION[activation]
@@ -201,10 +205,11 @@ class RunWatch:
         if kind is None:
             return None
         self.reported = True
-        limited, hidden = limited_neurons(hidden_outputs, settings.activation)
+        limited, hidden = limited_neurons(hidden_outputs, settings.layer_activations)
         predicted_class = class_names[int(predicted[0])] if kind == "collapsed" else ""
         return Stall(kind, since, step, loss, self.best_loss, self.best_step, predicted_class, limited, hidden,
-                     settings.activation, settings.optimizer, settings.learning_rate, settings.init,
+                     " and ".join(dict.fromkeys(settings.layer_activations)) or settings.activation,
+                     settings.optimizer, settings.learning_rate, settings.init,
                      settings.regularization, settings.regularization_rate, len(hidden_outputs),
                      _gradient_ratio(gradient_norms), tuple(saturated_nodes))
 

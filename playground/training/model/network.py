@@ -7,7 +7,13 @@ the editor, trained as a `playground.graph.network.GraphNetwork` on the points' 
 
 Layers are numbered as the diagram draws them: layer 0 is the inputs, 1..n the hidden layers, n + 1
 the outputs. Layer L's incoming weights are the `Linear` module at index 2 (L - 1) of the
-`Sequential`, so its parameters are named ``"{2(L-1)}.weight"`` and ``"{2(L-1)}.bias"``.
+`Sequential`, so its parameters are named ``"{2(L-1)}.weight"`` and ``"{2(L-1)}.bias"``. Between two
+`Linear` modules sits the hidden layer's activation, or, for a layer with dropout, its activation and then
+its `Dropout` as one ``Sequential(activation, Dropout(p))`` (as PyTorch code writes it): it holds no
+parameter, so the names stay those of a network without dropout, and a setup's weights fit either.
+
+A network is built in evaluation mode (`Module.eval`: dropout off): every figure, picture and map is of the
+network itself. Only the training step's own forward pass drops units (`TrainingForward`).
 """
 
 from __future__ import annotations
@@ -17,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import Tensor
-from engine.nn import Identity, LeakyReLU, Linear, ReLU, Sequential, Sigmoid, Tanh, init
+from engine import Tensor, is_grad_enabled
+from engine.nn import Dropout, Identity, LeakyReLU, Linear, Module, ReLU, Sequential, Sigmoid, Tanh, init
 from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
 from engine.train import classification_loss
 
@@ -30,12 +36,19 @@ from .settings import TrainingSettings
 _ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU, "linear": Identity}
 LEAKY_SLOPE = 0.01  # LeakyReLU's default negative slope, as PyTorch's
 WEIGHTS_FORMAT = "autograd-playground-weights"
-WEIGHTS_VERSION = 2  # 2: several outputs (cross-entropy), classes, initialisation and schedule
+# 2: several outputs (cross-entropy), classes, initialisation and schedule; 3: each hidden layer's activation and
+# dropout rate ("activations", "dropout")
+WEIGHTS_VERSION = 3
+DROPOUT_SEED_SALT = 65537  # the session draws its dropout masks from (seed, step, this), as its minibatches
 
 
-def build_model(n_inputs: int, hidden: tuple[int, ...], activation: str, seed: int, outputs: int = 1,
-                init_scheme: str = "default") -> Sequential:
-    """Linear layers with the activation between them, their weights drawn from ``seed`` alone.
+def build_model(n_inputs: int, hidden: tuple[int, ...], activation: str | tuple[str, ...], seed: int,
+                outputs: int = 1, init_scheme: str = "default", dropout: tuple[float, ...] = ()) -> Sequential:
+    """Linear layers with the activation between them, their weights drawn from ``seed`` alone; in training
+    mode, as PyTorch builds a module (`model_for` gives it in evaluation mode).
+
+    ``activation`` is every hidden layer's, or one per hidden layer; ``dropout`` a rate per hidden layer (none:
+    no dropout), the layer's `Dropout` after its activation (`activation_slot`).
 
     ``init_scheme`` (`settings.INITS`): "default" is PyTorch's (weight and bias uniform in
     +-1/sqrt(fan_in)); "xavier" is ``xavier_uniform_`` with the gain of the layer's activation;
@@ -48,16 +61,77 @@ def build_model(n_inputs: int, hidden: tuple[int, ...], activation: str, seed: i
     again here from a generator of our own.
     """
     rng = np.random.default_rng([seed, 7919])
+    activations = (activation,) * len(hidden) if isinstance(activation, str) else tuple(activation)
+    rates = tuple(dropout) or (0.0,) * len(hidden)
+    if len(activations) != len(hidden) or len(rates) != len(hidden):
+        raise ValueError(f"{len(activations)} activations and {len(rates)} dropout rates for "
+                         f"{len(hidden)} hidden layers")
     sizes = (n_inputs, *hidden, outputs)
     layers = []
     for index, (fan_in, fan_out) in enumerate(zip(sizes, sizes[1:])):
         layer = Linear(fan_in, fan_out)
-        hidden_layer = index < len(sizes) - 2
-        _initialise(layer, init_scheme, activation if hidden_layer else "linear", rng)
+        hidden_layer = index < len(hidden)
+        # The gain of Xavier's and He's draws is that of the activation the layer feeds.
+        _initialise(layer, init_scheme, activations[index] if hidden_layer else "linear", rng)
         layers.append(layer)
         if hidden_layer:
-            layers.append(_ACTIVATION_LAYERS[activation]())
+            layers.append(activation_slot(_ACTIVATION_LAYERS[activations[index]](), rates[index]))
     return Sequential(*layers)
+
+
+def activation_slot(activation: Module, rate: float, generator=None) -> Module:
+    """What follows a hidden layer's `Linear`: its activation, then, at a rate above 0, its `Dropout`."""
+    return Sequential(activation, Dropout(rate, generator)) if rate > 0 else activation
+
+
+def set_dropout(model: Sequential, rates: tuple[float, ...], generator=None) -> None:
+    """Give the hidden layers of a layer-form ``model`` the dropout ``rates`` (one per hidden layer), their masks
+    drawn from ``generator``: the weights, and so an optimizer's hold on them, stay as they are."""
+    slots = range(1, len(model) - 1, 2)  # between the Linear modules
+    if len(slots) != len(rates):
+        raise ValueError(f"{len(rates)} dropout rates for {len(slots)} hidden layers")
+    for index, rate in zip(slots, rates):
+        slot = model.modules[index]
+        activation = slot.modules[0] if isinstance(slot, Sequential) else slot
+        model.modules[index] = activation_slot(activation, rate, generator)
+    model.train(model.training)  # a new slot takes the model's mode
+
+
+def learner(model, settings: TrainingSettings, step: int):
+    """What `engine.train.train` is to train for ``settings`` from ``step`` on: ``model`` with the settings'
+    dropout rates (the layer form's), its masks drawn from (seed, step, `DROPOUT_SEED_SALT`) as the minibatch
+    order is from (seed, step, ...), so that a run resumed at a step draws the masks the run itself draws
+    once anchored there; seen through `TrainingForward` where a layer drops units."""
+    if settings.trains_graph:
+        return model
+    set_dropout(model, settings.layer_dropout, np.random.default_rng([settings.seed, step, DROPOUT_SEED_SALT]))
+    return TrainingForward(model) if settings.has_dropout else model
+
+
+class TrainingForward(Module):
+    """``model`` as `engine.train.train` is to see it, dropout on only for the step's own forward pass.
+
+    A PyTorch loop calls ``model.train()`` before its step and ``model.eval()`` for its figures. `train` takes
+    both in one generator step: the loss whose gradient it follows, with autograd recording, then the
+    accuracies (a regression's losses) beside it, under ``no_grad``. So this runs ``model`` in training mode
+    while autograd records and in evaluation mode otherwise: the figures are the network's own, and the masks
+    are drawn once a step, for the loss alone. ``model`` is left in evaluation mode. Its parameters are
+    ``model``'s, by the same names (what L1 and L2 regularise)."""
+
+    def __init__(self, model: Module):
+        self.model = model
+
+    def forward(self, x):
+        if not is_grad_enabled():
+            return self.model(x)
+        self.model.train()
+        try:
+            return self.model(x)
+        finally:
+            self.model.eval()
+
+    def _all_named_parameters(self, prefix: str = ""):
+        return self.model._all_named_parameters(prefix)
 
 
 def _initialise(layer: Linear, scheme: str, nonlinearity: str, rng: np.random.Generator) -> None:
@@ -83,20 +157,20 @@ GRAPH_FEATURES = ("x1", "x2")  # a graph takes the points' coordinates; its inpu
 
 
 def model_for(settings: TrainingSettings, graph=None, dtype=np.float64):
-    """The network ``settings`` describe, with its initial weights: the layer form's, or ``graph`` (a graph
-    document) at its drawn values, for ``settings.network == "graph"`` (raises `GraphProblem` if it cannot
-    be trained)."""
+    """The network ``settings`` describe, with its initial weights, in evaluation mode (no dropout): the layer
+    form's, or ``graph`` (a graph document) at its drawn values, for ``settings.network == "graph"`` (raises
+    `GraphProblem` if it cannot be trained)."""
     if settings.trains_graph:
         if graph is None:
             raise GraphProblem("There is no graph to train: build one in the graph editor")
         return GraphNetwork(graph, settings.outputs, dtype)
     seed = settings.seed if settings.init_seed is None else settings.init_seed
-    model = build_model(len(settings.features), settings.hidden, settings.activation, seed,
-                        settings.outputs, settings.init)
+    model = build_model(len(settings.features), settings.hidden, settings.layer_activations, seed,
+                        settings.outputs, settings.init, settings.layer_dropout)
     if dtype != np.float64:
         for parameter in model.parameters():
             parameter.data = parameter.data.astype(dtype)
-    return model
+    return model.eval()
 
 
 def input_features(settings: TrainingSettings) -> tuple[str, ...]:
@@ -110,8 +184,9 @@ def parameter_name(layer: int, kind: str) -> str:
 
 
 def layer_outputs(model: Sequential, inputs: Tensor) -> list[np.ndarray]:
-    """Every layer's output for ``inputs`` in one forward pass: each hidden layer after its activation,
-    then the output logits (layer 1, 2, ..., n + 1 of the diagram)."""
+    """Every layer's output for ``inputs`` in one forward pass: each hidden layer after its activation (and its
+    dropout, which a model in evaluation mode passes by), then the output logits (layer 1, 2, ..., n + 1 of
+    the diagram)."""
     outputs = []
     h = inputs
     last = len(model) - 1
@@ -175,7 +250,8 @@ def network_snapshot(settings: TrainingSettings, state: dict[str, np.ndarray], s
     else:
         batch = f"all {len(X)} training points"
     network = "the editor's graph" if settings.trains_graph else f"the {settings.architecture()} network"
-    description = f"{network} at step {format_number(step)} on {batch}"
+    dropped = ", without its dropout" if settings.has_dropout else ""  # the model is evaluated: nothing drops
+    description = f"{network} at step {format_number(step)} on {batch}{dropped}"
     return NetworkSnapshot(model, classification_loss(settings.loss), X, y, description)
 
 
@@ -193,9 +269,12 @@ def weights_document(settings: TrainingSettings, state: dict[str, np.ndarray], s
             "inputs": list(settings.features),
             "hidden": list(settings.hidden),
             "activation": settings.activation,
+            "activations": list(settings.layer_activations),  # each hidden layer's, first layer first
+            "dropout": list(settings.layer_dropout),  # each hidden layer's rate while training (0: none)
             "outputs": settings.outputs,
-            "layers": "Sequential of Linear layers (weight: out x in, y = x W^T + b) with the activation "
-                      f"between them; {output}",
+            "layers": "Sequential of Linear layers (weight: out x in, y = x W^T + b) with each hidden layer's "
+                      "activation after it (then its Dropout while training, where its rate is above 0); "
+                      f"{output}",
         },
         "classes": list(classes) or [str(c) for c in range(settings.classes)],
         "init": settings.init,

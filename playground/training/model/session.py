@@ -4,8 +4,9 @@ stalls and the stop condition.
 `TrainingSession` owns one run: the data split, the input features, the network and its
 optimizer, the step and epoch counts. `apply()` takes new `TrainingSettings` and resets only what
 the change needs: learning rate, momentum and regularisation go on with the running optimizer,
-another optimizer kind gets a fresh optimizer on the same weights, a new loss or batch size
-keeps both, and new data or a new architecture rebuilds the network from the seed.
+another optimizer kind gets a fresh optimizer on the same weights, a new loss, batch size or
+dropout rate keeps both, and new data or a new architecture rebuilds the network from the seed.
+Dropout drops units in the training steps alone (`network.learner`); every figure shown is without it.
 `train_steps` stops early on a divergence (`health.DivergenceWatch`: the weights go back) or at
 the stop condition (by default once the run has learned: `learned.LearnedWatch`), and reports a run
 that goes nowhere (`health.RunWatch`).
@@ -48,6 +49,7 @@ from .network import (
     NetworkSnapshot,
     input_features,
     layer_outputs,
+    learner,
     make_optimizer,
     make_scheduler,
     model_for,
@@ -218,8 +220,9 @@ class TrainingSession:
     def _new_steps(self) -> None:
         s = self.settings
         self.loss_fn = regression_loss(s.loss) if s.regression else classification_loss(s.loss)
-        self._steps = train(self.model, self.optimizer, self.loss_fn, self.F_train, self.data.y_train,
-                            batch_size=s.batch_size, random_state=np.random.default_rng([s.seed, self.step, 104729]),
+        self._steps = train(learner(self.model, s, self.step), self.optimizer, self.loss_fn, self.F_train,
+                            self.data.y_train, batch_size=s.batch_size,
+                            random_state=np.random.default_rng([s.seed, self.step, 104729]),
                             scheduler=self.scheduler, regularization=s.regularization,
                             rate=s.regularization_rate, problem=s.problem)
 
@@ -344,10 +347,12 @@ class TrainingSession:
         taken = 0
         per_step = self.batch
         # Every step's loss for the curves, with the weights of the step it was computed at (`StepLosses`): the
-        # batch's loss is the train loss when the batch is the whole set; a regression's step has that too.
-        regression, whole = self.settings.regression, per_step >= len(self.data.y_train)
+        # batch's loss is the train loss when the batch is the whole set and no unit is dropped; a regression's
+        # step has the train loss too, but with a full batch that is its loss with the step's dropout.
+        regression, full = self.settings.regression, per_step >= len(self.data.y_train)
+        whole = not (full and self.settings.has_dropout) if regression else full and not self.settings.has_dropout
         losses: list[float] = []
-        traced = lambda: StepLosses(snapshot[1], np.array(losses), whole or regression)  # noqa: E731
+        traced = lambda: StepLosses(snapshot[1], np.array(losses), whole)  # noqa: E731
         with np.errstate(all="ignore"):  # an overflow is the divergence reported below, not a warning
             while taken < count and not (should_stop and should_stop()):
                 # The weights this step's loss is computed with: kept if that loss is the best so far.

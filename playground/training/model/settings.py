@@ -1,11 +1,17 @@
 """What a person sets on the training panel, free of Qt: the vocabularies, `TrainingSettings`, and
-`Change`, how much of a run a change of settings resets."""
+`Change`, how much of a run a change of settings resets.
+
+Each hidden layer of the layer form has its activation and its dropout rate (tensorflow/playground #50): the
+settings keep one ``activation`` for every layer and, only where the layers differ, one per layer
+(``activations``), and a dropout rate per layer only where some layer has one (``dropout``); both follow the
+layers as they come and go (`TrainingSettings.with_layers`).
+"""
 
 from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from ...common.numbers import format_number
 
@@ -71,10 +77,12 @@ _FIGURES = {"test_accuracy": "test accuracy", "test_r2": "test R²"}
 
 # What is trained: the network the layer form describes, or the graph drawn in the editor (issue 28).
 NETWORKS = {"layers": "Layers", "graph": "The editor's graph"}
-LAYER_FIELDS = ("features", "hidden", "activation", "init")  # what the layer form sets and a graph ignores
+# What the layer form sets and a graph ignores.
+LAYER_FIELDS = ("features", "hidden", "activation", "activations", "dropout", "init")
 
 MAX_LAYERS = 6
 MAX_NEURONS = 64
+MAX_DROPOUT = 0.9  # a hidden layer's dropout rate: above it, too few units are left to learn from
 MIN_LR, MAX_LR = 1e-5, 10.0
 MAX_CLASSES = 8  # a CSV's; the palette has as many colours
 MAX_POINTS = 100_000  # a dataset's, a CSV's or a setup's points
@@ -92,7 +100,11 @@ class TrainingSettings:
     seed: int = 0
     features: tuple[str, ...] = ("x1", "x2")
     hidden: tuple[int, ...] = (16, 16)
-    activation: str = "tanh"
+    activation: str = "tanh"        # every hidden layer's, and a new layer's
+    # One activation per hidden layer (() while every layer has `activation`), and one dropout rate per hidden
+    # layer, each from 0 to MAX_DROPOUT (() while none drops): normalised in __post_init__ (`_normalise_layers`).
+    activations: tuple[str, ...] = ()
+    dropout: tuple[float, ...] = ()
     loss: str = "bce"
     optimizer: str = "adam"
     learning_rate: float = 0.01
@@ -172,6 +184,7 @@ class TrainingSettings:
         if len(hidden) > MAX_LAYERS or any(not isinstance(n, int) or not 1 <= n <= MAX_NEURONS for n in hidden):
             raise ValueError(f"hidden must be up to {MAX_LAYERS} layers of 1 to {MAX_NEURONS} neurons, not {hidden!r}")
         object.__setattr__(self, "hidden", hidden)
+        self._normalise_layers()
         if not MIN_LR <= self.learning_rate <= MAX_LR:
             raise ValueError(f"learning_rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.learning_rate!r}")
         if not 0.0 <= self.momentum < 1.0:
@@ -189,6 +202,64 @@ class TrainingSettings:
                                                   or not 1 <= self.steps_per_second <= 100_000):
             raise ValueError("steps_per_second must be an int from 1 to 100000, or None (as fast as it goes), "
                              f"not {self.steps_per_second!r}")
+
+    def _normalise_layers(self) -> None:
+        """One activation and one dropout rate per hidden layer, or none where every layer has the same: a layer
+        the lists do not reach takes ``activation`` and no dropout, and entries past the last layer go (layers
+        added or removed at the end; `with_layers` keeps each layer's own when one is inserted or removed
+        anywhere). Layers that all share one activation make it ``activation``."""
+        n = len(self.hidden)
+        activations = tuple(self.activations)
+        for name in activations:
+            _check_choice("activation", name, ACTIVATIONS)
+        activations = (activations + (self.activation,) * n)[:n] if activations else ()
+        if activations and len(set(activations)) == 1:
+            object.__setattr__(self, "activation", activations[0])
+            activations = ()
+        object.__setattr__(self, "activations", activations)
+        rates = tuple(self.dropout)
+        for rate in rates:
+            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= MAX_DROPOUT:
+                raise ValueError(f"dropout rates are shares from 0 to {MAX_DROPOUT:g} (none to 90% of a layer's "
+                                 f"units), not {rate!r}")
+        rates = tuple(float(rate) for rate in (rates + (0.0,) * n)[:n])
+        object.__setattr__(self, "dropout", rates if any(rates) else ())
+
+    def with_layers(self, hidden: tuple[int, ...], origins: tuple[int | None, ...]) -> TrainingSettings:
+        """These settings with the hidden layers ``hidden``, new layer i being old layer ``origins[i]`` (from 0;
+        None: a new layer): each layer keeps its activation and dropout rate where it moves to, and a new one
+        takes the common activation and no dropout."""
+        if len(origins) != len(hidden):
+            raise ValueError(f"{len(origins)} origins for {len(hidden)} hidden layers")
+        activations, rates = self.layer_activations, self.layer_dropout
+        return replace(self, hidden=tuple(hidden),
+                       activations=tuple(self.activation if o is None else activations[o] for o in origins),
+                       dropout=tuple(0.0 if o is None else rates[o] for o in origins))
+
+    @property
+    def layer_activations(self) -> tuple[str, ...]:
+        """Each hidden layer's activation, first layer first."""
+        return self.activations or (self.activation,) * len(self.hidden)
+
+    @property
+    def layer_dropout(self) -> tuple[float, ...]:
+        """Each hidden layer's dropout rate (0: none), first layer first."""
+        return self.dropout or (0.0,) * len(self.hidden)
+
+    @property
+    def has_dropout(self) -> bool:
+        """Whether the layer form's network drops units while it trains (a graph has no layers to drop)."""
+        return bool(self.dropout) and not self.trains_graph
+
+    def activation_words(self) -> str:
+        """The hidden layers' activations as a person reads them: "Tanh", or layer by layer "ReLU, Tanh, Tanh"."""
+        return ", ".join(ACTIVATIONS[name] for name in (self.activations or (self.activation,)))
+
+    def dropout_words(self) -> str:
+        """"no dropout", or the rates layer by layer: "dropout 20%, 0%"."""
+        if not self.dropout:
+            return "no dropout"
+        return "dropout " + ", ".join(f"{format_number(100 * rate)}%" for rate in self.dropout)
 
     @property
     def regression(self) -> bool:
@@ -289,9 +360,9 @@ class Change(enum.IntEnum):
     NONE = 0
     PACE = 1            # steps a second, when to stop: nothing in the model
     OPTIMIZER = 2       # learning rate, momentum, schedule, regularisation: the running optimizer goes on
-    TRAINING = 3        # loss or batch size: same weights, same optimizer state
+    TRAINING = 3        # loss, batch size or dropout: same weights, same optimizer state
     OPTIMIZER_KIND = 4  # another optimizer: same weights, fresh optimizer state
-    MODEL = 5           # features, layers, activation, initialisation, outputs, the network trained: a new network
+    MODEL = 5           # features, layers, activations, initialisation, outputs, the network trained: a new network
     DATA = 6            # dataset, points, noise, split, seed: new data and a new network
 
     @property
@@ -304,6 +375,9 @@ _FIELD_CHANGE = {
     "seed": Change.DATA,
     "classes": Change.DATA,
     "features": Change.MODEL, "hidden": Change.MODEL, "activation": Change.MODEL, "init": Change.MODEL,
+    "activations": Change.MODEL,
+    # Dropout has no weights: another rate trains the same weights on (with the same optimizer state), otherwise.
+    "dropout": Change.TRAINING,
     "optimizer": Change.OPTIMIZER_KIND,
     "loss": Change.TRAINING, "batch_size": Change.TRAINING,
     "learning_rate": Change.OPTIMIZER, "momentum": Change.OPTIMIZER,
@@ -322,7 +396,8 @@ _STARTS_OVER = {  # the first that changed names the change: the problem brings 
     "noise": "Another noise",
     "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
     "features": "Other input features", "hidden": "Another network shape",
-    "activation": "Another activation", "init": "Other initial weights", "network": "Another network",
+    "activation": "Another activation", "activations": "Another activation", "init": "Other initial weights",
+    "network": "Another network",
     "init_seed": "Other initial weights",
 }
 

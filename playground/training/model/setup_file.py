@@ -141,6 +141,11 @@ def to_dict(setup: TrainingSetup) -> dict:
         del settings["network"]
     if settings["init_seed"] is None:  # the data's seed draws the weights, as in every file before Repeat
         del settings["init_seed"]
+    for name in ("activations", "dropout"):  # one per layer where they differ, as the settings keep them
+        if settings[name]:
+            settings[name] = list(settings[name])
+        else:  # every layer the same activation, no dropout: as every file before there was a choice
+            del settings[name]
     version = FORMAT_VERSION if setup.graph is not None or setup.history is not None else LAYERS_FORMAT_VERSION
     out = {"format": FORMAT_NAME, "version": version, "settings": settings, "data": None}
     if setup.graph is not None:
@@ -202,11 +207,17 @@ def _settings(data) -> TrainingSettings:
     if decay and "regularization" not in values and "regularization_rate" not in values:
         # The first setups had only L2, as the optimizer's weight decay: the same pull, at that rate.
         values["regularization"], values["regularization_rate"] = "l2", decay
-    for name in ("features", "hidden"):
+    for name in ("features", "hidden", "activations", "dropout"):
         if name in values:
             if not isinstance(values[name], list):
                 raise SetupFormatError(f"setting {name!r} must be a list, not {values[name]!r}")
             values[name] = tuple(values[name])
+    layers = len(values.get("hidden", TrainingSettings.hidden))
+    for name, what in (("activations", "activations"), ("dropout", "dropout rates")):
+        count = len(values.get(name, ()))
+        if count not in (0, layers):  # a file is read as written: never padded or cut as an edit of the layers is
+            raise SetupFormatError(f"settings.{name}: {count} {what} for {layers} hidden "
+                                   f"layer{'s' if layers != 1 else ''} (one per hidden layer, or none)")
     for name, value in values.items():
         if isinstance(value, bool):
             raise SetupFormatError(f"setting {name!r} must not be true/false")

@@ -25,6 +25,7 @@ from .settings import (
     INITS,
     LOSSES,
     MAX_CLASSES,
+    MAX_DROPOUT,
     MAX_LAYERS,
     MAX_LR,
     MAX_NEURONS,
@@ -73,6 +74,10 @@ class SettingsEntry(_Strict):
     features: Annotated[list[_choice(FEATURES)], Field(min_length=1, max_length=len(FEATURES))] = ["x1", "x2"]
     hidden: Annotated[list[Annotated[int, Field(ge=1, le=MAX_NEURONS)]], Field(max_length=MAX_LAYERS)] = [16, 16]
     activation: _choice(ACTIVATIONS) = "tanh"
+    # One per hidden layer, or left out: every layer `activation`'s, and no dropout (`setup_file` checks the count).
+    activations: Annotated[list[_choice(ACTIVATIONS)], Field(max_length=MAX_LAYERS)] = []
+    dropout: Annotated[list[Annotated[float, Field(ge=0.0, le=MAX_DROPOUT, allow_inf_nan=False)]],
+                       Field(max_length=MAX_LAYERS)] = []
     loss: _choice(LOSSES) = "bce"
     optimizer: _choice(OPTIMIZERS) = "adam"
     learning_rate: Annotated[float, Field(ge=MIN_LR, le=MAX_LR)] = 0.01
