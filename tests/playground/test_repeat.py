@@ -125,3 +125,9 @@ def test_repeat_through_the_tab_shows_every_run_their_spread_and_makes_a_pressed
     assert third.isChecked() and "now has run 3" in dialog.status_label.text()
     dialog.close()
     assert dialog.worker is None
+
+
+def test_another_activation_is_every_layer_s_even_where_the_layers_differ():
+    settings = replace(XOR_RELU_3, hidden=(3, 3), activations=("relu", "tanh"))
+    second = groups_for(settings, ("activation", "sigmoid"))[1].settings
+    assert second.activations == () and second.activation == "sigmoid"

@@ -51,7 +51,8 @@ def groups_for(settings: TrainingSettings, change: tuple[str, object] | None = N
             raise ValueError(f"Repeat compares {', '.join(COMPARABLE)}, not {name!r}")
         if getattr(settings, name) == value:
             raise ValueError(f"the second setup must differ from this one: its {name} is {value!r} already")
-        groups.append(Group(change_words(name, value), replace(settings, **{name: value})))
+        changes = {name: value, "activations": ()} if name == "activation" else {name: value}  # every layer's
+        groups.append(Group(change_words(name, value), replace(settings, **changes)))
     return groups
 
 
