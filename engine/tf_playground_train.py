@@ -194,13 +194,14 @@ class PlaygroundUpdate:
 
 
 def updates(model, optimizer, X_train, y_train, batch_size: int = 10,
-            problem: str = "classification") -> Iterator[PlaygroundUpdate]:
+            problem: str = "classification", start: int = 0) -> Iterator[PlaygroundUpdate]:
     """playground.ts oneStep's updates one by one, for ever: every training point in turn (always the same order:
     the shuffle came once, with the data) adds its derivative, and after every ``batch_size``-th point of a pass
     the optimizer (`PlaygroundSGD`) updates on the mean of those derivatives. The ``n % batch_size`` points left
     at the end of a pass carry over: the next pass's first update averages them with its first ``batch_size``
     points (all at the same weights, as none changed in between). Fewer points than ``batch_size`` never make
-    an update, as there: then nothing is yielded."""
+    an update, as there: then nothing is yielded. ``start``: the updates already made (a run resumed at a step
+    goes on where its pass stood, the remainder of the pass before carried if it begins a pass)."""
     _check_problem(problem)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
@@ -210,24 +211,26 @@ def updates(model, optimizer, X_train, y_train, batch_size: int = 10,
     if n < batch_size:  # (i + 1) % batch_size is never 0 within a pass: no update, ever
         return
     ends = list(range(batch_size, n + 1, batch_size))
-    carried = np.arange(0)  # the indices of points whose derivatives wait for the next update
+    passes, skip = divmod(int(start), len(ends))
+    # The indices of points whose derivatives wait for the next update: a pass's remainder, after the first pass.
+    carried = np.arange(ends[-1], n) if passes and not skip else np.arange(0)
     while True:
-        start = 0
-        for end in ends:
+        for end in ends[skip:]:
+            begin = end - batch_size
             if len(carried):
-                picked = np.concatenate([carried, np.arange(start, end)])
+                picked = np.concatenate([carried, np.arange(begin, end)])
                 X_batch, y_batch, carried = X_train[picked], y_train[picked], np.arange(0)
             else:
-                X_batch, y_batch = X_train[start:end], y_train[start:end]
+                X_batch, y_batch = X_train[begin:end], y_train[begin:end]
             optimizer.zero_grad()
             loss = loss_fn(model(Tensor(X_batch)), y_batch)
             loss.backward()
             optimizer.step()
-            start = end
             last = end == ends[-1]
             if last:
-                carried = np.arange(start, n)
+                carried = np.arange(end, n)
             yield PlaygroundUpdate(loss.item(), len(X_batch), last)
+        skip = 0
 
 
 def epochs(model, optimizer, X_train, y_train, X_test=None, y_test=None, batch_size: int = 10,

@@ -408,3 +408,19 @@ def test_its_updates_one_by_one_are_its_epochs(batch_size):
         assert sum(update.points for update in taken) in (len(X) - len(X) % batch_size, len(X))  # the rest carried
     for a, b in zip(by_epoch.parameters(), by_update.parameters()):
         assert np.array_equal(a.data, b.data)
+
+
+@pytest.mark.parametrize("start", [0, 5, 35, 36, 70])
+def test_updates_resumed_at_a_step_go_on_where_its_pass_stood(start):
+    data = tp.make_dataset("spiral", 20, 50, seed=1)
+    X = tp.features(data.X_train)
+    whole, resumed = (tp.network(2, [3], "tanh", generator=np.random.default_rng(4)) for _ in range(2))
+    one = tp.updates(whole, tp.PlaygroundSGD(whole.parameters(), lr=0.1), X, data.y_train, 7)
+    for _ in range(start):
+        next(one)
+    resumed.load_state_dict(whole.state_dict())
+    other = tp.updates(resumed, tp.PlaygroundSGD(resumed.parameters(), lr=0.1), X, data.y_train, 7, start=start)
+    for _ in range(80):
+        assert next(one) == next(other)
+    for a, b in zip(whole.parameters(), resumed.parameters()):
+        assert np.array_equal(a.data, b.data)
