@@ -16,6 +16,8 @@ from PySide6.QtCore import QPointF, Qt, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
+from engine.tf_playground import format_loss
+
 from ..common.numbers import format_number
 from ..widgets.spoken import ReadOutLabel
 from .axes import LossAxis, PercentAxis, StepAxis, nice_ceiling
@@ -158,6 +160,7 @@ class CurvesColumn(QWidget):
         self._loss_axis_range = None
         self._percent_axis_low = 0.0  # the accuracy (R²) axis' bottom: 0, or a regression's worst R² below it
         self.text_scale = 1.0  # presentation mode
+        self.tf_playground = False  # its losses with three decimals, as it shows them (`set_tf_playground`)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -314,6 +317,13 @@ class CurvesColumn(QWidget):
         self.show_figures(None)
         self.clear()
 
+    def set_tf_playground(self, on: bool) -> None:
+        """The TF Playground setting: the losses written as it writes them, with three decimals ("0.177")."""
+        self.tf_playground = on
+
+    def _loss_words(self, loss: float) -> str:
+        return format_loss(loss) if self.tf_playground else format_number(loss)
+
     def set_loss(self, loss: str) -> None:
         """Another loss is another unit: its curves start afresh."""
         if loss != self.loss:
@@ -335,14 +345,14 @@ class CurvesColumn(QWidget):
             self.accuracy_label.setText(f"Test R² {format_number(m.test_r2)}")
             self.figure_labels["train_accuracy"].setText(format_number(m.train_r2))
             self.figure_labels["test_mae"].setText(format_number(m.test_mae))
-            self.figure_labels["train_loss"].setText(format_number(m.train_loss))
-            self.figure_labels["test_loss"].setText(format_number(m.test_loss))
+            self.figure_labels["train_loss"].setText(self._loss_words(m.train_loss))
+            self.figure_labels["test_loss"].setText(self._loss_words(m.test_loss))
             self.figure_labels["learning_rate"].setText(format_number(m.learning_rate))
             return
         self.accuracy_label.setText(f"Test accuracy {percent(m.test_accuracy)}")
         self.figure_labels["train_accuracy"].setText(percent(m.train_accuracy))
-        self.figure_labels["train_loss"].setText(format_number(m.train_loss))
-        self.figure_labels["test_loss"].setText(format_number(m.test_loss))
+        self.figure_labels["train_loss"].setText(self._loss_words(m.train_loss))
+        self.figure_labels["test_loss"].setText(self._loss_words(m.test_loss))
         self.figure_labels["learning_rate"].setText(format_number(m.learning_rate))
         self.confusion.set_matrices(m.train_confusion, m.test_confusion)
 
@@ -462,8 +472,8 @@ class CurvesColumn(QWidget):
 
     def _loss_text(self, index: int) -> str:
         h = self.history
-        return (f"step {format_number(h.steps[index])}\ntrain loss {format_number(h.column(1)[index])}\n"
-                f"test loss  {format_number(h.column(2)[index])}")
+        return (f"step {format_number(h.steps[index])}\ntrain loss {self._loss_words(h.column(1)[index])}\n"
+                f"test loss  {self._loss_words(h.column(2)[index])}")
 
     def _step_loss_text(self, index: int) -> str:
         """A step between two reports: its own loss, the train loss (a full batch) or its batch's."""

@@ -25,9 +25,11 @@ from .model.settings import (
     CLASSIFICATION_DATASETS,
     DATASETS,
     FEATURES,
+    MAX_TF_NOISE,
     PROBLEM_DATA,
     PROBLEMS,
     REGRESSION_DATASETS,
+    TF_DATASETS,
     TrainingSettings,
 )
 from .number_boxes import IntBox
@@ -79,6 +81,14 @@ class DataControls(QWidget):
         data = QGroupBox("DATA")
         form = QFormLayout(data)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # The TF Playground's data, loss, initial weights and SGD (`model.tf_setting`): its numbers mean the same.
+        self.tf_check = named(QCheckBox("Data and loss as in the TF Playground"), "tfPlaygroundCheck",
+                              "Its own data generators (500 points on its [-6, 6] square; noise 0 to 50, a URL's up to "
+                              "80), labels +1/-1 on a tanh output, the loss the mean of ½(output − label)², weights "
+                              "U(−0.5, 0.5) and biases 0.1, plain SGD after every batch: the MLCC worksheets' numbers "
+                              "mean the same here", spoken="Data and loss as in the TF Playground")
+        self.tf_check.toggled.connect(self.edited)
+        form.addRow(self.tf_check)
         self.problem_combo = named(QComboBox(), "problemCombo",
                                    "Problem type: classification (a class per point) or regression (a real value "
                                    "per point)", spoken="Problem")
@@ -141,8 +151,8 @@ class DataControls(QWidget):
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.problem_combo, self.dataset_combo, self.class_count_spin, self.points_spin, self.noise_slider,
-                self.test_slider, self.seed_spin, *self.feature_checks.values())
+        return (self.tf_check, self.problem_combo, self.dataset_combo, self.class_count_spin, self.points_spin,
+                self.noise_slider, self.test_slider, self.seed_spin, *self.feature_checks.values())
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -152,6 +162,8 @@ class DataControls(QWidget):
         try:
             if s.dataset == "csv" and self.dataset_combo.findData("csv") < 0:
                 self.dataset_combo.addItem(f"Your CSV: {self._csv_name}", "csv")
+            self.tf_check.setChecked(s.tf_playground)
+            self._show_noise_range(s.tf_playground)
             self.problem_combo.setCurrentIndex(self.problem_combo.findData(s.problem))
             self.dataset_combo.setCurrentIndex(self.dataset_combo.findData(s.dataset))
             self._show_class_range(s.dataset)
@@ -175,12 +187,19 @@ class DataControls(QWidget):
         for index in range(self.dataset_combo.count()):
             key = self.dataset_combo.itemData(index)
             usable = key in fitting and (key != "csv" or self._csv_regression == s.regression)
-            model.item(index).setEnabled(usable)
-        self.points_spin.setEnabled(not csv)
+            model.item(index).setEnabled(usable and (key in TF_DATASETS or not s.tf_playground))
+        tf = s.tf_playground  # its points are its own count; its noise is its slider's, 0 to 50 (80)
+        self.class_count_spin.setEnabled(self.class_count_spin.isEnabled() and not tf)
+        self.points_spin.setEnabled(not csv and not tf)
+        self.load_csv_button.setEnabled(not tf)
         self.noise_slider.setEnabled(not csv)
-        self.noise_value.setText(format_number(s.noise))
+        self.noise_value.setText(format_number(round(100 * s.noise)) if tf else format_number(s.noise))
         self.test_value.setText(f"{format_number(round(s.test_fraction * 100))}%")
         self.features_group.setVisible(not s.trains_graph)  # a graph reads x1 and x2 by its own inputs
+
+    def _show_noise_range(self, tf: bool) -> None:
+        """The TF Playground's noise slider goes to 50 and its URLs to 80: the slider reaches 80 with the setting."""
+        self.noise_slider.setRange(0, round(100 * MAX_TF_NOISE) if tf else 50)
 
     def _show_class_range(self, dataset: str) -> None:
         low, high = CLASS_COUNTS.get(dataset, (2, 2))
@@ -200,6 +219,7 @@ class DataControls(QWidget):
             self._show_problem_data(problem)
         self._show_class_range(dataset)
         return dict(
+            tf_playground=self.tf_check.isChecked(),
             problem=problem,
             dataset=dataset,
             classes=self.class_count_spin.value(),

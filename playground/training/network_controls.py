@@ -36,6 +36,7 @@ from .model.settings import (
     REGRESSION_LOSSES,
     REGULARIZATIONS,
     SCHEDULES,
+    TF_INITS,
     TrainingSettings,
 )
 from .number_boxes import FloatBox, IntBox, LogSpinBox, PercentBox
@@ -122,6 +123,7 @@ class NetworkControls(QWidget):
             "xavier": "Xavier/Glorot uniform, scaled for the activation (gain); biases zero",
             "kaiming": "He/Kaiming uniform for ReLU: variance 2/fan_in; biases zero",
             "zeros": "Every weight and bias zero: all neurons of a layer stay the same, so nothing learns",
+            "tf_playground": "The TF Playground's: every weight uniform in [-0.5, 0.5), every bias 0.1",
         }
         for index, (key, title) in enumerate(INITS.items()):
             self.init_combo.addItem(title, key)
@@ -282,7 +284,14 @@ class NetworkControls(QWidget):
         QWidget.setTabOrder(previous, self.activation_combo)
 
     def show_dependent(self, s: TrainingSettings) -> None:
-        """What follows from the settings: which controls apply, and the architecture in words."""
+        """What follows from the settings: which controls apply, and the architecture in words. The TF Playground
+        setting trains with its own loss and SGD, and starts its weights its way or at zeros."""
+        tf = s.tf_playground
+        self.loss_combo.setEnabled(not tf)
+        self.optimizer_combo.setEnabled(not tf)
+        inits = self.init_combo.model()
+        for index in range(self.init_combo.count()):
+            inits.item(index).setEnabled(not tf or self.init_combo.itemData(index) in TF_INITS)
         self.momentum_input.setEnabled(s.optimizer == "momentum")
         self.schedule_steps_spin.setEnabled(s.schedule != "constant")
         self.schedule_gamma_input.setEnabled(s.schedule == "step")
@@ -290,7 +299,7 @@ class NetworkControls(QWidget):
         model = self.loss_combo.model()  # more than two classes: only cross-entropy has an output per class
         for index in range(self.loss_combo.count()):
             key = self.loss_combo.itemData(index)
-            if s.regression:  # one real output: MSE or Huber
+            if s.regression:  # one real output: MSE or Huber (or the TF Playground's square)
                 model.item(index).setEnabled(key in REGRESSION_LOSSES)
             else:
                 model.item(index).setEnabled(key != "huber" and not (key in BINARY_LOSSES and s.classes > 2))

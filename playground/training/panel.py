@@ -197,6 +197,7 @@ class TrainingPanel(QWidget):
 
     def _show_dependent(self, s: TrainingSettings) -> None:
         self.form.show_dependent(s, self._classes())
+        self.curves.set_tf_playground(s.tf_playground)  # its losses with three decimals, as it shows them
 
     def _classes(self) -> tuple[str, ...]:
         return self._data.data.classes if self._data is not None else ()
@@ -269,7 +270,17 @@ class TrainingPanel(QWidget):
         was_playing = self._playing
         self.pause()
         self.status.clear_run_message()
-        self.reset_confirmation.ask(self.step, self.reset_requested.emit, self.play if was_playing else None)
+        self.reset_confirmation.ask(self.step, self._reset, self.play if was_playing else None)
+
+    def _reset(self) -> None:
+        """Start over. With the TF Playground setting, as its Reset does: other initial weights at each press (its
+        random stream goes on; here the next initial-weights seed), on the same points."""
+        s = self.settings
+        if s.tf_playground and not s.trains_graph:
+            seed = (s.seed if s.init_seed is None else s.init_seed) + 1
+            self.set_settings(replace(s, init_seed=seed % 2**32))
+        else:
+            self.reset_requested.emit()
 
     @Slot(float, float, bool)
     def _on_boundary_clicked(self, x1: float, x2: float, shift: bool) -> None:

@@ -45,6 +45,12 @@ COMPARE_CHOICES = (("", "Nothing else"), ("activation", "Another activation"), (
                    ("learning_rate", "Another learning rate"))
 
 
+def steps_per_epoch(settings: TrainingSettings, data: SplitData) -> int:
+    """The steps of one pass over the training points: one with a full batch, else as many as its batches."""
+    points = max(len(data.y_train), 1)
+    return max(1, points // settings.batch_size) if settings.batch_size else 1
+
+
 def spread_words(name: str, spread: Spread | None, runs: int) -> str:
     """"This setup, 5 runs: converged test loss lowest 0.171, median 0.224, highest 0.350 (2.05 times)"."""
     if spread is None:
@@ -91,11 +97,14 @@ class RepeatDialog(QDialog):
         self.runs_spin.setValue(runs)
         row.addWidget(self.runs_spin)
         row.addSpacing(8)
-        row.addWidget(QLabel("Steps"))
-        self.steps_spin = named(IntBox("Steps", 10, 200_000), "repeatStepsSpin", "How many steps each run takes",
-                                spoken="Steps each run takes")
+        # The TF Playground setting counts in its epochs, a pass over the training points (its "steps").
+        self.steps_per_epoch = steps_per_epoch(settings, data)
+        unit = "Epochs" if settings.tf_playground else "Steps"
+        row.addWidget(QLabel(unit))
+        self.steps_spin = named(IntBox(unit, 1 if settings.tf_playground else 10, 200_000), "repeatStepsSpin",
+                                f"How many {unit.lower()} each run takes", spoken=f"{unit} each run takes")
         self.steps_spin.setSingleStep(100)
-        self.steps_spin.setValue(steps)
+        self.steps_spin.setValue(max(1, round(steps / self.steps_per_epoch)) if settings.tf_playground else steps)
         row.addWidget(self.steps_spin)
         row.addSpacing(8)
         row.addWidget(QLabel("Beside it"))
@@ -191,7 +200,7 @@ class RepeatDialog(QDialog):
         except ValueError as error:
             self.status_label.setText(f"Cannot repeat: {error}")
             return
-        self.runs = RepeatRuns(groups, self.data, self.runs_spin.value(), self.steps_spin.value())
+        self.runs = RepeatRuns(groups, self.data, self.runs_spin.value(), self.steps)
         self.progress, self._pictures, self.chosen = None, None, None
         self._lay_out_runs()
         self.worker = RepeatWorker(self.runs)
@@ -203,6 +212,16 @@ class RepeatDialog(QDialog):
         self.start_requested.connect(self.worker.start)
         self.start_requested.emit()
         self.start_requested.disconnect()
+
+    @property
+    def steps(self) -> int:
+        """Each run's length in steps (the box's epochs, with the TF Playground setting, times the steps of one)."""
+        return self.steps_spin.value() * (self.steps_per_epoch if self.settings.tf_playground else 1)
+
+    @property
+    def epochs(self) -> float:
+        """Each run's length in epochs (passes over the training points)."""
+        return self.steps / self.steps_per_epoch
 
     @property
     def is_running(self) -> bool:
@@ -318,15 +337,18 @@ class RepeatDialog(QDialog):
         progress = self.progress
         self._draw_curves()
         total = self.runs.steps
+        tf, per_epoch = self.settings.tf_playground, self.steps_per_epoch
+        epochs = format_number(round(total / per_epoch, 1))
+        length = f"{epochs} epochs" if tf else f"{format_number(total)} steps"
+        where = (f"epoch {format_number(round(progress.step / per_epoch, 1))} of {epochs}" if tf
+                 else f"step {format_number(progress.step)} of {format_number(total)}")
         if self.chosen is not None:
             pass  # the status says which run the tab has now
         elif progress.done:
-            self.status_label.setText(f"Done: {len(progress.curves)} runs of {format_number(total)} steps in "
-                                      f"{progress.seconds:.1f} s. Press a run's picture to make it the training "
-                                      "tab's run.")
+            self.status_label.setText(f"Done: {len(progress.curves)} runs of {length} in {progress.seconds:.1f} s. "
+                                      "Press a run's picture to make it the training tab's run.")
         else:
-            self.status_label.setText(f"Training the runs: step {format_number(progress.step)} of "
-                                      f"{format_number(total)} ({progress.seconds:.1f} s)")
+            self.status_label.setText(f"Training the runs: {where} ({progress.seconds:.1f} s)")
         for index, label in enumerate(self.spread_labels):
             if index < len(self.runs.groups):
                 label.setText(spread_words(self.runs.groups[index].name, progress.spreads[index], self.runs.runs))

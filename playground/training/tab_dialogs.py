@@ -31,15 +31,16 @@ class TabDialogs(QObject):
     def open_repeat(self, runs: int = 5, steps: int | None = None):
         """Repeat on the tab's setup (``runs`` runs of ``steps`` steps, by default at least as many as the tab's run
         has taken), started; returns the dialog (None before the points come). A run pressed there becomes the tab's."""
-        from .repeat_dialog import RepeatDialog
+        from .repeat_dialog import RepeatDialog, steps_per_epoch
 
         panel = self.panel
         if panel.data is None:
             return None
         panel.pause()
         self._close(self.repeat)
-        self.repeat = RepeatDialog(panel.settings, panel.data, panel, runs=runs,
-                                   steps=steps or max(1000, panel.step))
+        # The MLCC worksheet's "at least 500 steps" are the TF Playground's epochs.
+        least = 500 * steps_per_epoch(panel.settings, panel.data) if panel.settings.tf_playground else 1000
+        self.repeat = RepeatDialog(panel.settings, panel.data, panel, runs=runs, steps=steps or max(least, panel.step))
         self.repeat.run_chosen.connect(panel.apply_setup)
         self.repeat.show()
         self.repeat.start()

@@ -52,6 +52,7 @@ class TrainingToolbar(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.tf_playground = False  # the TF Playground setting: its epochs first (`set_tf_playground`)
         self._slower_pace = 20  # where "Fastest" goes back to when unpressed
         bar = FlowLayout(self, spacing=12)
         self.play_button = named(QPushButton("▶  Play"), "playButton", "Train continuously; press again to pause")
@@ -168,6 +169,10 @@ class TrainingToolbar(QWidget):
 
     # -- what it shows --
 
+    def set_tf_playground(self, on: bool) -> None:
+        """Count in the TF Playground's epochs first (its "Epoch" is a pass over the training points)."""
+        self.tf_playground = on
+
     def show_playing(self, playing: bool) -> None:
         self.play_button.blockSignals(True)
         self.play_button.setChecked(playing)
@@ -176,14 +181,17 @@ class TrainingToolbar(QWidget):
         self.play_button.blockSignals(False)
 
     def show_progress(self, metrics: Metrics | None, steps_per_second: float | None = None) -> None:
-        """The step and epoch counts of ``metrics`` (None: a new network), and the speed."""
-        self.step_label.setText(f"Step {format_number(metrics.step if metrics else 0)}")
-        if metrics is None:
-            self.epoch_label.setText("epoch 0")
+        """The step and epoch counts of ``metrics`` (None: a new network), and the speed. With the TF Playground
+        setting the epochs come first, as its Epoch counter (a pass over the training points) counts its steps."""
+        step, epoch = (metrics.step, metrics.epoch) if metrics is not None else (0, 0.0)
+        full = metrics is not None and metrics.batch == metrics.train_points  # every step sees every point
+        batch = "full batch" if full or metrics is None else f"batch {format_number(metrics.batch)}"
+        if self.tf_playground:
+            self.step_label.setText(f"Epoch {epoch_text(epoch)}")
+            self.epoch_label.setText(f"step {format_number(step)} · {batch}")
         else:
-            full = metrics.batch == metrics.train_points  # every step sees every point
-            batch = "full batch" if full else f"batch {format_number(metrics.batch)}"
-            self.epoch_label.setText(f"epoch {epoch_text(metrics.epoch)} · {batch}")
+            self.step_label.setText(f"Step {format_number(step)}")
+            self.epoch_label.setText("epoch 0" if metrics is None else f"epoch {epoch_text(epoch)} · {batch}")
         if steps_per_second is not None:
             self.speed_label.setText(f"{format_number(round(steps_per_second))} steps/s")
 

@@ -169,12 +169,14 @@ def as_read(text: str):
 
 def of_kind(hint, value) -> bool:
     """Whether ``value`` is of the kind the annotation ``hint`` names (a float setting takes a whole number;
-    no setting takes true or false, nan or infinity)."""
+    only a true-or-false setting takes true or false; none takes nan or infinity)."""
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return any(of_kind(kind, value) for kind in typing.get_args(hint))
     if hint is type(None) or value is None:
         return hint is type(None) and value is None
     if isinstance(value, bool):
+        return hint is bool  # only a true-or-false setting (tf_playground) takes one
+    if hint is bool:
         return False
     if typing.get_origin(hint) is tuple:
         return isinstance(value, tuple) and all(of_kind(typing.get_args(hint)[0], item) for item in value)
@@ -204,6 +206,8 @@ def own_kind(annotation, metadata=(), in_list: bool = False) -> st.SearchStrateg
         low = limits["ge"] if "ge" in limits else limits.get("gt", -1) + 1
         high = limits["le"] if "le" in limits else limits["lt"] - 1 if "lt" in limits else low + 1000
         return st.one_of(st.sampled_from([low, high]), st.integers(low, min(high, low + 20)))
+    if annotation is bool:
+        return st.booleans()
     if annotation is float:
         low, high = limits.get("ge", limits.get("gt", 0.0)), limits.get("le", limits.get("lt", 1000.0))
         return st.floats(low, high, exclude_min="gt" in limits, exclude_max="lt" in limits)

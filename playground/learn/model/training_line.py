@@ -102,7 +102,8 @@ def _kind(annotation, metadata: list, in_list: bool = False) -> str:
         return f"{_kind(kind, metadata)}, or None"
     if origin is list:
         return f"{_count(metadata)}, each {_kind(args[0], [], in_list=True)}"
-    kind = {int: "a whole number", float: "a finite number", str: "text"}.get(annotation, f"of type {annotation}")
+    kind = {int: "a whole number", float: "a finite number", str: "text", bool: "True or False"}.get(
+        annotation, f"of type {annotation}")
     return kind + _range(metadata)
 
 

@@ -29,12 +29,14 @@ _ENGINE_ACTIVATIONS = {"tanh": "Tanh()", "relu": "ReLU()", "sigmoid": "Sigmoid()
 _TORCH_ACTIVATIONS = {"tanh": "torch.nn.Tanh()", "relu": "torch.nn.ReLU()", "sigmoid": "torch.nn.Sigmoid()",
                       "leaky_relu": f"torch.nn.LeakyReLU({LEAKY_SLOPE})", "linear": "torch.nn.Identity()"}
 _TORCH_LOSSES = {
+    "tf_square": "0.5 * (torch.tanh(logits) - (2.0 * y - 1.0).reshape(logits.shape)).pow(2).mean()",
     "bce": "F.binary_cross_entropy_with_logits(logits, y.reshape(logits.shape))",
     "hinge": "(1.0 - (2.0 * y - 1.0).reshape(logits.shape) * logits).clamp(min=0.0).mean()",
     "mse": "F.mse_loss(logits, (2.0 * y - 1.0).reshape(logits.shape))",
     "cross_entropy": "F.cross_entropy(logits, y)",
 }
 _TORCH_REGRESSION_LOSSES = {
+    "tf_square": "0.5 * (logits - y.reshape(logits.shape)).pow(2).mean()",
     "mse": "F.mse_loss(logits, y.reshape(logits.shape))",
     "huber": "F.huber_loss(logits, y.reshape(logits.shape), delta=1.0)",
 }
@@ -124,6 +126,11 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
                  f"SGD(model.parameters(), lr={s.learning_rate!r}, momentum="
                  f"{s.momentum if s.optimizer == 'momentum' else 0.0!r})")
     loss_maker = "regression_loss" if s.regression else "classification_loss"
+    tf = s.tf_playground  # its SGD, its loss and its batches in their fixed order (`tf_setting`)
+    if tf:
+        optimizer = (f"tp.PlaygroundSGD(model.parameters(), lr={s.learning_rate!r}, regularization="
+                     f"{s.regularization!r}, rate={s.regularization_rate!r}, regularized="
+                     f"{'weights(model)' if s.regularization != 'none' else '()'})")
     schedule = {"constant": None,
                 "step": f"StepLR({{}}, step_size={s.schedule_steps}, gamma={s.schedule_gamma!r})",
                 "cosine": f"CosineAnnealingLR({{}}, T_max={s.schedule_steps})"}[s.schedule]
@@ -136,7 +143,8 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         + ("a real value each (regression)." if s.regression else f"{s.classes} classes."),
         f"Network: {described}.",
         f"Training: {s.loss}, {s.optimizer}, learning rate {s.learning_rate!r}, schedule {s.schedule}, "
-        f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}.",
+        f"batch {s.batch_size or 'full'}, regularisation {s.regularization} at rate {s.regularization_rate!r}"
+        + (", as the TF Playground trains (engine.tf_playground)." if tf else "."),
         "",
         *how_to_run(" [steps] [print every]   (500 and 50 unless given)"),
         '"""',
@@ -151,7 +159,8 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
             f"from engine.nn import {', '.join(engine_imports)}",
             f"from engine.optim import {'Adam' if s.optimizer == 'adam' else 'SGD'}"
             + {"constant": "", "step": ", StepLR", "cosine": ", CosineAnnealingLR"}[s.schedule],
-            f"from engine.train import {loss_maker}, train",
+            *([f"from engine.train import {loss_maker}, train"] if not tf else
+              ["import engine.tf_playground as tp", "from engine.nn.regularization import weights"]),
         ]),
         "",
     ]
@@ -187,13 +196,15 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
         "model.eval()  # evaluated without dropout: the losses printed are the network's own",
         f"optimizer = {optimizer}",
         f"scheduler = {schedule.format('optimizer') if schedule else None}",
-        f"loss_fn = {loss_maker}({s.loss!r})",
-        "# The minibatches in the order the app drew them (the same generator, the same seed).",
-        f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
-        f"steps = train({'DropoutInTheStep(model)' if s.has_dropout else 'model'}, optimizer, loss_fn, F_train, "
-        f"y_train, batch_size={s.batch_size!r}, "
-        "random_state=batches, scheduler=scheduler,",
-        f"              regularization={s.regularization!r}, rate={s.regularization_rate!r}, problem={s.problem!r})",
+        *(_tf_steps(s) if tf else [
+            f"loss_fn = {loss_maker}({s.loss!r})",
+            "# The minibatches in the order the app drew them (the same generator, the same seed).",
+            f"batches = np.random.default_rng([{s.seed}, 0, {BATCH_SEED_SALT}])",
+            f"steps = train({'DropoutInTheStep(model)' if s.has_dropout else 'model'}, optimizer, loss_fn, F_train, "
+            f"y_train, batch_size={s.batch_size!r}, "
+            "random_state=batches, scheduler=scheduler,",
+            f"              regularization={s.regularization!r}, rate={s.regularization_rate!r}, "
+            f"problem={s.problem!r})"]),
         "",
         "",
         "def engine_losses():",
@@ -230,10 +241,32 @@ def training_script(settings: TrainingSettings, data: SplitData, use_torch: bool
     return "\n".join(lines) + "\n"
 
 
+def _tf_steps(s: TrainingSettings) -> list[str]:
+    """The engine's steps as the TF Playground takes them: its updates one a step (`engine.tf_playground.updates`)."""
+    problem = "regression" if s.regression else "classification"
+    model = "DropoutInTheStep(model)" if s.has_dropout else "model"
+    return [f"loss_fn = tp.LOSSES[{problem!r}]",
+            "# Its updates in its order: consecutive batches of the points as they came, a pass's remainder carried.",
+            f"updates = tp.updates({model}, optimizer, F_train, y_train, batch_size={s.batch_size or 'len(F_train)'}, "
+            f"problem={problem!r})",
+            "",
+            "",
+            "def the_steps():",
+            "    for _update in updates:",
+            "        if scheduler is not None:",
+            "            scheduler.step()",
+            "        yield",
+            "",
+            "",
+            "steps = the_steps()"]
+
+
 def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
                 graph_model: list[str] | None = None) -> list[str]:
     torch_optimizer = optimizer.replace("model.parameters()", "torch_model.parameters()")
     torch_optimizer = ("torch.optim." + torch_optimizer)
+    if s.tf_playground:  # plain SGD, its step written out below as the TF Playground takes it
+        torch_optimizer = f"torch.optim.SGD(torch_model.parameters(), lr={s.learning_rate!r})"
     as_targets = "" if s.loss == "cross_entropy" else ".astype(float)"  # class indices, or 0/1 as floats
     if graph_model is not None:  # its parameters start from INITIAL_WEIGHTS
         model = [*graph_model, "", f"torch_model = {TORCH_CLASS}()"]
@@ -259,6 +292,22 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
         f"    return {(_TORCH_REGRESSION_LOSSES if s.regression else _TORCH_LOSSES)[s.loss]}",
         "",
         "",
+        *(_tf_torch_step(s, graph_model is not None) if s.tf_playground else _torch_step(s, as_targets, graph_model)),
+        "",
+        "",
+        "def torch_losses():",
+        "    torch_model.eval()",
+        "    with torch.no_grad():",
+        f"        return tuple(torch_loss(torch_model(torch.tensor(F)), torch.tensor(y{as_targets})).item()",
+        "                     for F, y in ((F_train, y_train), (F_test, y_test)))",
+        "",
+        "",
+    ]
+    return lines
+
+
+def _torch_step(s: TrainingSettings, as_targets: str, graph_model) -> list[str]:
+    return [
         "def torch_step():",
         '    """One step on the next minibatch, drawn as engine.train draws it."""',
         "    global torch_order, torch_position",
@@ -278,17 +327,56 @@ def _torch_part(s: TrainingSettings, optimizer: str, schedule: str | None,
         *_torch_regularization(s, graph_model is not None),
         "    if torch_scheduler is not None:",
         "        torch_scheduler.step()",
-        "",
-        "",
-        "def torch_losses():",
-        "    torch_model.eval()",
-        "    with torch.no_grad():",
-        f"        return tuple(torch_loss(torch_model(torch.tensor(F)), torch.tensor(y{as_targets})).item()",
-        "                     for F, y in ((F_train, y_train), (F_test, y_test)))",
-        "",
-        "",
     ]
-    return lines
+
+
+def _tf_torch_step(s: TrainingSettings, graph: bool) -> list[str]:
+    """`torch_step` as the TF Playground steps (nn.ts updateWeights, playground.ts oneStep): its batches in their
+    fixed order, a pass's remainder carried into the next pass's first; plain SGD, then its L1 or L2 on the weights
+    with the derivative at the weight before the step, L1's weight that crosses zero set to 0 for good."""
+    weights = ("torch_model.regularized()" if graph
+               else "[p for name, p in torch_model.named_parameters() if name.endswith('weight')]")
+    rate, kind = s.regularization_rate, s.regularization
+    batch = s.batch_size or "len(F_train)"
+    return [
+        f"torch_ends = list(range({batch}, len(F_train) + 1, {batch}))",
+        "torch_updates = 0",
+        f"torch_weights = {{id(p) for p in {weights}}}",
+        "torch_dead = {}  # L1's dead links: parameter id -> mask",
+        "",
+        "",
+        "def torch_step():",
+        '    """One of the TF Playground\'s updates."""',
+        "    global torch_updates",
+        "    within = torch_updates % len(torch_ends)",
+        f"    picked = np.arange(torch_ends[within] - {batch}, torch_ends[within])",
+        "    if within == 0 and torch_updates > 0:  # the points the pass before left over",
+        "        picked = np.concatenate([np.arange(torch_ends[-1], len(F_train)), picked])",
+        "    torch_updates += 1",
+        "    torch_model.train()",
+        "    logits = torch_model(torch.tensor(F_train[picked]))",
+        "    loss = torch_loss(logits, torch.tensor(y_train[picked].astype(float)))",
+        "    torch_optimizer.zero_grad()",
+        "    loss.backward()",
+        "    lr = torch_optimizer.param_groups[0]['lr']",
+        "    with torch.no_grad():",
+        "        for p in torch_model.parameters():",
+        "            before = p.detach().clone()",
+        "            p -= lr * p.grad",
+        f"            if id(p) not in torch_weights or {kind!r} == 'none':",
+        "                continue",
+        f"            der = before if {kind!r} == 'l2' else torch.sign(before)",
+        "            stepped = p.detach().clone()",
+        f"            p -= lr * {rate!r} * der",
+        f"            if {kind!r} == 'l1':",
+        "                dead = torch_dead.get(id(p), torch.zeros_like(p, dtype=torch.bool))",
+        "                crossed = (stepped * p < 0) & ~dead",
+        "                p[crossed] = 0.0",
+        "                p[dead] = before[dead]",
+        "                torch_dead[id(p)] = dead | crossed",
+        "    if torch_scheduler is not None:",
+        "        torch_scheduler.step()",
+    ]
 
 
 def _torch_regularization(s: TrainingSettings, graph: bool = False) -> list[str]:

@@ -269,7 +269,9 @@ class PlaneGrid:
             values = np.nan_to_num(logits, nan=0.0).astype(np.float32, copy=False)
             return values.reshape(rows, columns), values
         if logits.shape[1] == 1:
-            values = 0.5 * (1.0 + np.tanh(0.5 * logits))  # sigmoid without overflow
+            # P(class 1), the logit's sigmoid, without overflow; the TF Playground's output unit is tanh(logit), shown
+            # on the same scale as (1 + tanh) / 2
+            values = 0.5 * (1.0 + np.tanh((1.0 if self.settings.loss == "tf_square" else 0.5) * logits))
             np.copyto(values, 0.5, where=np.isnan(values))
             values = values.astype(np.float32, copy=False)
             return values.reshape(rows, columns), values

@@ -26,12 +26,12 @@ import numpy as np
 from engine import Tensor, is_grad_enabled
 from engine.nn import Dropout, Identity, LeakyReLU, Linear, Module, ReLU, Sequential, Sigmoid, Tanh, init
 from engine.optim import SGD, Adam, CosineAnnealingLR, StepLR
-from engine.train import classification_loss
 
 from ...common.numbers import format_number
 from ...graph.network import GraphNetwork, GraphProblem
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
+from .tf_setting import loss_for
 
 _ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU, "linear": Identity}
 LEAKY_SLOPE = 0.01  # LeakyReLU's default negative slope, as PyTorch's
@@ -53,7 +53,8 @@ def build_model(n_inputs: int, hidden: tuple[int, ...], activation: str | tuple[
     ``init_scheme`` (`settings.INITS`): "default" is PyTorch's (weight and bias uniform in
     +-1/sqrt(fan_in)); "xavier" is ``xavier_uniform_`` with the gain of the layer's activation;
     "kaiming" is ``kaiming_uniform_`` for ReLU (for leaky ReLU with its slope); both with zero
-    biases, as usually paired; "zeros" sets everything to zero, which keeps every hidden neuron
+    biases, as usually paired; "tf_playground" the TF Playground's (weights U(-0.5, 0.5), biases 0.1); "zeros" sets
+    everything to zero, which keeps every hidden neuron
     of a layer the same as its neighbours for ever (nothing breaks the symmetry).
 
     The engine's layers draw from its one global generator (`engine.manual_seed`); a worker
@@ -76,7 +77,10 @@ def build_model(n_inputs: int, hidden: tuple[int, ...], activation: str | tuple[
         layers.append(layer)
         if hidden_layer:
             layers.append(activation_slot(_ACTIVATION_LAYERS[activations[index]](), rates[index]))
-    return Sequential(*layers)
+    model = Sequential(*layers)
+    if init_scheme == "tf_playground":  # its links drawn in its own order, the whole network at once
+        init.tf_playground_(model, generator=rng)
+    return model
 
 
 def activation_slot(activation: Module, rate: float, generator=None) -> Module:
@@ -135,6 +139,8 @@ class TrainingForward(Module):
 
 
 def _initialise(layer: Linear, scheme: str, nonlinearity: str, rng: np.random.Generator) -> None:
+    if scheme == "tf_playground":
+        return  # drawn for the whole network (`build_model`)
     if scheme == "default":
         layer.reset_parameters(rng)
         return
@@ -252,7 +258,7 @@ def network_snapshot(settings: TrainingSettings, state: dict[str, np.ndarray], s
     network = "the editor's graph" if settings.trains_graph else f"the {settings.architecture()} network"
     dropped = ", without its dropout" if settings.has_dropout else ""  # the model is evaluated: nothing drops
     description = f"{network} at step {format_number(step)} on {batch}{dropped}"
-    return NetworkSnapshot(model, classification_loss(settings.loss), X, y, description)
+    return NetworkSnapshot(model, loss_for(settings), X, y, description)
 
 
 def weights_document(settings: TrainingSettings, state: dict[str, np.ndarray], step: int,

@@ -27,12 +27,10 @@ import numpy as np
 
 from engine import Tensor, no_grad
 from engine.train import (
-    classification_loss,
     confusion_matrix,
     mean_absolute_error,
     predict,
     r2_score,
-    regression_loss,
     train,
 )
 
@@ -54,10 +52,11 @@ from .network import (
     network_snapshot,
     set_optimizer_settings,
 )
-from .points import SplitData, check_points, check_values, expand_features, load_points, make_dataset, split
+from .points import SplitData, check_points, check_values, expand_features, load_points, split
 from .reports import Divergence, Metrics, StepsResult, StopReached, epoch_text  # noqa: F401 - the session's names
 from .run_history import StepLosses
-from .settings import BINARY_LOSSES, DATASETS, REGRESSION_LOSSES, Change, TrainingSettings, classify_change
+from .settings import BINARY_LOSSES, REGRESSION_LOSSES, Change, TrainingSettings, classify_change
+from .tf_setting import data_for, loss_for, tf_optimizer, tf_steps
 
 # The names other rooms and tests know this module by: the panel's model, with its parts.
 __all__ = [
@@ -81,6 +80,10 @@ def checked_aspect(aspect: float) -> float:
     if not math.isfinite(aspect) or aspect <= 0:
         raise ValueError(f"an aspect ratio is a positive number, not {aspect!r}")
     return float(aspect)
+
+
+def _regularization_of(settings: TrainingSettings) -> tuple[str, float]:
+    return settings.regularization, settings.regularization_rate
 
 
 # -- the session ----------------------------------------------------------------------------------
@@ -116,8 +119,7 @@ class TrainingSession:
             X, y, name, *classes = self._custom
             self.data = split(X, y, s.test_fraction, s.seed, name, classes[0] if classes else None, s.regression)
         else:
-            X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
-            self.data = split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset], regression=s.regression)
+            self.data = data_for(s)
 
     def _build_features(self) -> None:
         features = input_features(self.settings)
@@ -146,7 +148,8 @@ class TrainingSession:
         self.arm_stop()
 
     def _new_optimizer(self) -> None:
-        self.optimizer = make_optimizer(self.settings, self.model.parameters())
+        s = self.settings
+        self.optimizer = tf_optimizer(s, self.model) if s.tf_playground else make_optimizer(s, self.model.parameters())
         self._new_schedule()
 
     def _new_schedule(self) -> None:
@@ -156,7 +159,11 @@ class TrainingSession:
 
     def _new_steps(self) -> None:
         s = self.settings
-        self.loss_fn = regression_loss(s.loss) if s.regression else classification_loss(s.loss)
+        self.loss_fn = loss_for(s)
+        if s.tf_playground:  # its updates, its batches in the order its data came (`tf_setting`)
+            self._steps = tf_steps(learner(self.model, s, self.step), self.optimizer, self.F_train,
+                                   self.data.y_train, s, self.scheduler, self.step)
+            return
         self._steps = train(learner(self.model, s, self.step), self.optimizer, self.loss_fn, self.F_train,
                             self.data.y_train, batch_size=s.batch_size,
                             random_state=np.random.default_rng([s.seed, self.step, 104729]),
@@ -171,7 +178,7 @@ class TrainingSession:
         if settings.trains_graph:
             model_for(settings, self.graph)
         change = classify_change(self.settings, settings)
-        self.settings = settings
+        self._old_settings, self.settings = self.settings, settings
         if change == Change.DATA:
             self._build_data()
             self._build_model()
@@ -179,6 +186,9 @@ class TrainingSession:
             self._build_model()
         elif change == Change.OPTIMIZER_KIND:
             self._new_optimizer()
+        elif change == Change.OPTIMIZER and settings.tf_playground and _regularization_of(settings) != \
+                _regularization_of(self._old_settings):
+            self._new_optimizer()  # its L1 and L2 live in its SGD (and its dead links with them)
         elif change in (Change.TRAINING, Change.OPTIMIZER):
             set_optimizer_settings(self.optimizer, settings)
             self._new_schedule()
@@ -286,7 +296,9 @@ class TrainingSession:
         # Every step's loss for the curves, with the weights of the step it was computed at (`StepLosses`): the
         # batch's loss is the train loss when the batch is the whole set and no unit is dropped; a regression's
         # step has the train loss too, but with a full batch that is its loss with the step's dropout.
-        regression, full = self.settings.regression, per_step >= len(self.data.y_train)
+        # (The TF Playground setting's steps are its updates, a batch's loss each, a regression's too.)
+        regression = self.settings.regression and not self.settings.tf_playground
+        full = per_step >= len(self.data.y_train)
         whole = not (full and self.settings.has_dropout) if regression else full and not self.settings.has_dropout
         losses: list[float] = []
         traced = lambda: StepLosses(snapshot[1], np.array(losses), whole)  # noqa: E731

@@ -53,12 +53,23 @@ FEATURES = {
 }
 # "linear": no non-linearity (`engine.nn.Identity`): a network of them is one linear map, its boundary a straight line.
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "leaky_relu": "Leaky ReLU", "linear": "Linear"}
+# "tf_square": the TF Playground's, the mean of ½ (output - label)² with a tanh output unit (labels ±1) to classify
+# and a linear one to regress (`engine.train.tanh_half_mse`, `half_mse`).
 LOSSES = {"bce": "Binary cross-entropy", "hinge": "Hinge", "mse": "Mean squared error",
-          "cross_entropy": "Cross-entropy (softmax)", "huber": "Huber"}
-BINARY_LOSSES = ("bce", "hinge", "mse")  # one output, two classes; cross-entropy has one output per class
-REGRESSION_LOSSES = ("mse", "huber")     # one linear output, a real target (`engine.train.regression_loss`)
+          "cross_entropy": "Cross-entropy (softmax)", "huber": "Huber",
+          "tf_square": "½(output − label)², TF Playground"}
+BINARY_LOSSES = ("bce", "hinge", "mse", "tf_square")  # one output, two classes; cross-entropy has one per class
+REGRESSION_LOSSES = ("mse", "huber", "tf_square")  # one linear output, a real target (`engine.train.regression_loss`)
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD", "momentum": "SGD + momentum"}
-INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros"}
+INITS = {"default": "PyTorch default", "xavier": "Xavier / Glorot", "kaiming": "He / Kaiming", "zeros": "Zeros",
+         "tf_playground": "TF Playground: U(−0.5, 0.5), biases 0.1"}
+# "Data and loss as in the TF Playground" (`tf_setting`): its generators for our dataset names, what it has of
+# ours, its initialisations (its own and its initZero), and the noise and ratios its sliders reach.
+TF_DATASETS = {"circles": "circle", "xor": "xor", "blobs": "gauss", "spiral": "spiral", "plane": "reg-plane",
+               "gaussians": "reg-gauss"}
+TF_POINTS = {"classification": 500, "regression": 1200}
+TF_INITS = ("tf_playground", "zeros")
+MAX_TF_NOISE = 0.8  # its slider's 50, a URL's 80
 SCHEDULES = {"constant": "Constant", "step": "Step decay", "cosine": "Cosine"}
 # The TF Playground's Regularization, on the weights alone (`engine.nn.Regularization`): L2 through the
 # gradient, L1 as a soft threshold that sets weights to exactly 0.
@@ -127,6 +138,8 @@ class TrainingSettings:
     # The seed the initial weights are drawn from; None: `seed`'s (the data's). Repeat trains runs that differ in
     # this alone: the same points, other initial weights.
     init_seed: int | None = None
+    # The TF Playground's data, loss, initial weights and SGD (`tf_setting`): its numbers mean the same here.
+    tf_playground: bool = False
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -198,10 +211,34 @@ class TrainingSettings:
         if self.init_seed is not None and (not isinstance(self.init_seed, int) or isinstance(self.init_seed, bool)
                                            or not 0 <= self.init_seed < 2**32):
             raise ValueError(f"init_seed must be a whole number from 0 to {2**32 - 1}, or None, not {self.init_seed!r}")
+        if self.tf_playground:
+            self._check_tf_playground()
         if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
                                                   or not 1 <= self.steps_per_second <= 100_000):
             raise ValueError("steps_per_second must be an int from 1 to 100000, or None (as fast as it goes), "
                              f"not {self.steps_per_second!r}")
+
+    def _check_tf_playground(self) -> None:
+        """The TF Playground setting has its datasets and their points, two classes, its loss, its SGD, its
+        initial weights (or zeros), its noise and ratios; a graph drawn in the editor trains on its data too."""
+        if not isinstance(self.tf_playground, bool):
+            raise ValueError(f"tf_playground is true or false, not {self.tf_playground!r}")
+        if self.dataset not in TF_DATASETS:
+            own = ", ".join(DATASETS[name] for name in TF_DATASETS)
+            raise ValueError(f"the TF Playground has no {DATASETS[self.dataset]} data: choose one of {own}")
+        if self.classes != 2:
+            raise ValueError(f"the TF Playground's data has two classes, not {self.classes}")
+        if self.loss != "tf_square" or self.optimizer != "sgd":
+            raise ValueError("the TF Playground trains with its own loss and plain SGD: loss=tf_square, optimizer=sgd")
+        if not self.trains_graph and self.init not in TF_INITS:
+            raise ValueError(f"the TF Playground starts its weights its own way or at zeros (init={TF_INITS[0]} or "
+                             f"{TF_INITS[1]}), not {self.init!r}")
+        if self.noise > MAX_TF_NOISE + 1e-12:
+            raise ValueError(f"the TF Playground's noise goes up to {round(100 * MAX_TF_NOISE)} (0.8), not "
+                             f"{format_number(100 * self.noise)}")
+        if not 0.1 - 1e-9 <= self.test_fraction <= 0.9 + 1e-9:
+            raise ValueError("the TF Playground trains on 10% to 90% of its points: test_fraction from 0.1 to 0.9")
+        object.__setattr__(self, "points", TF_POINTS[self.problem])  # its own count, whatever was set before
 
     def _normalise_layers(self) -> None:
         """One activation and one dropout rate per hidden layer, or none where every layer has the same: a layer
@@ -384,7 +421,7 @@ _FIELD_CHANGE = {
     "regularization": Change.OPTIMIZER, "regularization_rate": Change.OPTIMIZER,
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
     "problem": Change.DATA,
-    "network": Change.MODEL, "init_seed": Change.MODEL,
+    "network": Change.MODEL, "init_seed": Change.MODEL, "tf_playground": Change.DATA,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
@@ -392,7 +429,8 @@ assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
 
 # What a person is told a change that starts over is ("Another activation starts over from the initial weights").
 _STARTS_OVER = {  # the first that changed names the change: the problem brings its own data
-    "problem": "Another problem", "dataset": "Other data", "points": "Another number of points",
+    "tf_playground": "The TF Playground setting", "problem": "Another problem", "dataset": "Other data",
+    "points": "Another number of points",
     "noise": "Another noise",
     "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
     "features": "Other input features", "hidden": "Another network shape",

@@ -28,10 +28,10 @@ from ...files.validation import parse_json
 from ...graph.document import DocumentFormatError, GraphDocument
 from ...graph.network import GraphProblem
 from .network import make_optimizer, model_for
-from .points import SplitData, make_dataset, split
+from .points import SplitData
 from .run_history import RunHistory
 from .session import TrainingSession
-from .settings import DATASETS, MAX_CLASSES, TrainingSettings, stop_refusal
+from .settings import MAX_CLASSES, TrainingSettings, stop_refusal
 from .setup_schema import (  # noqa: F401 - the file's names
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -40,6 +40,7 @@ from .setup_schema import (  # noqa: F401 - the file's names
     MAX_STEP,
     check,
 )
+from .tf_setting import data_for
 
 TEXT_PREFIX = "agp-setup:"
 
@@ -67,6 +68,9 @@ class TrainingSetup:
 
 
 # -- from and to a session ---------------------------------------------------------------------------
+
+
+BOOLEAN_SETTINGS = ("tf_playground",)  # the settings that are true or false (every other is not)
 
 
 def capture(session: TrainingSession, with_weights: bool = True, anchor: bool = True) -> TrainingSetup:
@@ -116,17 +120,14 @@ def points_of(setup: TrainingSetup) -> SplitData:
     """The setup's points: its own, or those its settings' generator makes."""
     if setup.data is not None:
         return setup.data
-    s = setup.settings
-    X, y = make_dataset(s.dataset, s.points, s.noise, s.seed, s.classes)
-    return split(X, y, s.test_fraction, s.seed, DATASETS[s.dataset], regression=s.regression)
+    return data_for(setup.settings)
 
 
 def _regenerates(settings: TrainingSettings, data: SplitData) -> bool:
     """Whether the settings' generator and seed make exactly ``data`` (no point added, not a CSV)."""
     if settings.dataset == "csv":
         return False
-    X, y = make_dataset(settings.dataset, settings.points, settings.noise, settings.seed, settings.classes)
-    made = split(X, y, settings.test_fraction, settings.seed, regression=settings.regression)
+    made = data_for(settings)
     return all(np.array_equal(a, b) for a, b in ((made.X_train, data.X_train), (made.y_train, data.y_train),
                                                   (made.X_test, data.X_test), (made.y_test, data.y_test)))
 
@@ -141,6 +142,8 @@ def to_dict(setup: TrainingSetup) -> dict:
         del settings["network"]
     if settings["init_seed"] is None:  # the data's seed draws the weights, as in every file before Repeat
         del settings["init_seed"]
+    if not settings["tf_playground"]:  # as every file before the setting
+        del settings["tf_playground"]
     for name in ("activations", "dropout"):  # one per layer where they differ, as the settings keep them
         if settings[name]:
             settings[name] = list(settings[name])
@@ -219,7 +222,7 @@ def _settings(data) -> TrainingSettings:
             raise SetupFormatError(f"settings.{name}: {count} {what} for {layers} hidden "
                                    f"layer{'s' if layers != 1 else ''} (one per hidden layer, or none)")
     for name, value in values.items():
-        if isinstance(value, bool):
+        if isinstance(value, bool) and name not in BOOLEAN_SETTINGS:
             raise SetupFormatError(f"setting {name!r} must not be true/false")
         if isinstance(value, float) and not math.isfinite(value):
             raise SetupFormatError(f"setting {name!r} must be a finite number, not {value!r}")
@@ -244,6 +247,16 @@ def _array(value, what: str, shape: tuple, dtype) -> np.ndarray:
     if dtype is np.float64 and not np.all(np.isfinite(array)):
         raise SetupFormatError(f"{what} holds a number that is not finite")
     return array
+
+
+def _flags(value, what: str, shape: tuple) -> np.ndarray:
+    """Nested lists of true and false only (never a number for one), as a bool array of ``shape``."""
+    def only_flags(item) -> bool:
+        return isinstance(item, bool) or (isinstance(item, list) and all(only_flags(inner) for inner in item))
+
+    if not only_flags(value):
+        raise SetupFormatError(f"{what} must hold true and false only")
+    return _array(value, what, shape, np.bool_)
 
 
 def _labels(value, what: str) -> np.ndarray:
@@ -335,6 +348,8 @@ def _optimizer(data, settings: TrainingSettings, weights: dict[str, np.ndarray])
                 values[name] = value
             elif name in ("exp_avg", "exp_avg_sq", "momentum_buffer"):
                 values[name] = _array(value, f"optimizer.state.{index}.{name}", shapes[int(index)], np.float64)
+            elif name == "dead" and settings.tf_playground:  # the weights its L1 has set to 0 for good
+                values[name] = _flags(value, f"optimizer.state.{index}.{name}", shapes[int(index)])
             else:
                 raise SetupFormatError(f"'optimizer.state' holds an unknown entry {name!r}")
         state[int(index)] = values
