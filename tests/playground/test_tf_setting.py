@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import engine.tf_playground as tp
-from engine import Tensor
 from playground.training.model.session import TrainingSession, TrainingSettings
 from playground.training.model.setup_file import capture, from_dict, restore, to_dict
 

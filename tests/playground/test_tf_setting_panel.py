@@ -32,7 +32,8 @@ def test_ticked_the_tab_takes_the_tf_playgrounds_data_loss_sgd_and_start_and_giv
     assert (s.tf_playground, s.loss, s.optimizer, s.init, s.points, s.dataset) == (
         True, "tf_square", "sgd", "tf_playground", 500, "circles")
     assert s.batch_size == 10 and len(panel.data.y_train) == 350  # 70% of its 500 points train
-    assert not panel.findChild(object, "lossCombo").isEnabled() and not panel.findChild(object, "pointsSpin").isEnabled()
+    assert not panel.findChild(object, "lossCombo").isEnabled()
+    assert not panel.findChild(object, "pointsSpin").isEnabled()
     datasets = panel.findChild(object, "datasetCombo")
     offered = [datasets.itemData(i) for i in range(datasets.count()) if datasets.model().item(i).isEnabled()]
     assert offered == ["circles", "xor", "spiral", "blobs"]  # what it has of ours: no moons
