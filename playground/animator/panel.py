@@ -25,9 +25,11 @@ from .colors import PHASE_COLORS, legend_html
 from .controls import PlaybackControls
 from .exporting import AnimationExporter
 from .following import GraphFollowing
+from .forward_view import FORWARD_SOURCE
 from .hiding import QuizHiding
 from .model.editor_tensors import document_animation
 from .model.predict import PredictQuiz
+from .model.tensor_hiding import replay_ids
 from .model.tensor_timeline import TensorAnimation, graph_animation, tensor_animation
 from .model.timeline import DocumentAnimation, Timeline, terms
 from .pitfall_view import PitfallView
@@ -79,7 +81,7 @@ class AnimatorPanel(QWidget):
         self.view.set_minimap_visible(False)
         self.view.setToolTip("")
         self.sync = SceneSync(self.scene, self.view)
-        self.fitting = ViewFit(self.view, self.scene, focus=self.sync.current_item)
+        self.fitting = ViewFit(self.view, self.scene, focus=self.sync.in_sight_order)
         self.steps = StepPanel(PHASE_COLORS)
         self.controls = PlaybackControls()
         self.pitfalls = PitfallView()
@@ -351,6 +353,22 @@ class AnimatorPanel(QWidget):
         self.hiding.hide_after(position, maths_of(document) if document is not None else self.maths, asked, tangents)
         self._apply_hiding()
         self.refresh_text()
+
+    def ask_about(self, node_id: str | None, document: GraphDocument | None = None) -> None:
+        """A lesson's question asks about the node ``node_id`` of ``document`` (default: the graph shown; None: no
+        question waits): its card is panned the least into sight now, clear of the minimap, with the current
+        step's card where both fit, and kept in sight beside the step's as the view is fitted or resized and the
+        person moves in time, as long as the two fit together. Nothing is asked about while the animator shows
+        another graph than ``document`` (as `hide_after` hides nothing there)."""
+        on_it = document is None or maths_of(document) == self.maths
+        self.sync.ask(self._card_id(node_id) if node_id is not None and on_it else None)
+
+    def _card_id(self, node_id: str) -> str | None:
+        """The scene's id for the node ``node_id`` of the editor's graph it shows (None: it shows another graph):
+        the same id, but a tensor graph's replay has ids of its own, its cards titled as the graph names them."""
+        if self._animation is None or self._source not in ("graph", FORWARD_SOURCE[0]):
+            return None
+        return replay_ids(self._animation, self._document).get(node_id) if self._document.is_tensor_graph else node_id
 
     @property
     def hidden_positions(self) -> frozenset[int]:

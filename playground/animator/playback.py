@@ -44,6 +44,7 @@ class Playback:
             return set()
         old = timeline.position
         touched = timeline.seek(position)
+        panel.sync.step_first()  # the step moved to is what the eye follows now (a question's card beside it)
         panel.sync.refresh_moved(touched, old)
         panel.pitfalls.seek(timeline.position)
         panel.predict.on_position(timeline.position)

@@ -3,6 +3,10 @@ label and colour, and the ring on the current step's node.
 
 Moving in time touches only the nodes whose display changed (``Timeline.seek`` says which) and
 the wires of the frames passed over, so a 1000-node graph steps as fast as a small one.
+
+The view keeps in sight the current step's card and, while a lesson's question waits, the card it asks about
+(`ask`): the one asked about first when the question has just been asked, the step's first from the next move
+in time on, the other beside it wherever both fit (`in_sight_order`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class SceneSync:
         self.wire_highlights: dict[Edge, str | None] = {}  # what each wire was last given
         self._marked_node: str | None = None  # the node with the selection ring (the current frame's)
         self.reveal: Reveal | None = None  # what a quiz hides ("?" on the cards, no label on the wires)
+        self.asked: str | None = None  # the node (of the scene) a lesson's waiting question asks about
+        self.asked_first = False  # that question has just been asked: its card goes before the step's
 
     def start(self, animation: Animation | None) -> None:
         """Follow ``animation`` (None: nothing yet) on a scene just redrawn: nothing marked, nothing lit,
@@ -48,6 +54,7 @@ class SceneSync:
         self.animation, self._edge_position, self.wire_highlights = animation, {}, {}
         self._marked_node = None
         self.reveal = None
+        self.asked, self.asked_first = None, False  # the scene was redrawn: its nodes may be others
         if animation is not None:
             frames = animation.timeline.frames
             self._edge_position = {frame.edge: i + 1 for i, frame in enumerate(frames) if frame.edge}
@@ -120,10 +127,29 @@ class SceneSync:
         self.keep_current_in_sight()
 
     def keep_current_in_sight(self) -> None:
-        """Pan the view the least that shows the current step's card whole, off the minimap (if it is shown)."""
-        item = self.current_item()
-        if item is not None and self.view.isVisible():
-            keep_in_sight(self.view, item)
+        """Pan the view the least that shows the current step's card whole, off the minimap (if it is shown), and
+        the card a waiting question asks about (`in_sight_order`)."""
+        items = self.in_sight_order()
+        if items and self.view.isVisible():
+            keep_in_sight(self.view, *items)
+
+    def ask(self, node_id: str | None) -> None:
+        """A lesson's question now asks about the card of ``node_id`` (None: no question waits): it is panned
+        into sight at once, the least, with the current step's card where both fit."""
+        self.asked = node_id if node_id is not None and self.scene.node_item(node_id) is not None else None
+        self.asked_first = self.asked is not None
+        self.keep_current_in_sight()
+
+    def step_first(self) -> None:
+        """A move in time: from now on the current step's card goes first, the asked one beside it if it fits."""
+        self.asked_first = False
+
+    def in_sight_order(self) -> list:
+        """The cards to keep in sight, the one that must be first: the current step's and the asked one's."""
+        current = self.current_item()
+        asked = self.scene.node_item(self.asked) if self.asked is not None else None
+        cards = [asked, current] if self.asked_first else [current, asked]
+        return [card for index, card in enumerate(cards) if card is not None and card not in cards[:index]]
 
     def refresh_nodes(self, node_ids: Iterable[str]) -> None:
         animation = self.animation

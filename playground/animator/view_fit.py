@@ -22,10 +22,11 @@ PAIRED_ZOOM = 0.6  # two graphs one above the other (a pitfall replay): each may
 class ViewFit(QObject):
     node_clicked = Signal(str)
 
-    def __init__(self, view: GraphView, scene: AnimatorScene, focus=lambda: None):
+    def __init__(self, view: GraphView, scene: AnimatorScene, focus=list):
         super().__init__(view)
         self.view, self.scene = view, scene
-        self.focus = focus  # the card of the current step, if any: kept in sight after each fit
+        self.focus = focus  # the cards kept in sight after each fit, the first always: the current step's (or
+        # the one a lesson's question has just asked about), then the other where both fit
         self._viewport = view.viewport()
         self.auto = True  # fit on every resize, until the person zooms
         self.whole = False  # View > Fit: the whole graph, however small (until the next graph)
@@ -80,10 +81,11 @@ class ViewFit(QObject):
             self.keep_step_in_sight()
 
     def keep_step_in_sight(self) -> None:
-        """Pan the least that shows the current step's card whole, clear of the minimap (`keep_in_sight`)."""
-        current = self.focus()
-        if current is not None:
-            keep_in_sight(self.view, current)
+        """Pan the least that shows the current step's card whole, clear of the minimap (`keep_in_sight`), and the
+        card a waiting question asks about where both fit (`SceneSync.in_sight_order`)."""
+        cards = self.focus()
+        if cards:
+            keep_in_sight(self.view, *cards)
 
     def fit_by_person(self) -> None:
         """View > Fit (F): the whole graph in view, as in the editor, and kept so on resize until the person

@@ -10,8 +10,9 @@ move the animator to a step, choose a pitfall replay or Predict mode, animate a 
 set up and start or pause training, tick a tick box (the gradient health plot's), point at a
 control. A step that loads a graph or a network turns the pitfall replay and Predict off unless
 it sets them. A step that asks questions about its graph ends in the animator on it, with the
-answers not yet given hidden there (`AnimatorPanel.hide_after`); questions about gradient health
-are read off the training tab.
+answers not yet given hidden there (`AnimatorPanel.hide_after`) and the card the waiting question asks
+about panned into sight (`AnimatorPanel.ask_about`); questions about gradient health are read off the
+training tab.
 It never reaches into a panel's widgets: a tick box is clicked by its object name, as a person clicks it
 (`TrainingPanel` has no method to show the gradient health plot).
 """
@@ -34,6 +35,9 @@ from .model.runner import LessonRun
 from .model.trained_questions import TRAINED
 
 LOADS = ("graph", "example", "network", "build")
+# Questions answered elsewhere than in the animator: gradient health and a trained graph's accuracy are read off
+# the training tab, a graph to build is built in the editor (no card of it is asked about: it is not there yet).
+OFF_THE_ANIMATOR = (HEALTH, TRAINED, "build")
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
 
 
@@ -90,22 +94,24 @@ class LessonDriver(QObject):
                 animator.set_pitfall(None)
             if "predict" not in own:
                 animator.set_predict(False)
-        if any(q.what not in (HEALTH, TRAINED, "build") for q in run.questions):  # a quiz on a graph is taken in
-            # the animator, where the answers stay hidden until given (gradient health and a trained graph's
-            # accuracy are read off the training tab; a graph to build is built in the editor)
+        if any(q.what not in OFF_THE_ANIMATOR for q in run.questions):  # a quiz on a graph is taken in the
+            # animator, where the answers stay hidden until given
             animator = self._animator_on_graph(step)
             if "animator" not in own:
                 animator.seek(run.revealed_up_to or 0)
-        self.hide_answers(run)
+        self.hide_answers(run)  # and the card the waiting question asks about panned into sight
         return notice
 
     def hide_answers(self, run: LessonRun | None) -> None:
         """The animator hides the numbers of the steps whose questions still wait (this step's or a later
-        step's about the same graph), on the lesson's graph (nothing if none wait)."""
+        step's about the same graph), on the lesson's graph (nothing if none wait), and pans the card the waiting
+        question asks about into sight: the question is (again) before the student, as when the Learn dock
+        comes back."""
         animator = self.window.animator
         facts = run.step.facts if run is not None else None
         if run is None or run.revealed_up_to is None or not isinstance(facts, GraphFacts):
             animator.hide_after(None)
+            animator.ask_about(None)  # nothing waits, so no card is asked about
             return
         # The animator decides what the editor's cards hide too, so it must be on the lesson's graph even
         # while another tab is shown: on a step that only shows the graph in the editor, it still held the
@@ -113,6 +119,7 @@ class LessonDriver(QObject):
         if maths_of(self.window.document) == maths_of(facts.document):
             self._animator_on_graph(run.step, show=False)
         animator.hide_after(run.revealed_up_to, facts.document, run.asked_gradients, run.asked_tangents)
+        self._show_asked_card(run)
 
     def show_answer(self, run: LessonRun, question: Question) -> None:
         """The animator goes to the step of the question just answered, the next ones still hidden; a graph
@@ -129,6 +136,7 @@ class LessonDriver(QObject):
         animator = self._animator_on_graph(run.step, show=False)
         self.hide_answers(run)
         animator.seek(question.position)
+        self._show_asked_card(run)  # the next question's, once more: the move in time put the step's card first
 
     def restore_graph(self, run: LessonRun) -> None:
         """Show the graph of the step ``run`` is at again, as the lesson has it (the student changed it), and
@@ -140,6 +148,14 @@ class LessonDriver(QObject):
             animator = self._animator_on_graph(step)
             self.hide_answers(run)
             animator.seek(run.revealed_up_to or 0)
+            self._show_asked_card(run)
+
+    def _show_asked_card(self, run: LessonRun) -> None:
+        """The animator pans the card the waiting question asks about into sight, the least, as it follows its
+        step's card (after the animator has gone to its step: a move in time puts the step's card first)."""
+        question, facts = run.question, run.step.facts
+        asked = question is not None and question.what not in OFF_THE_ANIMATOR and isinstance(facts, GraphFacts)
+        self.window.animator.ask_about(question.node if asked else None, facts.document if asked else None)
 
     def _restore(self, step: Step, own: set[str]) -> tuple[bool, str]:
         """Put back what the step's numbers are about when an earlier step set it up; returns whether a graph
