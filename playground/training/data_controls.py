@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSlider,
     QVBoxLayout,
@@ -131,6 +132,15 @@ class DataControls(QWidget):
                                "Seed for the data, the split and the initial weights")
         self.seed_spin.valueChanged.connect(self.edited)
         form.addRow("Seed", self.seed_spin)
+        # A TF Playground page's own seed (its URL's "seed=0.50819"): that page's very points and first weights.
+        self.tf_seed_input = named(QLineEdit(), "tfSeedInput",
+                                   "The seed of a TF Playground page (its URL's seed=0.50819): that page's very points "
+                                   "and first weights. Empty: the Seed box", spoken="TF Playground seed")
+        self.tf_seed_input.setMaxLength(40)
+        self.tf_seed_input.setPlaceholderText("its URL's seed, e.g. 0.50819")
+        self.tf_seed_input.editingFinished.connect(self.edited)
+        self.tf_seed_label = QLabel("TF seed")
+        form.addRow(self.tf_seed_label, self.tf_seed_input)
         self.regenerate_button = named(QPushButton("Regenerate"), "regenerateButton",
                                        "New random data (the next seed) and new initial weights")
         self.regenerate_button.clicked.connect(self._on_regenerate_button_clicked)
@@ -151,8 +161,8 @@ class DataControls(QWidget):
     # -- settings <-> controls --
 
     def _controls(self) -> tuple[QWidget, ...]:
-        return (self.tf_check, self.problem_combo, self.dataset_combo, self.class_count_spin, self.points_spin,
-                self.noise_slider, self.test_slider, self.seed_spin, *self.feature_checks.values())
+        return (self.tf_check, self.tf_seed_input, self.problem_combo, self.dataset_combo, self.class_count_spin,
+                self.points_spin, self.noise_slider, self.test_slider, self.seed_spin, *self.feature_checks.values())
 
     def show_settings(self, s: TrainingSettings) -> None:
         """Put ``s`` into the controls without signalling."""
@@ -163,6 +173,7 @@ class DataControls(QWidget):
             if s.dataset == "csv" and self.dataset_combo.findData("csv") < 0:
                 self.dataset_combo.addItem(f"Your CSV: {self._csv_name}", "csv")
             self.tf_check.setChecked(s.tf_playground)
+            self.tf_seed_input.setText(s.tf_seed)
             self._show_noise_range(s.tf_playground)
             self.problem_combo.setCurrentIndex(self.problem_combo.findData(s.problem))
             self.dataset_combo.setCurrentIndex(self.dataset_combo.findData(s.dataset))
@@ -192,6 +203,8 @@ class DataControls(QWidget):
         self.class_count_spin.setEnabled(self.class_count_spin.isEnabled() and not tf)
         self.points_spin.setEnabled(not csv and not tf)
         self.load_csv_button.setEnabled(not tf)
+        for widget in (self.tf_seed_label, self.tf_seed_input):
+            widget.setVisible(tf)
         self.noise_slider.setEnabled(not csv)
         self.noise_value.setText(format_number(round(100 * s.noise)) if tf else format_number(s.noise))
         self.test_value.setText(f"{format_number(round(s.test_fraction * 100))}%")
@@ -220,6 +233,7 @@ class DataControls(QWidget):
         self._show_class_range(dataset)
         return dict(
             tf_playground=self.tf_check.isChecked(),
+            tf_seed=self.tf_seed_input.text().strip() if self.tf_check.isChecked() else "",
             problem=problem,
             dataset=dataset,
             classes=self.class_count_spin.value(),
@@ -275,6 +289,10 @@ class DataControls(QWidget):
 
     @Slot()
     def _on_regenerate_button_clicked(self) -> None:
+        if self.tf_seed_input.text():  # as its Regenerate: a new seed, the page's no longer
+            self.tf_seed_input.blockSignals(True)
+            self.tf_seed_input.clear()
+            self.tf_seed_input.blockSignals(False)
         self.seed_spin.setValue((self.seed_spin.value() + 1) % (self.seed_spin.maximum() + 1))
 
     @Slot()

@@ -107,3 +107,39 @@ def test_an_exported_script_takes_its_run_again_and_pytorch_agrees(tmp_path):
     metrics = session.evaluate()
     assert f"train loss {metrics.train_loss!r}" in last and f"test loss {metrics.test_loss!r}" in last
     assert float(worst.rsplit(" ", 1)[1]) < 1e-9
+
+
+# The MLCC worksheets' Playground pages (their URLs' seeds and settings), and what the TF Playground's own code
+# shows there: a replay of its open-source dataset.ts, nn.ts and playground.ts in node with its seedrandom
+# (research notes, 2026-12-07), the first load's network. The tab's numbers must be its own, to three decimals.
+MLCC_PAGES = [
+    ("first network", dict(tf_seed="0.50819", dataset="xor", noise=0.35, learning_rate=0.01, hidden=(1,),
+                           activation="linear"), [(0, "0.505", "0.516"), (500, "0.500", "0.497")]),
+    ("initialization", dict(tf_seed="0.50819", dataset="xor", noise=0.35, learning_rate=0.01, hidden=(3,),
+                            activation="relu"), [(0, "0.517", "0.528"), (500, "0.350", "0.312"),
+                                                 (1000, "0.350", "0.310")]),
+    ("spiral", dict(tf_seed="0.38953", dataset="spiral", noise=0.8, learning_rate=0.1, hidden=(3, 2),
+                    activation="relu", regularization_rate=0.01), [(0, "0.533", None), (500, "0.523", None)]),
+]
+
+
+@pytest.mark.parametrize("page, changes, shown", MLCC_PAGES, ids=[page for page, _, _ in MLCC_PAGES])
+def test_at_a_worksheets_own_seed_the_tab_shows_the_tf_playgrounds_own_numbers(page, changes, shown):
+    session = TrainingSession(replace(XOR, **changes))
+    at = 0
+    for epoch, test_loss, train_loss in shown:
+        session.train_steps(25 * (epoch - at))  # 250 training points in batches of 10: 25 steps an epoch
+        at = epoch
+        metrics = session.evaluate()
+        assert tp.format_loss(metrics.test_loss) == test_loss, f"{page} at epoch {epoch}"
+        if train_loss is not None:
+            assert tp.format_loss(metrics.train_loss) == train_loss, f"{page} at epoch {epoch}"
+
+
+def test_a_tf_seed_is_the_tf_playgrounds_own_and_refused_without_it():
+    with pytest.raises(ValueError, match="needs tf_playground=True"):
+        TrainingSettings(tf_seed="0.5")
+    with pytest.raises(ValueError, match="at most 40 characters"):
+        replace(XOR, tf_seed="x" * 41)
+    page = tp.make_dataset("xor", 35, 50, seed="0.50819")
+    assert np.array_equal(TrainingSession(replace(XOR, tf_seed="0.50819")).data.X_train, page.X_train)

@@ -92,3 +92,19 @@ def test_repeat_counts_its_epochs(qtbot, panel):
     dialog._on_redraw_timer_timeout()
     assert dialog.runs.steps == 100 and "2 runs of 4 epochs" in dialog.status_label.text()
     dialog.close()
+
+
+def test_a_pages_own_seed_typed_gives_its_points_and_regenerate_a_new_seed(qtbot, panel):
+    tick(qtbot, panel)
+    seed = panel.findChild(object, "tfSeedInput")
+    assert seed.isVisible() and seed.accessibleName() == "TF Playground seed"
+    panel.set_settings(replace(panel.settings, dataset="xor", noise=0.35, test_fraction=0.5))
+    qtbot.keyClicks(seed, "0.50819")
+    qtbot.keyClick(seed, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.settings.tf_seed == "0.50819", timeout=WAIT)
+    page = tp.make_dataset("xor", 35, 50, seed="0.50819")
+    qtbot.waitUntil(lambda: (panel.data.X_train == page.X_train).all() if len(panel.data.X_train) == 250 else False,
+                    timeout=WAIT)
+    panel.reset_confirmation.set_asks(False)
+    qtbot.mouseClick(panel.findChild(object, "regenerateButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.settings.tf_seed == "" and panel.settings.seed == 1, timeout=WAIT)

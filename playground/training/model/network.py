@@ -31,7 +31,7 @@ from ...common.numbers import format_number
 from ...graph.network import GraphNetwork, GraphProblem
 from .points import SplitData, expand_features
 from .settings import TrainingSettings
-from .tf_setting import loss_for
+from .tf_setting import loss_for, page_first_weights
 
 _ACTIVATION_LAYERS = {"tanh": Tanh, "relu": ReLU, "sigmoid": Sigmoid, "leaky_relu": LeakyReLU, "linear": Identity}
 LEAKY_SLOPE = 0.01  # LeakyReLU's default negative slope, as PyTorch's
@@ -173,6 +173,7 @@ def model_for(settings: TrainingSettings, graph=None, dtype=np.float64):
     seed = settings.seed if settings.init_seed is None else settings.init_seed
     model = build_model(len(settings.features), settings.hidden, settings.layer_activations, seed,
                         settings.outputs, settings.init, settings.layer_dropout)
+    page_first_weights(model, settings)  # a TF Playground URL's seed: that page's very first weights
     if dtype != np.float64:
         for parameter in model.parameters():
             parameter.data = parameter.data.astype(dtype)

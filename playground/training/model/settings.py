@@ -140,6 +140,9 @@ class TrainingSettings:
     init_seed: int | None = None
     # The TF Playground's data, loss, initial weights and SGD (`tf_setting`): its numbers mean the same here.
     tf_playground: bool = False
+    # The seed of a TF Playground page's URL ("0.50819"): its very points and, at the start, its very first weights
+    # (its own random stream, `engine.seedrandom.SeedRandom`); "": `seed`'s, numpy's stream.
+    tf_seed: str = ""
 
     def __post_init__(self):
         _check_choice("dataset", self.dataset, DATASETS)
@@ -211,6 +214,11 @@ class TrainingSettings:
         if self.init_seed is not None and (not isinstance(self.init_seed, int) or isinstance(self.init_seed, bool)
                                            or not 0 <= self.init_seed < 2**32):
             raise ValueError(f"init_seed must be a whole number from 0 to {2**32 - 1}, or None, not {self.init_seed!r}")
+        if not isinstance(self.tf_seed, str) or len(self.tf_seed) > 40 or not self.tf_seed.isprintable():
+            raise ValueError(f"tf_seed is a TF Playground URL's seed, text of at most 40 characters, not "
+                             f"{self.tf_seed!r}")
+        if self.tf_seed and not self.tf_playground:
+            raise ValueError("tf_seed is the TF Playground's own: it needs tf_playground=True")
         if self.tf_playground:
             self._check_tf_playground()
         if self.steps_per_second is not None and (not isinstance(self.steps_per_second, int)
@@ -422,6 +430,7 @@ _FIELD_CHANGE = {
     "schedule": Change.OPTIMIZER, "schedule_steps": Change.OPTIMIZER, "schedule_gamma": Change.OPTIMIZER,
     "problem": Change.DATA,
     "network": Change.MODEL, "init_seed": Change.MODEL, "tf_playground": Change.DATA,
+    "tf_seed": Change.DATA,
     "steps_per_second": Change.PACE, "stop_when": Change.PACE, "stop_at": Change.PACE,
 }
 assert set(_FIELD_CHANGE) == {f.name for f in fields(TrainingSettings)}
@@ -432,7 +441,8 @@ _STARTS_OVER = {  # the first that changed names the change: the problem brings 
     "tf_playground": "The TF Playground setting", "problem": "Another problem", "dataset": "Other data",
     "points": "Another number of points",
     "noise": "Another noise",
-    "test_fraction": "Another test split", "seed": "New data", "classes": "Another number of classes",
+    "test_fraction": "Another test split", "seed": "New data", "tf_seed": "New data",
+    "classes": "Another number of classes",
     "features": "Other input features", "hidden": "Another network shape",
     "activation": "Another activation", "activations": "Another activation", "init": "Other initial weights",
     "network": "Another network",

@@ -144,6 +144,8 @@ def to_dict(setup: TrainingSetup) -> dict:
         del settings["init_seed"]
     if not settings["tf_playground"]:  # as every file before the setting
         del settings["tf_playground"]
+    if not settings["tf_seed"]:
+        del settings["tf_seed"]
     for name in ("activations", "dropout"):  # one per layer where they differ, as the settings keep them
         if settings[name]:
             settings[name] = list(settings[name])

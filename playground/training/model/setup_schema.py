@@ -98,6 +98,7 @@ class SettingsEntry(_Strict):
     network: _choice(NETWORKS) = "layers"  # version 2
     init_seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None  # the weights' own seed (a Repeat's run)
     tf_playground: bool = False  # the TF Playground's data, loss, initial weights and SGD (`tf_setting`)
+    tf_seed: Annotated[str, Field(max_length=40)] = ""  # a TF Playground URL's seed, for its very points
     steps_per_frame: Annotated[int, Field(ge=1, le=100_000)] | None = None  # the first files' pace (x 50 a second)
 
     @field_validator("noise", "test_fraction", "learning_rate", "momentum", "regularization_rate", "weight_decay",

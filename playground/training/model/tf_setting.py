@@ -25,13 +25,15 @@ from collections.abc import Iterator
 import numpy as np
 
 import engine.tf_playground as tp
+from engine.nn import init
 from engine.nn.regularization import weights
 from engine.train import TrainStep, classification_loss, half_mse, regression_loss, tanh_half_mse
 
 from .points import COLOUR_NAMES, SplitData, make_dataset, split
 from .settings import DATASETS, TF_DATASETS
 
-__all__ = ["TF_EXTENT", "TF_NAMES", "data_for", "loss_for", "percent_train", "tf_data", "tf_optimizer", "tf_steps"]
+__all__ = ["TF_EXTENT", "TF_NAMES", "data_for", "loss_for", "page_first_weights", "percent_train", "tf_data",
+           "tf_optimizer", "tf_steps"]
 
 TF_NAMES = {"circles": "Circle", "xor": "Exclusive or", "blobs": "Gaussian", "spiral": "Spiral", "plane": "Plane",
             "gaussians": "Multi Gaussian"}
@@ -45,9 +47,7 @@ def percent_train(test_fraction: float) -> int:
 
 def tf_data(settings) -> SplitData:
     """The points of ``settings`` as the TF Playground makes them (its classes as ours: -1 is class 0, +1 class 1)."""
-    made = tp.make_dataset(TF_DATASETS[settings.dataset], round(100 * settings.noise, 6),
-                           percent_train(settings.test_fraction), seed=settings.seed,
-                           n_samples=settings.points)
+    made = _made(settings, tp.as_source(settings.tf_seed or settings.seed))
     if settings.regression:
         y_train, y_test, classes = made.y_train.astype(np.float64), made.y_test.astype(np.float64), ()
     else:  # its -1 (orange) is our class 0, its +1 (blue) our class 1
@@ -72,6 +72,24 @@ def loss_for(settings):
     if settings.loss == "tf_square":
         return half_mse if settings.regression else tanh_half_mse
     return regression_loss(settings.loss) if settings.regression else classification_loss(settings.loss)
+
+
+def _made(settings, source):
+    return tp.make_dataset(TF_DATASETS[settings.dataset], round(100 * settings.noise, 6),
+                           percent_train(settings.test_fraction), seed=source, n_samples=settings.points)
+
+
+def page_first_weights(model, settings) -> bool:
+    """With a TF Playground URL's seed: the page's very first weights, drawn from its stream where its data left it
+    (as the page draws them once its data are made); True if drawn. Other initial weights (an ``init_seed``: a
+    Reset, a Repeat's run) come from the tab's own draw."""
+    if not (settings.tf_playground and settings.tf_seed and settings.init == "tf_playground"
+            and settings.init_seed is None and not settings.trains_graph):
+        return False
+    source = tp.as_source(settings.tf_seed)
+    _made(settings, source)  # the draws its data took
+    init.tf_playground_(model, uniform=source)
+    return True
 
 
 def tf_optimizer(settings, model):
