@@ -44,7 +44,17 @@ GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has i
 def lesson_settings(current: TrainingSettings, lesson: dict) -> TrainingSettings:
     """The panel's settings with the lesson's over them. Where the person's own choices clash with the
     lesson's (the panel on a regression, a lesson of two moons that never names the problem type), the
-    lesson's go over the defaults instead, at the person's pace: the lesson checked them so at load."""
+    lesson's go over the defaults instead, at the person's pace: the lesson checked them so at load. A lesson that
+    names the activation or the layers without each layer's own has every layer take its activation, none drop
+    (a person's per-layer choices would otherwise change the lesson's network); one that names the problem, the
+    data or the setting without the TF Playground setting trains without it, as it was written before there was one."""
+    lesson = dict(lesson)
+    if ("activation" in lesson or "hidden" in lesson) and "activations" not in lesson:
+        lesson["activations"] = ()
+    if ("activation" in lesson or "hidden" in lesson) and "dropout" not in lesson:
+        lesson["dropout"] = ()
+    if ("dataset" in lesson or "loss" in lesson) and "tf_playground" not in lesson:
+        lesson["tf_playground"] = False
     try:
         return replace(current, **lesson)
     except ValueError:

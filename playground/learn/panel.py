@@ -35,6 +35,7 @@ from .lesson_list import LEAST_ROWS, LessonList, LessonText
 from .library import LESSONS, LessonLibrary, shipped_lessons
 from .list_keys import EnterActivates
 from .model.facts import GraphFacts
+from .model.goals import GOAL
 from .model.lesson import Lesson, LessonFormatError, load_lesson
 from .model.markup import inline
 from .model.questions import Question
@@ -77,6 +78,7 @@ class LearnPanel(QWidget):
         self.library = LessonLibrary(settings, folder)
         self.run: LessonRun | None = None
         self.check_lesson = lambda lesson: None  # what only the app can check (the main window sets it)
+        self.run_state = lambda: None  # the training tab as a goal reads it (`goals.RunState`; the main window sets it)
         self._details = ""  # the last hint's details, shown on "More"
         self._document: GraphDocument | None = None  # the editor's document
 
@@ -268,6 +270,8 @@ class LearnPanel(QWidget):
             return False
         if self.run.question.what == "build":  # the answer is the graph in the editor
             return self.check_build()
+        if self.run.question.what == GOAL:  # the answer is the run on the training tab
+            return self.check_run()
         if self._graph_was_changed():  # the numbers asked about are the lesson graph's: put it back first
             self.graph_restore_requested.emit(self.run)
             self._say(GRAPH_BACK + " Answer again.", right=False)
@@ -289,6 +293,19 @@ class LearnPanel(QWidget):
         """Check my graph: whether the editor's graph has every part the step asks for; True when it has."""
         question = self.run.question
         feedback = self.run.check_build(self._document if self._document is not None else GraphDocument())
+        self._say(feedback.message, right=feedback.right, details=feedback.details)
+        if feedback.right:
+            self._answered(question)
+        return feedback.right
+
+    def check_run(self) -> bool:
+        """Check my run: whether the training tab's run meets the step's goal; True when it does."""
+        question = self.run.question
+        state = self.run_state()
+        if state is None:
+            self._say("✗ The training tab has no run yet: press Play there first.", right=False)
+            return False
+        feedback = self.run.check_goal(state)
         self._say(feedback.message, right=feedback.right, details=feedback.details)
         if feedback.right:
             self._answered(question)
@@ -376,19 +393,20 @@ class LearnPanel(QWidget):
         self.reveal_button.setEnabled(waiting)
         shown = question or (run.questions[-1] if run.questions else None)
         building = shown is not None and shown.what == "build"  # Check reads the editor's graph; Show me builds it
+        goal = shown is not None and shown.what == GOAL  # Check reads the training tab's run
         # Nothing waits: no answer row (its lines go to the text and the answers so far).
-        self.answer_input.setVisible(waiting and not building)
+        self.answer_input.setVisible(waiting and not building and not goal)
         self.check_button.setVisible(waiting)
         self.reveal_button.setVisible(waiting)
-        self.check_button.setText("Check my graph" if building else "Check")
-        self.reveal_button.setText("Show me" if building else "Show answer")
+        self.check_button.setText("Check my graph" if building else "Check my run" if goal else "Check")
+        self.reveal_button.setText("Show me" if building else "Skip the goal" if goal else "Show answer")
         self.exercise.arrange()  # the row's buttons changed: beside Check or under it
-        if waiting and not building:
+        if waiting and not building and not goal:
             self.answer_input.setPlaceholderText(_placeholder(question))
         if waiting:
             number = len(run.answered) + 1
             self.prompt.setText(f"Question {number} of {len(run.questions)}: <b>{inline(question.prompt)}</b>")
-            (self.check_button if building else self.answer_input).setFocus()
+            (self.check_button if building or goal else self.answer_input).setFocus()
         elif run.questions:
             self.prompt.setText("Every question of this step is answered." + ("" if run.is_last else " Go on: Next."))
 
@@ -425,7 +443,7 @@ class LearnPanel(QWidget):
         ``details`` wait behind a "More" link."""
         self._details = details
         more = " <a href='more'>More…</a>" if details else ""
-        self.exercise.say(inline(text) + more, right)
+        self.exercise.say("<br>".join(inline(line) for line in text.split("\n")) + more, right)
 
     def _fill_lesson_list(self) -> None:
         chosen = self.lesson or self._chosen()

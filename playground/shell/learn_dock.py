@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMessa
 from shiboken6 import isValid
 
 from ..learn.driver import LessonDriver
+from ..learn.model.goals import RepeatState, RunState
 from ..learn.model.lesson import Lesson
 from ..learn.panel import LearnPanel
 from ..widgets.errors import guarded
@@ -74,6 +75,7 @@ class Learning(QObject):
         self.driver = LessonDriver(window)
 
         self.panel.set_document(window.document)
+        self.panel.run_state = self.run_state
         self.panel.step_shown.connect(self._on_panel_step_shown)
         self.panel.step_answered.connect(self._on_panel_step_answered)
         self.panel.graph_restore_requested.connect(self._on_panel_graph_restore_requested)
@@ -87,6 +89,19 @@ class Learning(QObject):
         if self.panel.library.problems:  # a lesson opened before that cannot be read any more (said once the
             text = "Not listed: " + "; ".join(self.panel.library.problems)  # window is up, after its "Ready")
             QTimer.singleShot(0, self, lambda: self._on_status_message(text))
+
+    def run_state(self) -> RunState | None:
+        """The training tab as a lesson's goal reads it (`learn.model.goals`), or None before its first report."""
+        training = self.window.training
+        metrics = training.metrics
+        if metrics is None:
+            return None
+        repeat, done = None, training.dialogs.repeat_done()
+        if done is not None and done[2] is not None:
+            runs, epochs, spread, settings = done
+            repeat = RepeatState(runs, epochs, spread.lowest, spread.median, spread.highest, settings)
+        return RunState(training.settings, metrics.step, metrics.epoch, metrics.train_loss, metrics.test_loss,
+                        metrics.test_accuracy, repeat)
 
     @guarded
     def _name_close_button(self, *_) -> None:

@@ -387,6 +387,11 @@ class TrainingPanel(QWidget):
         return self._progress.metrics.step if self._progress else 0
 
     @property
+    def metrics(self):
+        """The figures of the last report (`Metrics`), or None before the first."""
+        return self._progress.metrics if self._progress else None
+
+    @property
     def test_accuracy(self) -> float | None:
         return self._progress.metrics.test_accuracy if self._progress else None
 

@@ -46,6 +46,14 @@ class TabDialogs(QObject):
         self.repeat.start()
         return self.repeat
 
+    def repeat_done(self):
+        """What Repeat last finished: (runs of its first setup, epochs each, the spread of their ends, its settings),
+        or None while it has not finished any."""
+        dialog = self.repeat
+        if dialog is None or dialog.progress is None or not dialog.progress.done or dialog.runs is None:
+            return None
+        return dialog.runs.runs, dialog.epochs, dialog.progress.spreads[0], dialog.settings
+
     def shutdown(self) -> None:
         for dialog in (self.compare, self.repeat):
             if dialog is not None:

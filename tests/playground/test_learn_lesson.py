@@ -49,11 +49,12 @@ def lesson_2() -> LessonRun:
     return LessonRun(load_lesson(LESSONS / "02-chain-rule.lesson"))
 
 
-def test_eleven_lessons_ship_and_each_one_parses():
+def test_fourteen_lessons_ship_and_each_one_parses():
     titles = [load_lesson(path).title for path in SHIPPED]
     assert titles == ["A value and its gradient", "The chain rule by hand", "A variable used twice", "A neuron",
                       "Why the order matters", "From scalars to tensors", "Training", "Forward or reverse?",
-                      "A layer for a batch, by hand", "Vanishing gradients", "Build the network yourself"]
+                      "A layer for a batch, by hand", "Vanishing gradients", "Build the network yourself",
+                      "MLCC: A first neural network", "MLCC: Neural net initialization", "MLCC: Neural net spiral"]
 
 
 def test_the_lesson_model_needs_no_qt():

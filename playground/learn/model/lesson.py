@@ -42,6 +42,7 @@ from ...graph.document import DocumentFormatError, GraphDocument
 from ...graph.expression import ExpressionError, parse_expression
 from ...graph.file_io import load_document
 from .facts import Facts, GraphFacts, NetworkFacts, NetworkSpec
+from .goals import GOAL, parse_goal
 from .health_facts import ASKABLE, health_facts, is_health_name
 from .network_graph_facts import NetworkGraphFacts
 from .step_numbers import check_number, step_number
@@ -94,8 +95,8 @@ class Ask:
     """One question of a step: a node's ``value``, its ``grad``, or its ``tangent`` in forward mode along an input."""
 
     what: str  # "value", "grad", "tangent", "shape" (of a tensor's gradient), "build" (the step's graph),
-    #            "health" (`health_questions`) or "trained" (`trained_questions`)
-    node: str  # node id in the step's graph (a health question: the number's name, such as health.ratio)
+    #            "health" (`health_questions`), "trained" (`trained_questions`) or "goal" (`goals`)
+    node: str  # node id in the step's graph (a health question: the number's name; a goal: its text)
     line: int
     along: str | None = None  # a tangent's input (node id)
 
@@ -457,6 +458,13 @@ class _Parser:
         step.asks.extend(Ask("value" if argument == "values" else "grad", node_id, line) for node_id in nodes)
 
     def _check_ask(self, step: Step, argument: str, line: int) -> None:
+        if argument.startswith(GOAL + " "):  # a run the student sets up and trains: checked on the tab (`goals`)
+            try:
+                parse_goal(argument[len(GOAL) + 1:])
+            except ValueError as error:
+                self.fail(f"'ask: goal': {error}", line)
+            step.asks.append(Ask(GOAL, argument[len(GOAL) + 1:], line))
+            return
         if is_health_name(argument):  # about the training network: checked with the step's whole setup
             if argument not in ASKABLE:
                 self.fail(f"'ask:' about gradient health is one of {', '.join(ASKABLE)}, not '{argument}'", line)

@@ -8,11 +8,12 @@ keep a place in the lesson between runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .build_check import build_question as build_task
 from .build_check import check_built
 from .facts import GraphFacts
+from .goals import GOAL, RunState, check_goal, goal_question, parse_goal
 from .health_facts import health_facts
 from .health_questions import HEALTH, check_health, health_question
 from .lesson import Lesson, Step, with_numbers
@@ -28,7 +29,7 @@ from .trained_questions import TRAINED, check_trained, trained_question
 # gradient health plot; a later step's tangents are forward mode's. The trained graph's test accuracy is read
 # off the training tab too, and its count of numbers is in no card. A gradient's shape is hidden with the
 # gradient: its numbers, written out on a card or in the replay, show how many rows and columns it has.
-UNHIDDEN = ("build", HEALTH, TRAINED)
+UNHIDDEN = ("build", HEALTH, TRAINED, GOAL)
 LATER_UNHIDDEN = (*UNHIDDEN, "tangent")
 HIDES_THE_GRADIENT = ("grad", "shape")
 
@@ -147,8 +148,9 @@ class LessonRun:
         step = self.step
         facts = step.facts
         self.questions = [health_question(health_facts(step.training), ask.node) if ask.what == HEALTH
+                          else goal_question(ask.node) if ask.what == GOAL
                           else _question(facts, ask, step.training)
-                          for ask in step.asks if ask.what == HEALTH or isinstance(facts, GraphFacts)]
+                          for ask in step.asks if ask.what in (HEALTH, GOAL) or isinstance(facts, GraphFacts)]
         self.answered = []
         self._check_completed()
 
@@ -176,6 +178,19 @@ class LessonRun:
             self.answered.append(Answered(question, revealed=False))
             self._check_completed()
         return feedback
+
+    def check_goal(self, state: RunState) -> Feedback:
+        """Check my run: whether the training tab's run (``state``) meets the waiting goal; when it does, the goal is
+        reached (what the run reached joins the answers so far)."""
+        question = self.question
+        if question is None or question.what != GOAL:
+            return Feedback(False, "No run to check here: answer the question above.")
+        result = check_goal(parse_goal(question.node), state, self.step.training)
+        if not result.met:
+            return Feedback(False, result.message, question.hint)
+        self.answered.append(Answered(replace(question, worked=result.message), revealed=False))
+        self._check_completed()
+        return Feedback(True, result.message)
 
     def check_build(self, document) -> Feedback:
         """Check the graph the student built (``document``, the editor's) for the waiting build question: when it
