@@ -28,6 +28,7 @@ from ..graph.document import maths_of
 from ..training.model.session import TrainingSettings
 from .highlight import Highlight
 from .model.facts import GraphFacts, NetworkFacts
+from .model.goals import GOAL
 from .model.health_questions import HEALTH
 from .model.lesson import Lesson, LessonFormatError, Step
 from .model.questions import Question
@@ -36,8 +37,9 @@ from .model.trained_questions import TRAINED
 
 LOADS = ("graph", "example", "network", "build")
 # Questions answered elsewhere than in the animator: gradient health and a trained graph's accuracy are read off
-# the training tab, a graph to build is built in the editor (no card of it is asked about: it is not there yet).
-OFF_THE_ANIMATOR = (HEALTH, TRAINED, "build")
+# the training tab, a graph to build is built in the editor (no card of it is asked about: it is not there yet), a
+# goal is reached by a run on the training tab.
+OFF_THE_ANIMATOR = (HEALTH, TRAINED, "build", GOAL)
 GRAPH_BACK = "You had changed the lesson's graph: it is back as the lesson has it, so the numbers here are about it."
 
 
@@ -135,7 +137,7 @@ class LessonDriver(QObject):
         """The animator goes to the step of the question just answered, the next ones still hidden; a graph
         built with numbers of the student's own (or shown with Show me) is replaced by the lesson's own copy,
         whose numbers the lesson states."""
-        if question.what in (HEALTH, TRAINED):  # answered off the training tab: nothing to show in the animator
+        if question.what in (HEALTH, TRAINED, GOAL):  # answered off the training tab: nothing for the animator
             return
         if question.what == "build":  # the student's graph stays when it is the lesson's, numbers and all
             if maths_of(self.window.document) != maths_of(run.step.facts.document):

@@ -127,7 +127,7 @@ def show_legend(plot: pg.PlotWidget, palette, text_scale: float = 1.0, batches: 
     text = palette.color(palette.ColorRole.Text).name()
     train, test, batch = CURVE_PENS["train"], CURVE_PENS["test"], CURVE_PENS["batch"]
     each_batch = (f"&nbsp;&nbsp;&nbsp;<span style='color:{batch[0]}'>┈┈</span>&nbsp;<span style='color:{text}'>"
-                  "each batch</span>" if batches else "")
+                  "batch</span>" if batches else "")
     plot.getPlotItem().setTitle(
         f"<span style='color:{train[0]}; font-weight:900'>━━</span>&nbsp;<span style='color:{text}'>train</span>"
         f"&nbsp;&nbsp;&nbsp;<span style='color:{test[0]}'>──</span>&nbsp;<span style='color:{text}'>test</span>"

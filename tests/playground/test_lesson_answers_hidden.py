@@ -26,7 +26,7 @@ LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
 SHIPPED = sorted(LESSONS.glob("*.lesson"))
 
 
-UNNUMBERED = ("build", "health", "trained")
+UNNUMBERED = ("build", "health", "trained", "goal")
 
 
 def asked_number(facts, what: str, node: str):
@@ -265,6 +265,11 @@ def test_no_surface_shows_an_answer_before_the_lesson_asks_for_it(window, path):
                 assert panel.check_build(), (title, panel.feedback.text())
                 QApplication.processEvents()
                 found += leaks(window, f"{title}, once the graph is checked")
+                continue
+            if question.what == "goal":  # a run reached on the training tab: none shown before, none to type
+                panel.reveal()
+                QApplication.processEvents()
+                found += leaks(window, f"{title}, its goal left")
                 continue
             typed = (str(question.expected) if question.what == "shape" else format_array(question.expected)
                      if isinstance(question.expected, np.ndarray) else full_number(question.expected))

@@ -208,6 +208,9 @@ def own_kind(annotation, metadata=(), in_list: bool = False) -> st.SearchStrateg
         return st.one_of(st.sampled_from([low, high]), st.integers(low, min(high, low + 20)))
     if annotation is bool:
         return st.booleans()
+    if annotation is str:  # text (a TF Playground seed): quoted in the lesson, at most its length
+        return st.text(st.characters(codec="ascii", categories=("L", "N"), include_characters="."),
+                       max_size=limits.get("max_length", 10))
     if annotation is float:
         low, high = limits.get("ge", limits.get("gt", 0.0)), limits.get("le", limits.get("lt", 1000.0))
         return st.floats(low, high, exclude_min="gt" in limits, exclude_max="lt" in limits)

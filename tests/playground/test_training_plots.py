@@ -73,7 +73,8 @@ def test_the_log_loss_axis_writes_every_decade_as_a_power_of_ten(qtbot, curves):
     labels = [text for text in drawn_labels(curves.loss_plot.getPlotItem().getAxis("left")) if text]
     assert len(labels) >= 3
     assert all(re.fullmatch("10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+", text) for text in labels), labels  # no 0.001 beside 10⁻⁵
-    assert "10⁻⁵" in labels and "10⁻²" in labels
+    # Every decade or every other one, as the axis' height and the font allow (a test before may leave a larger font).
+    assert "10⁻²" in labels and ("10⁻⁵" in labels or "10⁻⁶" in labels)
     assert power_of_ten(0) == "10⁰" and power_of_ten(-12) == "10⁻¹²"
     # Less than a decade in view: no pile of 0.2 0.3 ... 0.9 labels, only the decades.
     axis = LossAxis(orientation="left")

@@ -250,7 +250,7 @@ def test_a_fastest_run_has_every_step_on_its_curve_and_its_full_batch_losses_are
     reported = [(step, loss) for step, loss in reports if step in traced]
     assert len(reported) > 5
     assert all(traced[step] == pytest.approx(loss, rel=1e-12) for step, loss in reported)
-    assert not panel.curves.batches_in_legend and "each batch" not in panel.loss_plot.getPlotItem().titleLabel.text
+    assert not panel.curves.batches_in_legend and ">batch<" not in panel.loss_plot.getPlotItem().titleLabel.text
 
 
 def test_minibatches_draw_each_batch_dotted_under_the_train_curve_and_name_it(qtbot, panel):
@@ -262,7 +262,7 @@ def test_minibatches_draw_each_batch_dotted_under_the_train_curve_and_name_it(qt
     history = panel.curves.history
     assert history.trace_size == panel.step and np.isnan(history.trace_column(1)).all()
     assert np.isfinite(history.trace_column(2)).all()
-    assert panel.curves.batches_in_legend and "each batch" in panel.loss_plot.getPlotItem().titleLabel.text
+    assert panel.curves.batches_in_legend and ">batch<" in panel.loss_plot.getPlotItem().titleLabel.text
     pen = panel.curves.step_curves["batch"].opts["pen"]
     assert pen.style() == Qt.PenStyle.DotLine
     # Hovering between two reports reads that step's batch loss.

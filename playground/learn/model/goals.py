@@ -167,6 +167,7 @@ def _shown(figure: str, value: float, settings: TrainingSettings) -> str:
 class GoalCheck:
     met: bool
     message: str
+    reached: str = ""  # what the run reached, in one line (the answers so far list it)
 
 
 def check_goal(goal: Goal, state: RunState, lesson_training: dict) -> GoalCheck:
@@ -177,7 +178,7 @@ def check_goal(goal: Goal, state: RunState, lesson_training: dict) -> GoalCheck:
     if changed:
         return GoalCheck(False, f"✗ This run has another {', '.join(name.replace('_', ' ') for name in changed)} than "
                                 "the exercise's: set it back (the step's setup puts it back), then train again.")
-    lines, met = [], True
+    lines, shown, met = [], [], True
     for condition in goal.conditions:
         value = _figure(state, condition.figure)
         if value is None:
@@ -190,13 +191,14 @@ def check_goal(goal: Goal, state: RunState, lesson_training: dict) -> GoalCheck:
         wanted = _shown(condition.figure, condition.value, state.settings)
         lines.append(f"{'✓' if ok else '✗'} {FIGURES[condition.figure]} is {reached} (the goal: "
                      f"{OPERATORS[condition.operator][0]} {wanted})")
+        shown.append(f"{FIGURES[condition.figure]} {reached}")
     about = (f"Repeat's {state.repeat.runs} runs of {network_words(state.repeat.settings)}: their test losses ended "
              f"between {state.repeat.lowest:.3f} and {state.repeat.highest:.3f} (median {state.repeat.median:.3f})"
              if state.repeat is not None and any(c.figure.startswith("repeat") for c in goal.conditions)
              else f"Your run: {network_words(state.settings)}, after {format_number(round(state.epoch, 1))} epochs "
                   f"(step {format_number(state.step)})")
     verdict = "✓ Reached." if met else "✗ Not yet."
-    return GoalCheck(met, f"{verdict} {about}.\n" + "\n".join(lines))
+    return GoalCheck(met, f"{verdict} {about}.\n" + "\n".join(lines), f"{about}: {'; '.join(shown)}")
 
 
 def _as_setting(name: str, value):

@@ -188,7 +188,7 @@ class LessonRun:
         result = check_goal(parse_goal(question.node), state, self.step.training)
         if not result.met:
             return Feedback(False, result.message, question.hint)
-        self.answered.append(Answered(replace(question, worked=result.message), revealed=False))
+        self.answered.append(Answered(replace(question, worked=result.reached), revealed=False))
         self._check_completed()
         return Feedback(True, result.message)
 
