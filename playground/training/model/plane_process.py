@@ -27,15 +27,14 @@ import logging
 import os
 import secrets
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, replace
-from multiprocessing.connection import Client, Listener
-from pathlib import Path
+from multiprocessing.connection import Listener
 
 import numpy as np
 
+from .child_process import PARENT_GONE, child_main, start_child
 from .grid import GridSpec, PlaneDrawing, PlaneGrid
 from .neuron_images import NeuronImages, neuron_images, node_images
 from .wires import WireLayout
@@ -45,10 +44,6 @@ log = logging.getLogger("autograd_playground.training")
 READY = "ready"       # the process's first message: its imports are done
 NICENESS = 5          # the process yields the CPU to the GUI when both want the same core
 LONGEST_JOB_S = 2.0   # a picture not back after this long: the process is stuck, and not used again
-# What a connection (or the listener it would reach) raises once the parent's end is gone: EOFError from a read,
-# BrokenPipeError or ConnectionResetError from a write, FileNotFoundError or ConnectionRefusedError for a closed
-# listener. Python ignores SIGPIPE, so a write to a closed socket is one of these, not a signal.
-PARENT_GONE = (EOFError, OSError)
 
 
 @dataclass(frozen=True)
@@ -324,40 +319,13 @@ def release_painter(owner: object) -> None:
             _owner = None
 
 
-# The child's whole program. SIGINT is ignored before anything else (the imports take a second): Ctrl+C is the
-# app's to answer (it closes the window, asking about unsaved work), and this process ends when the app lets go.
-_PROGRAM = f"import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); from {__name__} import main; main()"
-
-
 def start_process(address, key: bytes, stderr=None) -> subprocess.Popen:
     """The process started and told where to call (the listener's ``address``, and ``key``); its messages go to
-    ``stderr`` (None: this process's stderr).
-
-    In a process group of its own (POSIX): the terminal's Ctrl+C, sent to the app's group, never reaches it, even
-    before `_PROGRAM` ignores SIGINT (Python's start-up would print a KeyboardInterrupt's traceback)."""
-    root = str(Path(__file__).resolve().parents[3])  # the folder that holds `playground`
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        part for part in (root, os.environ.get("PYTHONPATH", "")) if part)}
-    own_group = {"process_group": 0} if os.name == "posix" else {}
-    process = subprocess.Popen([sys.executable, "-c", _PROGRAM], stdin=subprocess.PIPE, stderr=stderr,
-                               env=environment, cwd=root, **own_group)
-    process.stdin.write(f"{address}\n{key.hex()}\n".encode())
-    process.stdin.close()
-    return process
+    ``stderr`` (None: this process's stderr). See `child_process`."""
+    return start_child(__name__, address, key, stderr)
 
 
 def main() -> None:
-    """The process's start: the listener's address and key on stdin, then `serve` until the worker's end closes.
-
-    A parent gone before the two meet ends it quietly: stdin closed before the address came, the listener closed
-    (the socket's file gone, the connection refused) or the connection dropped during the handshake."""
-    address, key = sys.stdin.readline().strip(), sys.stdin.readline().strip()
-    if not address or not key:
-        return
-    try:
-        connection = Client(address, authkey=bytes.fromhex(key))
-    except PARENT_GONE:
-        return
-    with connection:
-        serve(connection)
-
+    """The process's start: the listener's address and key on stdin, then `serve` until the worker's end closes
+    (`child_process.child_main`: a parent gone before the two meet ends it quietly)."""
+    child_main(serve)
