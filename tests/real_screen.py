@@ -24,6 +24,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,46 +67,77 @@ def _read_display_number(fd: int, timeout: float) -> int:
     return int(text.strip())
 
 
-def _wait_for_window_manager(display: str, timeout: float = 30.0) -> None:
-    """openbox sets _NET_SUPPORTING_WM_CHECK on the root window once it manages windows."""
+def _window_manager_took(display: str, manager: subprocess.Popen, timeout: float) -> bool:
+    """openbox sets _NET_SUPPORTING_WM_CHECK on the root window once it manages windows. False: it had not
+    within ``timeout``, or it ended first."""
     xprop = shutil.which("xprop")
     if xprop is None:
         time.sleep(1.0)  # no way to ask: give openbox the time it takes here (~0.3 s) with room to spare
-        return
+        return manager.poll() is None
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and manager.poll() is None:
         out = subprocess.run([xprop, "-root", "_NET_SUPPORTING_WM_CHECK"], env={**os.environ, "DISPLAY": display},
                              capture_output=True, text=True).stdout
         if "window id" in out:
-            return
+            return True
         time.sleep(0.05)
-    raise RuntimeError(f"openbox did not take display {display} within {timeout:.0f} s")
+    return False
 
 
-@contextlib.contextmanager
-def x_screen(width: int, height: int) -> Iterator[str]:
-    """An Xvfb screen of ``width`` x ``height`` managed by openbox; yields its DISPLAY (":N")."""
+def _stop(*processes: subprocess.Popen | None) -> None:
+    for process in processes:
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _start_screen(width: int, height: int, manager_log) -> tuple[subprocess.Popen, subprocess.Popen | None, str]:
+    """Xvfb, then openbox on it: (server, manager, display), the manager None where it did not take the screen
+    (both are stopped then)."""
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
         pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
-    manager = None
     try:
         display = f":{_read_display_number(read_end, 20.0)}"
-        manager = subprocess.Popen(["openbox", "--sm-disable"], env={**os.environ, "DISPLAY": display},
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_for_window_manager(display)
-        yield display
+    except BaseException:
+        _stop(server)
+        raise
     finally:
         os.close(read_end)
-        for process in (manager, server):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+    manager = subprocess.Popen(["openbox", "--sm-disable"], env={**os.environ, "DISPLAY": display},
+                               stdout=manager_log, stderr=manager_log)
+    if _window_manager_took(display, manager, 15.0):
+        return server, manager, display
+    _stop(manager, server)
+    return server, None, display
+
+
+@contextlib.contextmanager
+def x_screen(width: int, height: int) -> Iterator[str]:
+    """An Xvfb screen of ``width`` x ``height`` managed by openbox; yields its DISPLAY (":N").
+
+    Once in a CI run (two busy workers, 3,900 tests) openbox never took its fresh screen in 30 s, so a new
+    server with a new openbox is tried, three times in all, before the test fails with what openbox said."""
+    with tempfile.TemporaryFile() as manager_log:
+        for _attempt in range(3):
+            server, manager, display = _start_screen(width, height, manager_log)
+            if manager is not None:
+                break
+        else:
+            manager_log.seek(0)
+            said = manager_log.read().decode(errors="replace")[-2000:].strip()
+            raise RuntimeError(f"openbox did not take a {width}x{height} Xvfb screen in 3 tries (the last {display});"
+                               f" it said: {said or 'nothing'}")
+        try:
+            yield display
+        finally:
+            _stop(manager, server)
 
 
 def run_probe(display: str, probe: str, *, settings: dict | None = None, arguments: dict | None = None,
