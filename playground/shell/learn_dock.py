@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMessageBox
 from shiboken6 import isValid
@@ -50,6 +50,27 @@ class LearnScroll(PanelScroll):
         return QSize(max(least.width(), panel_least.width() + bar + 2 * self.frameWidth()), least.height())
 
 
+class LearnDock(QDockWidget):
+    """The Learn panel's dock, its close button said as what it closes. Qt names that button "Close" again whenever
+    it updates the dock's buttons: on a style change (a theme, presentation mode), a new parent, a layout direction,
+    its features or its floating; named again at once after each."""
+
+    RENAMED_AFTER = (QEvent.Type.StyleChange, QEvent.Type.ParentChange, QEvent.Type.LayoutDirectionChange,
+                     QEvent.Type.ApplicationLayoutDirectionChange)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() in self.RENAMED_AFTER:
+            self.name_close_button()
+        return handled
+
+    @guarded
+    def name_close_button(self, *_) -> None:
+        close = self.findChild(QAbstractButton, "qt_dockwidget_closebutton")
+        if close is not None:
+            close.setAccessibleName("Close the Learn panel")
+
+
 class Learning(QObject):
     def __init__(self, window):
         super().__init__(window)
@@ -57,16 +78,15 @@ class Learning(QObject):
         first_run = not window.settings.allKeys()  # read before anything is written
         self.panel = LearnPanel(window.settings)
         self.panel.check_lesson = self._check
-        self.dock = QDockWidget("Learn", window)
+        self.dock = LearnDock("Learn", window)
         self.dock.setObjectName("learnDock")
         self.dock.setAccessibleName("Learn panel")  # a reader says it; its title "Learn" alone says less
         self.dock.setWidget(LearnScroll(self.panel))
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                               | QDockWidget.DockWidgetFeature.DockWidgetMovable)
-        # Qt names its close button "Close" again whenever it updates the dock's buttons: named after each.
-        self._name_close_button()
-        self.dock.featuresChanged.connect(self._name_close_button)
-        self.dock.topLevelChanged.connect(self._name_close_button)
+        self.dock.name_close_button()
+        self.dock.featuresChanged.connect(self.dock.name_close_button)
+        self.dock.topLevelChanged.connect(self.dock.name_close_button)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         if first_run:  # a new student: the lessons are the way in
             window.settings.setValue("learn/visible", True)
@@ -103,11 +123,6 @@ class Learning(QObject):
         return RunState(training.settings, metrics.step, metrics.epoch, metrics.train_loss, metrics.test_loss,
                         metrics.test_accuracy, repeat)
 
-    @guarded
-    def _name_close_button(self, *_) -> None:
-        close = self.dock.findChild(QAbstractButton, "qt_dockwidget_closebutton")
-        if close is not None:
-            close.setAccessibleName("Close the Learn panel")
 
     def _build_menus(self) -> None:
         window = self.window
