@@ -3,7 +3,8 @@ points (`model.repeat`), and optionally a second setup beside it (another activa
 another learning rate) over as many seeds. Every run's test-loss curve on one plot, what their ends spread over
 in words ("lowest 0.171, median 0.224, highest 0.350: 2.0 times"), and each run's boundary as a small picture; a
 picture pressed makes that run the tab's own (its weights, step and optimizer state; paused there). The runs train
-in a thread of their own (`RepeatWorker`); the window stays free meanwhile.
+in a process of their own (`model.repeat_process`; where it cannot start, in a thread, `RepeatWorker`): the
+window never waits for them.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from ..widgets.screen_fit import fit_to_screen
 from ..widgets.spoken import announce
 from .model.points import SplitData
 from .model.repeat import MAX_RUNS, MIN_RUNS, RepeatRuns, Spread, groups_for, thumbnail_words
+from .model.repeat_process import RepeatDone, RepeatJob, RepeatLink, RepeatPictures, RepeatProgress
 from .model.settings import ACTIVATIONS, INITS, TrainingSettings
 from .model.setup_file import TrainingSetup
 from .number_boxes import IntBox, LogSpinBox
-from .repeat_worker import RepeatPictures, RepeatProgress, RepeatWorker
+from .repeat_worker import RepeatWorker
 from .widgets import RACER_COLOURS, named, style_plot
 from .worker_threads import start_thread, stop_thread
 
@@ -71,16 +73,22 @@ class RepeatDialog(QDialog):
     start_requested = Signal()
 
     def __init__(self, settings: TrainingSettings, data: SplitData, parent: QWidget | None = None,
-                 runs: int = 5, steps: int = 1000):
+                 runs: int = 5, steps: int = 1000, graph=None):
+        """``graph``: the graph document the tab trains, when it trains the editor's graph."""
         super().__init__(parent)
         named(self, "repeatDialog")
         self.setWindowTitle("Repeat")
         self.settings, self.data = settings, data.copy()
+        self.graph = graph.copy() if graph is not None else None
         self.worker: RepeatWorker | None = None
         self.thread = None
+        self.use_process = True  # the runs in a process of their own (else, or where it fails, in a thread)
+        self.link: RepeatLink | None = None
+        self._setups: tuple[TrainingSetup, ...] | None = None  # each run, once the process has finished them
         self.runs: RepeatRuns | None = None
         self.progress: RepeatProgress | None = None
         self._pictures: RepeatPictures | None = None
+        self._new_pictures = False  # pictures come three times a second: their icons are made only then
         self._dirty = False
         self.chosen: int | None = None  # the run last made the tab's
 
@@ -197,12 +205,22 @@ class RepeatDialog(QDialog):
         self._stop_worker()
         try:
             groups = groups_for(self.settings, self.second_setup())
-        except ValueError as error:
+            runs = RepeatRuns(groups, self.data, self.runs_spin.value(), self.steps, graph=self.graph)
+        except ValueError as error:  # (a graph the runs cannot train is a GraphProblem, a ValueError)
             self.status_label.setText(f"Cannot repeat: {error}")
             return
-        self.runs = RepeatRuns(groups, self.data, self.runs_spin.value(), self.steps)
-        self.progress, self._pictures, self.chosen = None, None, None
+        self.runs = runs
+        self.progress, self._pictures, self.chosen, self._setups = None, None, None, None
         self._lay_out_runs()
+        if self.use_process:  # trained in a process of their own: the window never waits for them
+            self.link = RepeatLink(RepeatJob(tuple(groups), self.data, self.runs.runs, self.steps, self.graph))
+            if not self.link.broken:
+                return
+            self.link = None
+        self._start_thread()
+
+    def _start_thread(self) -> None:
+        """The runs trained in a thread of the app (where their process cannot run)."""
         self.worker = RepeatWorker(self.runs)
         self.worker.progressed.connect(self._on_worker_progressed)
         self.worker.pictured.connect(self._on_worker_pictured)
@@ -225,7 +243,9 @@ class RepeatDialog(QDialog):
 
     @property
     def is_running(self) -> bool:
-        return self.worker is not None and self.progress is not None and not self.progress.done
+        if self.link is not None:
+            return self._setups is None
+        return self.worker is not None and (self.progress is None or not self.progress.done)
 
     def _lay_out_runs(self) -> None:
         """A curve and a picture per run, named by its setup and seed."""
@@ -277,7 +297,7 @@ class RepeatDialog(QDialog):
             self.status_label.setText("The runs are still training: a run can be taken on once they are done")
             return
         self.chosen = run
-        setup: TrainingSetup = self.runs.setup_of(run)
+        setup: TrainingSetup = self._setups[run] if self._setups is not None else self.runs.setup_of(run)
         self._show_thumbnail_texts()
         self._draw_curves()
         curve = self.runs.curves[run]
@@ -288,6 +308,9 @@ class RepeatDialog(QDialog):
         self.run_chosen.emit(setup)
 
     def _stop_worker(self) -> None:
+        if self.link is not None:
+            self.link.close()
+            self.link = None
         if self.worker is not None:
             stop_thread(self.worker, self.thread)
             self.worker = None
@@ -315,7 +338,7 @@ class RepeatDialog(QDialog):
     @Slot(object)
     def _on_worker_pictured(self, pictures: RepeatPictures) -> None:
         if self.sender() is self.worker:
-            self._pictures, self._dirty = pictures, True
+            self._pictures, self._dirty, self._new_pictures = pictures, True, True
 
     @Slot()
     def _on_worker_finished(self) -> None:
@@ -329,8 +352,27 @@ class RepeatDialog(QDialog):
 
     # -- painting --
 
+    def _take_from_process(self) -> None:
+        """What the runs' process has sent (`repeat_process`): curves, pictures, and at the end the runs as setups.
+        A process that died leaves its runs to a thread, from the start."""
+        link = self.link
+        if link is None:
+            return
+        for message in link.take():
+            if isinstance(message, RepeatProgress):
+                self.progress, self._dirty = message, True
+            elif isinstance(message, RepeatPictures):
+                self._pictures, self._dirty, self._new_pictures = message, True, True
+            elif isinstance(message, RepeatDone):
+                self._setups = message.setups
+                self._on_worker_finished()
+        if link.broken and self._setups is None:
+            self.link = None
+            self._start_thread()
+
     @Slot()
     def _on_redraw_timer_timeout(self) -> None:
+        self._take_from_process()
         if not self._dirty or self.progress is None or self.runs is None:
             return
         self._dirty = False
@@ -374,14 +416,17 @@ class RepeatDialog(QDialog):
             curve = progress.curves[index] if progress is not None else runs.curves[index]
             group = runs.groups[curve.group].name
             end = "diverged" if curve.diverged else (f"{curve.test_losses[-1]:.3f}" if curve.test_losses else "–")
-            button.setText(f"seed {curve.seed}\n{end}")
+            text = f"seed {curve.seed}\n{end}"
+            if button.text() != text:  # (a new text lays the grid out again)
+                button.setText(text)
+                spoken = (f"Run {index + 1}, {group}, seed {curve.seed}: test loss {end}. "
+                          "Press to make it the training tab's run")
+                button.setAccessibleName(spoken)
+                button.setToolTip(curve.diverged or spoken)
             button.setChecked(index == self.chosen)
-            spoken = (f"Run {index + 1}, {group}, seed {curve.seed}: test loss {end}. "
-                      "Press to make it the training tab's run")
-            button.setAccessibleName(spoken)
-            button.setToolTip(curve.diverged or spoken)
-            if pictures is not None and index < len(pictures.boundaries):
+            if self._new_pictures and pictures is not None and index < len(pictures.boundaries):
                 words = thumbnail_words(pictures.boundaries[index], not runs.groups[0].settings.regression, dark)
                 image = QImage(words.data, words.shape[1], words.shape[0], 4 * words.shape[1],
                                QImage.Format.Format_RGB32).copy()
                 button.setIcon(QIcon(QPixmap.fromImage(image)))
+        self._new_pictures = False

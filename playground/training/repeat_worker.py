@@ -1,35 +1,21 @@
-"""Repeat's worker: the runs of `model.repeat.RepeatRuns` trained in a thread of their own, a chunk at a time,
-sending copies of their curves (and, less often, their boundaries) to the Repeat dialog."""
+"""Repeat's worker where its process cannot run (`model.repeat_process`): the runs of `model.repeat.RepeatRuns`
+trained in a thread of their own, a chunk at a time, sending copies of their curves (and, less often, their
+boundaries) to the Repeat dialog."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import Signal, Slot
 
-from .model.repeat import RepeatRuns, RunCurve, Spread
+from .model.repeat import RepeatRuns
+from .model.repeat_process import pictures_of, progress_of
 from .worker_threads import ThreadedWorker, guarded, share_the_interpreter_quickly
 
 CHUNK_S = 0.012         # a tick trains this long, then the thread lets the GUI have the interpreter
 PROGRESS_RATE = 10.0    # curves sent at most this often
 PICTURE_RATE = 3.0      # boundaries at most this often (and once at the end)
-
-
-@dataclass(frozen=True)
-class RepeatProgress:
-    step: int                              # the slowest run's step
-    curves: tuple[RunCurve, ...]           # copies
-    spreads: tuple[Spread | None, ...]     # per group
-    done: bool
-    seconds: float                         # since the runs started
-
-
-@dataclass(frozen=True)
-class RepeatPictures:
-    boundaries: tuple[np.ndarray, ...]     # per run, what it predicts over the plane
-    extent: tuple[float, float, float, float]
 
 
 class RepeatWorker(ThreadedWorker):
@@ -80,13 +66,8 @@ class RepeatWorker(ThreadedWorker):
 
     def _emit_progress(self) -> None:
         self._last_progress = time.perf_counter()
-        runs = self.runs
-        curves = tuple(RunCurve(c.group, c.seed, list(c.steps), list(c.test_losses), c.diverged) for c in runs.curves)
-        self.progressed.emit(RepeatProgress(runs.step, curves, tuple(runs.spread(g) for g in range(len(runs.groups))),
-                                            runs.done, time.perf_counter() - self._started))
+        self.progressed.emit(progress_of(self.runs, self._started))
 
     def _emit_pictures(self) -> None:
         self._last_pictures = time.perf_counter()
-        runs = self.runs
-        self.pictured.emit(RepeatPictures(tuple(runs.boundary(i).copy() for i in range(len(runs.sessions))),
-                                          runs.sessions[0].grid.view_extent))
+        self.pictured.emit(pictures_of(self.runs))

@@ -40,7 +40,8 @@ class TabDialogs(QObject):
         self._close(self.repeat)
         # The MLCC worksheet's "at least 500 steps" are the TF Playground's epochs.
         least = 500 * steps_per_epoch(panel.settings, panel.data) if panel.settings.tf_playground else 1000
-        self.repeat = RepeatDialog(panel.settings, panel.data, panel, runs=runs, steps=steps or max(least, panel.step))
+        self.repeat = RepeatDialog(panel.settings, panel.data, panel, runs=runs, steps=steps or max(least, panel.step),
+                                   graph=panel.graph_training.graph)
         self.repeat.run_chosen.connect(panel.apply_setup)
         self.repeat.show()
         self.repeat.start()

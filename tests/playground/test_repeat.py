@@ -78,6 +78,41 @@ def test_a_diverging_run_is_marked_and_left_out_of_the_spread():
     assert spread_of([math.nan, 0.2, 0.4], 1).ratio == pytest.approx(2.0)
 
 
+def _link_with_first_progress(steps: int):
+    import time
+
+    from playground.training.model.repeat_process import RepeatJob, RepeatLink, RepeatProgress
+
+    data = TrainingSession(XOR_RELU_3).data
+    link = RepeatLink(RepeatJob(tuple(groups_for(XOR_RELU_3)), data, 3, steps))
+    deadline, taken = time.monotonic() + 60, []
+    while not any(isinstance(m, RepeatProgress) and m.step > 0 for m in taken) and time.monotonic() < deadline:
+        taken += link.take()
+        time.sleep(0.02)
+    assert not link.broken and taken, "the process never sent its progress"
+    return link, taken
+
+
+def test_repeat_s_process_sends_its_runs_and_stops_when_asked(capfd):
+    from playground.training.model.repeat_process import RepeatPictures, RepeatProgress
+
+    link, taken = _link_with_first_progress(10_000_000)
+    assert isinstance(taken[0], RepeatProgress) and taken[0].step == 0 and len(taken[0].curves) == 3
+    assert any(isinstance(m, RepeatPictures) and len(m.boundaries) == 3 for m in taken)
+    process = link._process
+    link.close()  # mid-run, as a closed dialog does
+    assert process.poll() is not None and not link.finished
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_repeat_s_process_ends_quietly_when_the_app_goes_without_a_word(capfd):
+    link, _taken = _link_with_first_progress(10_000_000)
+    process = link._process
+    link._connection.close()  # no "stop": the app's end simply gone, as in a crash
+    process.wait(timeout=20)
+    assert "Traceback" not in capfd.readouterr().err
+
+
 def test_a_thumbnail_is_the_boundary_in_the_plot_s_colours_top_row_first():
     picture = np.zeros((4, 4), dtype=np.float32)
     picture[0] = 1.0  # the plane's bottom row: class 1
@@ -116,15 +151,64 @@ def test_repeat_through_the_tab_shows_every_run_their_spread_and_makes_a_pressed
     # Each run's picture is a button a screen reader names, its boundary as its icon.
     third = dialog.thumbnails[2]
     assert not third.icon().isNull() and third.accessibleName().startswith("Run 3, This setup, seed 2")
-    # Pressed, it becomes the tab's run: its seed, its step and its weights.
+    # They trained in a process of their own, to the very numbers the same runs reach here.
+    assert dialog.worker is None and dialog.link is not None and dialog.link.finished
+    while not dialog.runs.done:
+        dialog.runs.advance(100)
     expected = dialog.runs.sessions[2].state_dict()["0.weight"].copy()
+    assert [c.test_losses for c in dialog.runs.curves] == [c.test_losses for c in dialog.progress.curves]
+    # Pressed, it becomes the tab's run: its seed, its step and its weights.
     qtbot.mouseClick(third, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.step == 300 and panel.settings.init_seed == 2, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.weights() is not None and np.array_equal(panel.weights()["0.weight"], expected),
                     timeout=WAIT)
     assert third.isChecked() and "now has run 3" in dialog.status_label.text()
     dialog.close()
+    assert dialog.worker is None and dialog.link is None
+
+
+def test_where_its_process_cannot_start_repeat_trains_its_runs_in_a_thread(qtbot, panel, monkeypatch):
+    from playground.training.model import repeat_process
+
+    def no_process(*_arguments, **_keywords):
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(repeat_process, "start_child", no_process)
+    panel.set_settings(replace(XOR_RELU_3, steps_per_second=None))
+    qtbot.waitUntil(lambda: panel.data is not None and panel.settings.dataset == "xor", timeout=WAIT)
+    qtbot.waitUntil(panel.toolbar.repeat_button.isEnabled, timeout=WAIT)
+    qtbot.mouseClick(panel.toolbar.repeat_button, Qt.MouseButton.LeftButton)
+    dialog = panel.dialogs.repeat
+    dialog.runs_spin.setValue(2)
+    dialog.steps_spin.setValue(100)
+    qtbot.mouseClick(dialog.repeat_button, Qt.MouseButton.LeftButton)
+    assert dialog.link is None and dialog.worker is not None
+    qtbot.waitUntil(lambda: dialog.progress is not None and dialog.progress.done and not dialog.is_running,
+                    timeout=WAIT)
+    assert all(curve.steps[-1] == 100 for curve in dialog.progress.curves)
+    dialog.close()
     assert dialog.worker is None
+
+
+def test_repeat_trains_the_editor_s_graph_when_the_tab_does(qtbot, panel):
+    from playground.graph.expression import parse_expression
+
+    graph = ("X = points(); W1 = randn(2, 4, seed=0); b1 = zeros(4); W2 = randn(4, 1, seed=1); b2 = zeros(1); "
+             "out = tanh(X @ W1 + b1) @ W2 + b2")
+    panel.set_settings(replace(XOR_RELU_3, steps_per_second=None))
+    qtbot.waitUntil(lambda: panel.data is not None and panel.settings.dataset == "xor", timeout=WAIT)
+    panel.train_graph(parse_expression(graph))
+    qtbot.waitUntil(lambda: panel.settings.trains_graph and panel.toolbar.repeat_button.isEnabled(), timeout=WAIT)
+    dialog = panel.dialogs.open_repeat(2, 50)
+    assert not dialog.status_label.text().startswith("Cannot repeat"), dialog.status_label.text()
+    assert not dialog.repeat_button.isEnabled()  # the drawn values are every run's first: the runs would be alike
+    qtbot.waitUntil(lambda: not dialog.is_running and dialog.progress is not None and dialog.progress.done,
+                    timeout=WAIT)
+    first, second = dialog.progress.curves
+    assert first.steps[-1] == second.steps[-1] == 50 and first.test_losses == second.test_losses
+    setup = dialog._setups[1]
+    assert setup.graph is not None and setup.settings.trains_graph and setup.step == 50
+    dialog.close()
 
 
 def test_another_activation_is_every_layer_s_even_where_the_layers_differ():
