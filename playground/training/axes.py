@@ -3,7 +3,8 @@
 pyqtgraph's log axis writes a decade as "%0.1g" and switches to a power only from 1e-5 on, so
 one axis read 0.001, 0.0001 and 10⁻⁵; with less than a decade in view it labels every minor tick
 (0.2 0.3 ... 0.9 in one pile). `LossAxis` labels whole decades only, all as powers of ten (10⁻³,
-10⁰, 10¹), on a log scale, and numbers through the app's formatter on a linear one.
+10⁰, 10¹), on a log scale, and numbers through the app's formatter on a linear one; with less than a
+decade's two ends in view (the TF Playground's losses, 0.4 to 0.6) the numbers in it that fit (0.4, 0.5, 0.6).
 `PercentAxis` labels 0 and 100 whatever the plot's height (and 20, 40, ... when they fit), so a
 curve at 100% has its tick. `StepAxis` labels the step the curves start at when that is not 0.
 """
@@ -38,6 +39,38 @@ def power_of_ten(exponent: int) -> str:
     return "10" + format_number(exponent).translate(SUPERSCRIPTS)
 
 
+MANTISSA_SPACING = 1e-3  # (the spacing said with `within_decade_ticks`' values, which label them as numbers)
+
+
+def within_decade_ticks(low: float, high: float, size: float) -> list[float]:
+    """Log ticks (log10 of the values) for a view of less than a decade's two ends, ``size`` pixels tall: the
+    multiples of the coarsest of 5, 2, 1 x 10^k that puts two or more in view (0.4 0.6 0.8; 0.45 0.5 0.55), where
+    their labels stay `MIN_DECADE_PIXELS` apart; else the one value nearest the middle (one at least, always)."""
+    bottom, top = 10.0**low, 10.0**high
+    pixels = size / max(high - low, 1e-12)
+    previous: list[float] = []
+    for exponent in range(math.floor(math.log10(max(top - bottom, 1e-300))), -300, -1):
+        for mantissa in (5, 2, 1):
+            step = mantissa * 10.0**exponent
+            values = [k * step for k in range(math.ceil(bottom / step - 1e-9), math.floor(top / step + 1e-9) + 1)]
+            ticks = [math.log10(v) for v in values if v > 0]
+            if len(ticks) >= 2:
+                if all((b - a) * pixels >= MIN_DECADE_PIXELS for a, b in zip(ticks, ticks[1:])):
+                    return ticks
+                return previous or [min(ticks, key=lambda v: abs(v - (low + high) / 2))]
+            previous = ticks or previous
+    return [(low + high) / 2]
+
+
+def within_decade_labels(values: list[float]) -> list[str]:
+    """`within_decade_ticks`' values written to the decimals their step needs (0.45 0.5 0.55; 0.5001 0.5002)."""
+    if len(values) < 2:
+        return [format_number(v, 3) for v in values]
+    step = min(b - a for a, b in zip(values, values[1:]))
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return [f"{v:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{v:.0f}" for v in values]
+
+
 class EdgeLabelsAxis(pg.AxisItem):
     """A left axis whose labels at the very top and bottom of the plot are drawn, reaching half a line
     beyond it. pyqtgraph drops every label that does not fit inside the axis' bounding rectangle, and
@@ -60,6 +93,8 @@ class LossAxis(EdgeLabelsAxis):
         decades = max(last - first, 1)
         stride = next((s for s in (1, 2, 5, 10, 20) if size / decades * s >= MIN_DECADE_PIXELS), 50)
         major = [float(e) for e in range(first, last + 1) if e % stride == 0]
+        if len(major) < 2:  # less than a decade's two ends in view (losses between 0.4 and 0.6): its numbers
+            return [(MANTISSA_SPACING, within_decade_ticks(low, high, size))]
         minor = []
         if stride == 1 and size / decades >= 4 * MIN_DECADE_PIXELS:  # room for 2x, 3x, ... between decades
             for e in range(math.floor(low), last + 1):
@@ -70,6 +105,8 @@ class LossAxis(EdgeLabelsAxis):
         if self.logMode:
             if spacing is None:  # the minor ticks: unlabelled
                 return [""] * len(values)
+            if spacing == MANTISSA_SPACING:
+                return within_decade_labels([10.0**v for v in values])
             return [power_of_ten(round(v)) for v in values]
         return [format_number(round(v * scale, 12)) for v in values]
 

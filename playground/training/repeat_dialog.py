@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from ..common.numbers import format_number
 from ..widgets.screen_fit import fit_to_screen
 from ..widgets.spoken import announce
+from .axes import LossAxis
 from .model.points import SplitData
 from .model.repeat import MAX_RUNS, MIN_RUNS, RepeatRuns, Spread, groups_for, thumbnail_words
 from .model.repeat_process import RepeatDone, RepeatJob, RepeatLink, RepeatPictures, RepeatProgress
@@ -158,7 +159,7 @@ class RepeatDialog(QDialog):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(label)
 
-        self.loss_plot = named(pg.PlotWidget(), "repeatLossPlot", "Test loss of every run",
+        self.loss_plot = named(pg.PlotWidget(axisItems={"left": LossAxis(orientation="left")}), "repeatLossPlot", "Test loss of every run",
                                spoken="Test-loss curves of the runs")
         style_plot(self.loss_plot, self.palette())
         item = self.loss_plot.getPlotItem()
@@ -301,8 +302,10 @@ class RepeatDialog(QDialog):
         self._show_thumbnail_texts()
         self._draw_curves()
         curve = self.runs.curves[run]
+        where = (f"epoch {format_number(round(setup.step / self.steps_per_epoch, 1))} (step {setup.step:,})"
+                 if self.settings.tf_playground else f"step {setup.step:,}")
         text = (f"The training tab now has run {run + 1} ({self.runs.groups[curve.group].name}, seed {curve.seed}) "
-                f"at step {format_number(setup.step)}: press Play there to go on")
+                f"at {where}: press Play there to go on")
         self.status_label.setText(text)
         announce(self.status_label, text)
         self.run_chosen.emit(setup)
@@ -381,9 +384,9 @@ class RepeatDialog(QDialog):
         total = self.runs.steps
         tf, per_epoch = self.settings.tf_playground, self.steps_per_epoch
         epochs = format_number(round(total / per_epoch, 1))
-        length = f"{epochs} epochs" if tf else f"{format_number(total)} steps"
+        length = f"{epochs} epochs" if tf else f"{total:,} steps"
         where = (f"epoch {format_number(round(progress.step / per_epoch, 1))} of {epochs}" if tf
-                 else f"step {format_number(progress.step)} of {format_number(total)}")
+                 else f"step {progress.step:,} of {total:,}")
         if self.chosen is not None:
             pass  # the status says which run the tab has now
         elif progress.done:

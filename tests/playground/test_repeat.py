@@ -162,7 +162,7 @@ def test_repeat_through_the_tab_shows_every_run_their_spread_and_makes_a_pressed
     qtbot.waitUntil(lambda: panel.step == 300 and panel.settings.init_seed == 2, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.weights() is not None and np.array_equal(panel.weights()["0.weight"], expected),
                     timeout=WAIT)
-    assert third.isChecked() and "now has run 3" in dialog.status_label.text()
+    assert third.isChecked() and "now has run 3 (This setup, seed 2) at step 300:" in dialog.status_label.text()
     dialog.close()
     assert dialog.worker is None and dialog.link is None
 

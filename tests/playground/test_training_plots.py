@@ -3,6 +3,7 @@ log loss axis writes every decade the same way; train and test curves that coinc
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -81,6 +82,14 @@ def test_the_log_loss_axis_writes_every_decade_as_a_power_of_ten(qtbot, curves):
     axis.setLogMode(y=True)
     minor = axis.tickValues(-1.0, 0.0, 200)[1][1]
     assert axis.tickStrings(minor, 1.0, None) == [""] * len(minor)
+    # Less than a decade's two ends (the TF Playground's losses near 0.5): the numbers in view, never none.
+    values = axis.tickValues(math.log10(0.4), math.log10(0.6), 200)
+    assert len(values) == 1 and axis.tickStrings(values[0][1], 1.0, values[0][0]) == ["0.4", "0.6"]
+    for low, high, said in ((0.406, 0.578, ["0.45", "0.5", "0.55"]), (0.5001, 0.5003, ["0.5001", "0.5002", "0.5003"])):
+        values = axis.tickValues(math.log10(low), math.log10(high), 240)
+        assert axis.tickStrings(values[0][1], 1.0, values[0][0]) == said
+    tight = axis.tickValues(math.log10(0.11), math.log10(0.99), 200)[0][1]
+    assert np.min(np.diff(tight)) * 200 / math.log10(9) >= 18  # no two labels on top of each other
     axis.setLogMode(y=False)  # linear: the app's number format, no float noise
     assert axis.tickStrings([0.30000000000000004, 1.0], 1.0, 0.1) == ["0.3", "1"]
 
