@@ -164,7 +164,7 @@ class RepeatDialog(QDialog):
         style_plot(self.loss_plot, self.palette())
         item = self.loss_plot.getPlotItem()
         item.setLabel("left", "test loss")
-        item.setLabel("bottom", "step")
+        item.setLabel("bottom", "epoch" if settings.tf_playground else "step")  # as the tab counts them
         item.showGrid(True, True, alpha=0.25)
         item.setMouseEnabled(False, False)
         item.setLogMode(y=True)
@@ -241,6 +241,11 @@ class RepeatDialog(QDialog):
     def epochs(self) -> float:
         """Each run's length in epochs (passes over the training points)."""
         return self.steps / self.steps_per_epoch
+
+    @property
+    def _steps_a_unit(self) -> int:
+        """The curves' x: epochs under the TF setting (its counter), else steps."""
+        return self.steps_per_epoch if self.settings.tf_playground else 1
 
     @property
     def is_running(self) -> bool:
@@ -410,7 +415,7 @@ class RepeatDialog(QDialog):
             colour, style = GROUP_STYLES[curve.group]
             plotted.setPen(pg.mkPen(colour, width=3.5 if index == self.chosen else 1.5, style=style))
             losses = np.maximum(np.asarray(curve.test_losses, dtype=np.float64), 1e-12)
-            plotted.setData(np.asarray(curve.steps, dtype=np.float64), losses)
+            plotted.setData(np.asarray(curve.steps, dtype=np.float64) / self._steps_a_unit, losses)
 
     def _show_thumbnail_texts(self) -> None:
         runs, progress, pictures = self.runs, self.progress, self._pictures

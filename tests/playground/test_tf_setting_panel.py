@@ -91,6 +91,8 @@ def test_repeat_counts_its_epochs(qtbot, panel):
     qtbot.waitUntil(lambda: dialog.progress is not None and dialog.progress.done, timeout=WAIT)
     dialog._on_redraw_timer_timeout()
     assert dialog.runs.steps == 100 and "2 runs of 4 epochs" in dialog.status_label.text()
+    item = dialog.loss_plot.getPlotItem()
+    assert item.getAxis("bottom").labelText == "epoch" and dialog.curves[0].getData()[0][-1] == 4  # as the tab counts
     dialog.close()
 
 
