@@ -159,8 +159,8 @@ class RepeatDialog(QDialog):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(label)
 
-        self.loss_plot = named(pg.PlotWidget(axisItems={"left": LossAxis(orientation="left")}), "repeatLossPlot", "Test loss of every run",
-                               spoken="Test-loss curves of the runs")
+        self.loss_plot = named(pg.PlotWidget(axisItems={"left": LossAxis(orientation="left")}), "repeatLossPlot",
+                               "Test loss of every run", spoken="Test-loss curves of the runs")
         style_plot(self.loss_plot, self.palette())
         item = self.loss_plot.getPlotItem()
         item.setLabel("left", "test loss")
@@ -235,7 +235,7 @@ class RepeatDialog(QDialog):
     @property
     def steps(self) -> int:
         """Each run's length in steps (the box's epochs, with the TF Playground setting, times the steps of one)."""
-        return self.steps_spin.value() * (self.steps_per_epoch if self.settings.tf_playground else 1)
+        return self.steps_spin.value() * self._steps_a_unit
 
     @property
     def epochs(self) -> float:
@@ -244,7 +244,7 @@ class RepeatDialog(QDialog):
 
     @property
     def _steps_a_unit(self) -> int:
-        """The curves' x: epochs under the TF setting (its counter), else steps."""
+        """Steps in one unit of the box and of the curves' x: an epoch under the TF setting (its counter), else one."""
         return self.steps_per_epoch if self.settings.tf_playground else 1
 
     @property

@@ -10,12 +10,10 @@ import numpy as np
 from PySide6.QtCore import Signal, Slot
 
 from .model.repeat import RepeatRuns
-from .model.repeat_process import pictures_of, progress_of
+from .model.repeat_process import PICTURE_RATE, PROGRESS_RATE, pictures_of, progress_of
 from .worker_threads import ThreadedWorker, guarded, share_the_interpreter_quickly
 
-CHUNK_S = 0.012         # a tick trains this long, then the thread lets the GUI have the interpreter
-PROGRESS_RATE = 10.0    # curves sent at most this often
-PICTURE_RATE = 3.0      # boundaries at most this often (and once at the end)
+CHUNK_S = 0.012  # a tick trains this long, then the thread lets the GUI have the interpreter (the process: longer)
 
 
 class RepeatWorker(ThreadedWorker):
