@@ -65,6 +65,14 @@ PALETTE_WIDTH = 115
 QUIZ_GRADCHECK = ("Check gradients waits until the quiz is answered: it would print the gradients it asks for "
                   "(switch Predict off, or finish the lesson's exercise)")
 
+# The gradient check's OK column: a mark, and its words for a reader and a tooltip (never colour alone).
+VERDICT_CELLS = {
+    "agree": ("✓", "The engine's gradient agrees with central finite differences"),
+    "differ": ("✗", "The engine's gradient and central finite differences differ"),
+    "unchecked": ("?", "Not checked: at an output of {output}, a step of {eps:g} changes it by less than its own "
+                       "rounding, so finite differences cannot see this gradient"),
+}
+
 
 def expression_row_button(name: str, accessible: str) -> QToolButton:
     """A button at one end of the expression row that opens or closes the panel on its side."""
@@ -519,17 +527,21 @@ class EditorPanel(QWidget):
             # shows every digit.
             cells = [(row.name, row.name), (format_number(row.analytic), full_number(row.analytic)),
                      (format_number(row.numerical), full_number(row.numerical)),
-                     (f"{row.difference:.1e}", repr(row.difference)), ("✓" if row.passed else "✗", "")]
+                     (f"{row.difference:.1e}", repr(row.difference)), VERDICT_CELLS[row.verdict]]
             for j, (text, full) in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(full)
-                if j == 4:
+                item.setToolTip(full.format(output=format_number(row.output_size), eps=row.eps) if j == 4 else full)
+                if j == 4 and row.verdict != "unchecked":
                     item.setForeground(QColor(fitted(RIGHT if row.passed else WRONG, table.palette(),
                                                      QPalette.ColorRole.Base)))
                 table.setItem(i, j, item)
         if not rows:
             self.status_message.emit("Gradient check: the graph has no complete output to check")
         else:
-            failed = sum(not row.passed for row in rows)
-            self.status_message.emit(f"Gradient check: {len(rows) - failed} of {len(rows)} leaves agree with "
-                                     "central finite differences")
+            agree = sum(row.verdict == "agree" for row in rows)
+            unchecked = sum(row.verdict == "unchecked" for row in rows)
+            text = f"Gradient check: {agree} of {len(rows)} leaves agree with central finite differences"
+            if unchecked:
+                text += (f"; {unchecked} cannot be checked that way: the output is too large for a small step to "
+                         "change it visibly (hover its ?)")
+            self.status_message.emit(text)

@@ -25,17 +25,38 @@ class GradientCheckRow:
     name: str
     analytic: float
     numerical: float
+    output_size: float = 0.0  # |output| (a tensor's: the sum of its elements' sizes) where the check stood
+    eps: float = 1e-6         # the finite differences' step
 
     @property
     def difference(self) -> float:
         return abs(self.analytic - self.numerical)
 
     @property
+    def tolerance(self) -> float:
+        """PyTorch's gradcheck tolerance: |a - n| <= atol + rtol * |n|."""
+        return 1e-5 + 1e-3 * abs(self.numerical)
+
+    @property
     def passed(self) -> bool:
-        # PyTorch's gradcheck tolerance: |a - n| <= atol + rtol * |n|
         if math.isnan(self.analytic) and math.isnan(self.numerical):
             return True
-        return self.difference <= 1e-5 + 1e-3 * abs(self.numerical)
+        return self.difference <= self.tolerance
+
+    @property
+    def resolution(self) -> float:
+        """The smallest gradient central differences can see here: the output's own rounding (machine epsilon
+        times its size) over the step. exp(exp(exp(1.5))) is 2e38: a change of 157 at eps 1e-6 is lost in it."""
+        return float(np.finfo(np.float64).eps) * self.output_size / self.eps
+
+    @property
+    def verdict(self) -> str:
+        """"agree"; "differ"; or "unchecked": they differ, but by no more than the differences could see there."""
+        if self.passed:
+            return "agree"
+        if self.resolution > self.tolerance and self.difference <= self.resolution:
+            return "unchecked"
+        return "differ"
 
 
 def check_gradients(document: GraphDocument, eps: float = 1e-6) -> list[GradientCheckRow]:
@@ -56,7 +77,8 @@ def check_gradients(document: GraphDocument, eps: float = 1e-6) -> list[Gradient
         plus, minus = (build_values(document, order, leaf_values={node_id: node.value + step})[0][output].data
                        for step in (eps, -eps))
         numerical = (plus - minus) / (2 * eps)
-        rows.append(GradientCheckRow(node_id, document.name(node_id), result.grad, numerical))
+        size = abs(float(evaluation.results[output].value))
+        rows.append(GradientCheckRow(node_id, document.name(node_id), result.grad, numerical, size, eps))
     return rows
 
 
@@ -75,6 +97,8 @@ def _check_tensor_gradients(document: GraphDocument, evaluation, eps: float) -> 
 
     with np.errstate(all="ignore"):
         analytical, numerical = _tensor_jacobians(output_of, tuple(leaves), checked, eps)
+        values = build_tensors(document, order, dict(zip(leaf_ids, leaves)))[0][output].data
+        size = float(np.sum(np.abs(values)))
     rows = []
     checked_ids = [n for n, t in zip(leaf_ids, leaves) if t.requires_grad]
     for node_id, tensor, a, n in zip(checked_ids, checked, analytical, numerical):
@@ -82,5 +106,5 @@ def _check_tensor_gradients(document: GraphDocument, evaluation, eps: float) -> 
         for k in range(tensor.data.size):
             index = np.unravel_index(k, tensor.shape) if tensor.ndim else ()
             element = f"{name}[{', '.join(str(int(i)) for i in index)}]" if index else name
-            rows.append(GradientCheckRow(node_id, element, float(a[0, k]), float(n[0, k])))
+            rows.append(GradientCheckRow(node_id, element, float(a[0, k]), float(n[0, k]), size, eps))
     return rows

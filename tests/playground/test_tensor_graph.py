@@ -312,7 +312,22 @@ def test_the_gradient_check_compares_every_element_and_catches_a_wrong_rule(monk
 
     monkeypatch.setattr(tensor_module.Tensor, "tanh", lambda self: tensor_module.make_result(
         np.tanh(self.data), "tanh", (self,), ops._tanh_rule))
-    assert not all(row.passed for row in check_gradients(layer()))
+    wrong = check_gradients(layer())
+    assert not all(row.passed for row in wrong) and {row.verdict for row in wrong} == {"differ"}  # none "unchecked"
+
+
+def test_a_gradient_finite_differences_cannot_see_is_said_unchecked_not_wrong():
+    """sum(exp(exp(exp(P)))) at P = [[1], [1.5]] is 2e38: P[0, 0]'s gradient, 1.6e8, moves it by 157 at a step
+    of 1e-6, below its rounding (4e22): the differences read 0, and the row says it could not check, not ✗."""
+    from playground.graph.gradient_check import check_gradients
+
+    doc = build([("P", "parameter", np.array([[1.0], [1.5]])), ("E1", "exp", None), ("E2", "exp", None),
+                 ("E3", "exp", None), ("L", "reduce_sum", None)],
+                [("P", "E1", 0), ("E1", "E2", 0), ("E2", "E3", 0), ("E3", "L", 0)])
+    first, second = check_gradients(doc)
+    assert first.numerical == 0.0 and first.analytic == pytest.approx(np.exp(np.exp(np.exp(1.0)) + np.exp(1.0) + 1))
+    assert not first.passed and first.verdict == "unchecked" and first.resolution > 1e28
+    assert second.verdict == "agree"  # the large element's own gradient is seen
 
 
 def test_export_as_python_prints_every_element_and_agrees_with_torch(capsys):

@@ -125,7 +125,8 @@ def test_random_tensor_graphs_evaluate_to_the_engines_backward(doc):
 @given(tensor_graphs())
 def test_random_tensor_graphs_pass_the_gradient_check(doc):
     rows = check_gradients(doc)
-    assert all(row.passed for row in rows), [row for row in rows if not row.passed][:3]
+    # (exp(exp(exp(x))) summed with a far larger element: a row the differences cannot see says so, never ✗)
+    assert all(row.verdict != "differ" for row in rows), [row for row in rows if row.verdict == "differ"][:3]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

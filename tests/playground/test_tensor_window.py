@@ -18,6 +18,19 @@ def window(qtbot, tmp_path):
     window.training.shutdown()
 
 
+def test_a_gradient_too_small_for_finite_differences_to_see_is_said_unchecked(window):
+    editor, said = window.editor, []
+    editor.status_message.connect(said.append)
+    assert editor.build_from_expression("P = [[1], [1.5]]; L = sum(exp(exp(exp(P))))")
+    editor.refresh()
+    editor.run_gradient_check()
+    table = editor.gradcheck_table
+    marks = {table.item(row, 0).text(): table.item(row, 4) for row in range(table.rowCount())}
+    assert marks["P[0, 0]"].text() == "?" and "finite differences cannot see" in marks["P[0, 0]"].toolTip()
+    assert marks["P[1, 0]"].text() == "✓"
+    assert said[-1].startswith("Gradient check: 1 of 2 leaves agree") and "1 cannot be checked that way" in said[-1]
+
+
 def test_every_node_of_a_tensor_graph_can_be_selected_checked_copied_and_exported(window, tmp_path):
     editor = window.editor
     assert editor.build_from_expression(ISSUE)
