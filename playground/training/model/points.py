@@ -4,7 +4,6 @@ split, the input features computed from (x1, x2), and the grid the plane is draw
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -20,21 +19,15 @@ from engine.data import (
     make_xor,
     train_test_split,
 )
+from engine.tf_playground import FEATURES as TF_FEATURES
 
 from .settings import MAX_CLASSES, MAX_POINTS
 
 # The built-in datasets' classes are named by the colour the panel draws them in (its palette's order).
 COLOUR_NAMES = ("orange", "blue", "green", "purple", "red", "sky blue", "yellow", "black")
 
-_FEATURE_FUNCTIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "x1": lambda x1, x2: x1,
-    "x2": lambda x1, x2: x2,
-    "x1^2": lambda x1, x2: x1 * x1,
-    "x2^2": lambda x1, x2: x2 * x2,
-    "x1*x2": lambda x1, x2: x1 * x2,
-    "sin x1": lambda x1, x2: np.sin(x1),
-    "sin x2": lambda x1, x2: np.sin(x2),
-}
+# The feature inputs are the TF Playground's seven (its playground.ts INPUTS), under the app's names.
+_FEATURE_FUNCTIONS = TF_FEATURES
 # The same features as Python source, for an exported script (a test holds the two tables together).
 FEATURE_FORMULAS = {"x1": "x1", "x2": "x2", "x1^2": "x1 * x1", "x2^2": "x2 * x2", "x1*x2": "x1 * x2",
                     "sin x1": "np.sin(x1)", "sin x2": "np.sin(x2)"}
