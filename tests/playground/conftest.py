@@ -7,22 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from playground.training.panel import TrainingPanel
-from tests.playground.app_window import open_window
-
-WAIT = 20_000  # ms: the worker's first picture on a busy machine
+from tests.playground.app_window import open_window, shown_panel
 
 
 @pytest.fixture
 def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1300, 820)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel.data is not None and panel.boundary_redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
+    yield from shown_panel(qtbot)
 
 
 @pytest.fixture

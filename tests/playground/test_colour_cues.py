@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QRadioButton
 
 from playground.common.class_marks import class_glyph
 from playground.training.model.wires import DASH_OFF, DASH_ON, render_wires, rgba
-from playground.training.panel import TrainingPanel
+from tests.playground.app_window import shown_panel
 
 WAIT = 20_000
 ORANGE, BLUE = (230, 159, 0), (0, 114, 178)
@@ -48,14 +48,7 @@ def along(image: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.n
 
 @pytest.fixture
 def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1280, 720)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel._frame is not None and panel.network_view.canvas.redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
+    yield from shown_panel(qtbot, 1280, 720, network_drawn=True)
 
 
 def test_the_training_diagram_draws_its_negative_weights_dashed_and_says_so(panel):

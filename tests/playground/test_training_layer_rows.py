@@ -15,21 +15,14 @@ from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 from playground.training.model.session import TrainingSession
 from playground.training.model.settings import TrainingSettings
-from playground.training.panel import TrainingPanel
+from tests.playground.app_window import shown_panel
 
 WAIT = 20_000
 
 
 @pytest.fixture
 def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1400, 860)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel._frame is not None and panel.network_view.canvas.redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
+    yield from shown_panel(qtbot, 1400, 860, network_drawn=True)
 
 
 def control(panel, name: str) -> QWidget:

@@ -16,21 +16,14 @@ from PySide6.QtTest import QTest
 from playground.common.numbers import full_number
 from playground.training.model.points import load_points
 from playground.training.network_view import SQUARE_MIN
-from playground.training.panel import TrainingPanel
+from tests.playground.app_window import shown_panel
 
 WAIT = 20_000
 
 
 @pytest.fixture
 def panel(qtbot):
-    panel = TrainingPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1400, 860)
-    panel.show()
-    qtbot.waitExposed(panel)
-    qtbot.waitUntil(lambda: panel._frame is not None and panel.network_view.canvas.redraws > 0, timeout=WAIT)
-    yield panel
-    panel.shutdown()
+    yield from shown_panel(qtbot, 1400, 860, network_drawn=True)
 
 
 def neuron_pixels(panel, layer, index) -> np.ndarray:
