@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QRect
 
-from tests.playground.step_in_view import MARGIN
+from tests.playground.step_in_view import card_misplaced
 
 CARD_QUESTIONS = ("value", "grad", "tangent", "shape")  # a question about one node's card
 PICTURED = "02-chain-rule / Forward: every value / 4"  # the question issue 39 found L out of sight at
@@ -37,13 +37,6 @@ def card_on_screen(view, name: str) -> QRect | None:
     return view.mapFromScene(item.sceneBoundingRect()).boundingRect()
 
 
-def minimap_on_screen(view) -> QRect | None:
-    """``view``'s minimap in its viewport's coordinates, while it is shown."""
-    if not view.is_minimap_visible():
-        return None
-    return view.minimap.geometry().translated(-view.viewport().geometry().topLeft())
-
-
 def asked_card_misplaced(window, name: str) -> str | None:
     """What is wrong with where the card named ``name`` a question asks about is, in the tab shown (None: in
     sight, off the minimap)."""
@@ -53,17 +46,7 @@ def asked_card_misplaced(window, name: str) -> str | None:
     card = card_on_screen(view, name)
     if card is None:
         return f"the {view.objectName() or 'view'} shown has no card named {name}"
-    area = view.viewport().rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
-    if not area.contains(card):
-        return f"the card {_text(card)} is not inside the view {_text(area)}"
-    minimap = minimap_on_screen(view)
-    if minimap is not None and minimap.intersects(card):
-        return f"the card {_text(card)} is under the minimap {_text(minimap)}"
-    return None
-
-
-def _text(rect: QRect) -> str:
-    return f"({rect.x()}, {rect.y()}, {rect.width()}x{rect.height()})"
+    return card_misplaced(view, card, "the card")
 
 
 def walk_questions(window, settle, presentation: float | None = None, lessons: list[str] | None = None,

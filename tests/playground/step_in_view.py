@@ -29,12 +29,23 @@ def card_on_screen(animator) -> QRect | None:
     return animator.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
 
 
-def minimap_on_screen(animator) -> QRect | None:
-    """The minimap's rectangle in the viewport's coordinates, while it is shown."""
-    view = animator.view
+def minimap_on_screen(view) -> QRect | None:
+    """``view``'s minimap in its viewport's coordinates, while it is shown."""
     if not view.is_minimap_visible():
         return None
     return view.minimap.geometry().translated(-view.viewport().geometry().topLeft())
+
+
+def card_misplaced(view, card: QRect, what: str) -> str | None:
+    """What is wrong with where ``card`` (viewport coordinates; ``what``: "L's card") is in ``view``: None when
+    it is wholly inside the viewport, `MARGIN` px in, and off the minimap."""
+    area = view.viewport().rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+    if not area.contains(card):
+        return f"{what} {_text(card)} is not inside the view {_text(area)}"
+    minimap = minimap_on_screen(view)
+    if minimap is not None and minimap.intersects(card):
+        return f"{what} {_text(card)} is under the minimap {_text(minimap)}"
+    return None
 
 
 def misplaced(animator) -> str | None:
@@ -43,14 +54,7 @@ def misplaced(animator) -> str | None:
     card = card_on_screen(animator)
     if card is None:
         return None
-    area = animator.view.viewport().rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
-    name = animator.sync.current_item().display_name()
-    if not area.contains(card):
-        return f"{name}'s card {_text(card)} is not inside the view {_text(area)}"
-    minimap = minimap_on_screen(animator)
-    if minimap is not None and minimap.intersects(card):
-        return f"{name}'s card {_text(card)} is under the minimap {_text(minimap)}"
-    return None
+    return card_misplaced(animator.view, card, f"{animator.sync.current_item().display_name()}'s card")
 
 
 def _text(rect: QRect) -> str:
