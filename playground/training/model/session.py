@@ -82,10 +82,6 @@ def checked_aspect(aspect: float) -> float:
     return float(aspect)
 
 
-def _regularization_of(settings: TrainingSettings) -> tuple[str, float]:
-    return settings.regularization, settings.regularization_rate
-
-
 # -- the session ----------------------------------------------------------------------------------
 
 
@@ -178,7 +174,7 @@ class TrainingSession:
         if settings.trains_graph:
             model_for(settings, self.graph)
         change = classify_change(self.settings, settings)
-        self._old_settings, self.settings = self.settings, settings
+        before, self.settings = self.settings, settings
         if change == Change.DATA:
             self._build_data()
             self._build_model()
@@ -186,8 +182,9 @@ class TrainingSession:
             self._build_model()
         elif change == Change.OPTIMIZER_KIND:
             self._new_optimizer()
-        elif change == Change.OPTIMIZER and settings.tf_playground and _regularization_of(settings) != \
-                _regularization_of(self._old_settings):
+        elif change == Change.OPTIMIZER and settings.tf_playground and (
+                (settings.regularization, settings.regularization_rate)
+                != (before.regularization, before.regularization_rate)):
             self._new_optimizer()  # its L1 and L2 live in its SGD (and its dead links with them)
         elif change in (Change.TRAINING, Change.OPTIMIZER):
             set_optimizer_settings(self.optimizer, settings)
