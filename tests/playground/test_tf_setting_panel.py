@@ -54,6 +54,8 @@ def test_its_figures_are_its_own_and_its_reset_draws_other_initial_weights(qtbot
                                activation="relu", learning_rate=0.01, steps_per_second=None, stop_when="epochs",
                                stop_at=4.0))
     qtbot.waitUntil(lambda: panel.settings.dataset == "xor" and len(panel.data.y_train) == 250, timeout=WAIT)
+    qtbot.waitUntil(lambda: panel.weights() is not None and 3 in panel.weights()["0.weight"].shape,
+                    timeout=WAIT)  # the new network's first frame (a layer of 3)
     first = panel.weights()["0.weight"].copy()
     panel.play()
     qtbot.waitUntil(lambda: not panel.is_playing and panel.step == 100, timeout=WAIT)  # 4 epochs of 25 batches
